@@ -22,7 +22,7 @@ Cents = int
 
 def to_cents(amount: Decimal | int | str) -> Cents:
     """Convert dollars (``Decimal``, ``int`` or a decimal string) to cents, refusing fractions."""
-    if isinstance(amount, bool) or isinstance(amount, float):
+    if isinstance(amount, (bool, float)):
         raise InvalidAmountError(f"amount must be exact, not {amount!r}")
     try:
         value = Decimal(amount) * 100

@@ -1,8 +1,22 @@
-"""How a Pai Gow wager ended against the dealer or bank (PA 621a.8(g)-(i), NJ 19:47-10.7(h)-(j))."""
+"""How a Pai Gow wager ends against the dealer or bank (PA 621a.8(g)-(i), NJ 19:47-10.7(h)-(j)).
+
+>>> banker = Setting.from_notation("1-1 3-3 / 2-6 1-5")
+>>> wager_outcome(Setting.from_notation("6-6 4-5 / 5-5 1-6"), banker)
+<Outcome.WIN: 'win'>
+>>> wager_outcome(Setting.from_notation("6-6 4-5 / 5-5 4-6"), banker)
+<Outcome.PUSH: 'push'>
+"""
 
 from __future__ import annotations
 
 from enum import Enum
+
+from audit.games.errors import InvalidSettingError
+from audit.games.paigow.hands import PA_RANKING, HandRanking
+from audit.games.paigow.setting import Setting, check_ordered
+
+_ZERO_KEY_LIMIT = 32
+"""Non-pair hands of value zero, and only they, have keys below this (see hands.py)."""
 
 
 class Outcome(Enum):
@@ -11,3 +25,33 @@ class Outcome(Enum):
     WIN = "win"
     PUSH = "push"
     LOSE = "lose"
+
+
+def outcome_from_keys(
+    player_high: int, player_low: int, banker_high: int, banker_low: int
+) -> Outcome:
+    """Decide a wager from the four hands' rank keys (the hot path; no validation)."""
+    high_wins = player_high > banker_high  # Copies go to the banker: PA 621a.3(d), (i).
+    # PA 621a.8(h)(1) / NJ 10.7(i)1: a player's low hand "has a value of zero" never wins.
+    low_wins = player_low > banker_low and player_low >= _ZERO_KEY_LIMIT
+    if high_wins and low_wins:
+        return Outcome.WIN  # PA 621a.8(i)
+    if high_wins or low_wins:
+        return Outcome.PUSH  # PA 621a.8(h)
+    return Outcome.LOSE  # PA 621a.8(g)
+
+
+def wager_outcome(player: Setting, banker: Setting, ranking: HandRanking = PA_RANKING) -> Outcome:
+    """Return the player's outcome; raise if a setting is out of order or the tiles clash."""
+    if set(player.tiles) & set(banker.tiles):
+        raise InvalidSettingError(
+            f"player and banker share tiles: {str(player)!r} / {str(banker)!r}"
+        )
+    check_ordered(player, ranking)
+    check_ordered(banker, ranking)
+    return outcome_from_keys(
+        ranking.key(*player.high),
+        ranking.key(*player.low),
+        ranking.key(*banker.high),
+        ranking.key(*banker.low),
+    )

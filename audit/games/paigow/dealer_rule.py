@@ -1,0 +1,82 @@
+"""The regulatory dealer rule (PA 621a.8(d), NJ 19:47-10.7(d)) as the set of settings it permits.
+
+The rule leaves choices open ("any two tiles ... nine, eight or seven"), so it is
+modelled as a set: a dealer's setting complies when it is in that set. A
+setting of two equal-ranking hands is permitted either way round.
+
+>>> from audit.games.paigow.tiles import parse_tiles
+>>> sorted(str(s) for s in permitted_settings(parse_tiles("6-6 6-6 1-2 1-3")))
+['6-6a 6-6b / 1-2 1-3a']
+>>> rule_clause(parse_tiles("6-6 1-1 1-3 5-5"))
+'no-combination'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from audit.games.paigow.hands import PA_RANKING, HandRanking, describe_hand, pair_rank
+from audit.games.paigow.setting import Setting, settings_for
+from audit.games.paigow.tiles import TILE_RANKS, Tile
+
+# The clause that decides a deal, named for findings and docs (PA 621a.8(d)(1)-(4)).
+CLAUSES: dict[str, str] = {
+    "supreme-pair": "(d)(1)",
+    "pair-wong-gong": "(d)(2)",
+    "seven-eight-nine": "(d)(3)",
+    "no-combination": "(d)(4)",
+}
+
+
+def _with_ties(settings: Sequence[Setting], ranking: HandRanking) -> frozenset[Setting]:
+    """Add the reversed setting wherever both hands rank equal (either may be called high)."""
+    result = set(settings)
+    for s in settings:
+        if ranking.key(*s.high) == ranking.key(*s.low):
+            result.add(Setting(s.low, s.high))
+    return frozenset(result)
+
+
+def _is_pair(hand: tuple[int, int]) -> bool:
+    return pair_rank(*hand) is not None
+
+
+def rule_clause(tiles: Sequence[Tile], ranking: HandRanking = PA_RANKING) -> str:
+    """Return which paragraph of PA 621a.8(d) governs these four tiles (a key of ``CLAUSES``)."""
+    settings = settings_for(tiles, ranking)
+    if any(pair_rank(*s.high) == 1 for s in settings):
+        return "supreme-pair"
+    if any(_is_pair(s.high) for s in settings):
+        return "pair-wong-gong"
+    if any(describe_hand(*s.high).value >= 7 for s in settings):
+        return "seven-eight-nine"
+    return "no-combination"
+
+
+def permitted_settings(
+    tiles: Sequence[Tile], ranking: HandRanking = PA_RANKING
+) -> frozenset[Setting]:
+    """Return every setting of four tiles that PA 621a.8(d) / NJ 19:47-10.7(d) permits."""
+    settings = settings_for(tiles, ranking)
+    clause = rule_clause(tiles, ranking)
+    if clause == "supreme-pair":  # (d)(1): the Supreme Pair is played as the Supreme Pair.
+        chosen = [s for s in settings if pair_rank(*s.high) == 1]
+    elif clause == "pair-wong-gong":  # (d)(2): always play a pair, wong or gong if possible.
+        chosen = [s for s in settings if _is_pair(s.high)]
+    elif clause == "seven-eight-nine":  # (d)(3): any two tiles with a value of 9, 8 or 7.
+        chosen = [s for s in settings if describe_hand(*s.high).value >= 7]
+    else:  # (d)(4): the highest-ranking tile with the lowest-ranking tile (621a.3(h) ranks).
+        ranks = [TILE_RANKS[t] for t in tiles]
+        top = {t for t in tiles if TILE_RANKS[t] == min(ranks)}
+        bottom = {t for t in tiles if TILE_RANKS[t] == max(ranks)}
+        chosen = [
+            s
+            for s in settings
+            if any({h[0], h[1]} & top and {h[0], h[1]} & bottom for h in (s.high, s.low))
+        ]
+    return _with_ties(chosen, ranking)
+
+
+def complies(setting: Setting, ranking: HandRanking = PA_RANKING) -> bool:
+    """Return whether a dealer's setting is one the regulatory rule permits for its tiles."""
+    return setting in permitted_settings(setting.tiles, ranking)
