@@ -59,7 +59,11 @@ class Setting:
 
 def splits(tiles: Sequence[Tile]) -> tuple[tuple[Hand, Hand], ...]:
     """Return the three ways to split four tiles into two hands (the first tile leads each)."""
-    a, b, c, d = check_distinct(tiles, "a deal of four tiles")
+    deal = check_distinct(tiles, "a deal of four tiles")
+    if len(deal) != 4:
+        names = [tile_name(t) for t in deal]
+        raise InvalidSettingError(f"a deal is four tiles, not {len(deal)}: {names!r}")
+    a, b, c, d = deal
     return (((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c)))
 
 

@@ -122,7 +122,10 @@ def parse_tile(text: str) -> Tile:
     """Parse one tile; a matched kind without a copy letter means its first copy (``a``)."""
     stripped = text.strip()
     if stripped[-1:] in ("a", "b"):
-        kind = parse_kind(stripped[:-1])
+        try:
+            kind = parse_kind(stripped[:-1])
+        except InvalidTileError:
+            raise InvalidTileError(f"invalid tile: {text!r}") from None
         if kind not in MATCHED_KINDS:
             raise InvalidTileError(f"invalid tile: {text!r} (only one {kind_name(kind)} exists)")
         return TILES_OF_KIND[kind][stripped[-1] == "b"]
