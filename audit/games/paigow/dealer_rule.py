@@ -6,7 +6,7 @@ setting of two equal-ranking hands is permitted either way round.
 
 >>> from audit.games.paigow.tiles import parse_tiles
 >>> sorted(str(s) for s in permitted_settings(parse_tiles("6-6 6-6 1-2 1-3")))
-['6-6a 6-6b / 1-2 1-3a']
+['6-6a 6-6b / 1-3a 1-2']
 >>> rule_clause(parse_tiles("6-6 1-1 1-3 5-5"))
 'no-combination'
 """
@@ -21,10 +21,10 @@ from audit.games.paigow.tiles import TILE_RANKS, Tile
 
 # The clause that decides a deal, named for findings and docs (PA 621a.8(d)(1)-(4)).
 CLAUSES: dict[str, str] = {
-    "supreme-pair": "(d)(1)",
-    "pair-wong-gong": "(d)(2)",
-    "seven-eight-nine": "(d)(3)",
-    "no-combination": "(d)(4)",
+    "supreme-pair": "(1)",
+    "pair-wong-gong": "(2)",
+    "seven-eight-nine": "(3)",
+    "no-combination": "(4)",
 }
 
 

@@ -11,7 +11,7 @@ co-bank's hands, and players may ask for it. Each way is computed once for all
 >>> str(CALIFORNIA.setting(parse_tiles("6-6 6-6 1-2 1-3")))  # Teens split: the low makes 6
 '6-6b 1-2 / 6-6a 1-3a'
 >>> str(CALIFORNIA.setting(parse_tiles("1-2 2-4 3-3 2-2")))  # Gee Joon split: 6-spot and 4-spot
-'2-4 3-3a / 1-2 2-2a'
+'3-3a 2-4 / 2-2a 1-2'
 >>> str(DEALER_RULE_MAX_LOW.setting(parse_tiles("1-2 2-4 3-3 2-2")))
 '2-4 1-2 / 3-3a 2-2a'
 """
@@ -176,7 +176,10 @@ class HouseWay:
     def setting(self, tiles: Sequence[Tile], ranking: HandRanking = PA_RANKING) -> Setting:
         """Return this house way's setting for four tiles (a table lookup)."""
         table = _TABLES.get((self.name, ranking.zero_hands_tie)) or self.table(ranking)
-        found = table.get(deal_mask(tiles)) if len(tiles) == 4 else None
+        try:
+            found = table.get(deal_mask(tiles)) if len(tiles) == 4 else None
+        except (TypeError, ValueError):  # not tile numbers: a negative shift, a string
+            found = None
         if found is None or len(set(tiles)) != 4:
             raise InvalidSettingError(f"a house way sets four distinct tiles: {tuple(tiles)!r}")
         return found

@@ -2,11 +2,11 @@
 
 >>> s = Setting.from_notation("6-6 4-5 / 1-2 1-3")
 >>> s
-Setting.from_notation('6-6a 4-5 / 1-2 1-3a')
+Setting.from_notation('6-6a 4-5 / 1-3a 1-2')
 >>> is_ordered(s)
 True
 >>> [str(x) for x in settings_for(parse_tiles("6-6 6-6 1-2 1-3"))]
-['6-6a 6-6b / 1-2 1-3a', '6-6a 1-2 / 6-6b 1-3a', '6-6b 1-2 / 6-6a 1-3a']
+['6-6a 6-6b / 1-3a 1-2', '6-6a 1-2 / 6-6b 1-3a', '6-6b 1-2 / 6-6a 1-3a']
 """
 
 from __future__ import annotations
@@ -14,14 +14,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from audit.games.errors import InvalidSettingError
+from audit.games.errors import InvalidSettingError, InvalidTileError
 from audit.games.paigow.hands import PA_RANKING, Hand, HandRanking
 from audit.games.paigow.tiles import Tile, check_distinct, parse_tiles, tile_name
 
 
 @dataclass(frozen=True)
 class Setting:
-    """A high hand and a low hand, as the owner placed them (never reordered here)."""
+    """A high hand and a low hand, as the owner placed them.
+
+    Which hand is high is never changed here; the order of the two tiles within a
+    hand means nothing, so each hand is kept highest-ranking tile first, and two
+    settings of the same hands are equal however their tiles were listed.
+    """
 
     high: Hand
     low: Hand
@@ -30,13 +35,18 @@ class Setting:
         if len(self.high) != 2 or len(self.low) != 2:
             raise InvalidSettingError(f"each hand needs two tiles: {self.high!r} / {self.low!r}")
         check_distinct((*self.high, *self.low), "a setting")
+        object.__setattr__(self, "high", tuple(sorted(self.high)))
+        object.__setattr__(self, "low", tuple(sorted(self.low)))
 
     @classmethod
     def from_notation(cls, text: str) -> Setting:
         """Parse ``'HIGH HIGH / LOW LOW'``, e.g. ``'6-6 4-5 / 1-2 1-3'``."""
         if text.count("/") != 1:
             raise InvalidSettingError(f"a setting is 'high high / low low': {text!r}")
-        tiles = parse_tiles(text.replace("/", " "))
+        try:
+            tiles = parse_tiles(text.replace("/", " "))
+        except InvalidTileError as error:
+            raise InvalidTileError(f"{error} in setting {text!r}") from None
         if len(tiles) != 4 or len(text.split("/")[0].split()) != 2:
             raise InvalidSettingError(f"a setting is 'high high / low low': {text!r}")
         return cls((tiles[0], tiles[1]), (tiles[2], tiles[3]))
