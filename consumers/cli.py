@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from audit.games.errors import RulesError
-from consumers import rules_cli
+from consumers import rules_cli, schema_cli
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,6 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     rules_cli.register(commands)
+    schema_cli.register(commands)
     return parser
 
 

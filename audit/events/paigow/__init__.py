@@ -1,0 +1,1 @@
+"""Pai Gow Tiles event payloads (PA ch. 621a, NJ 19:47-10, California)."""
