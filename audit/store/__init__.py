@@ -1,0 +1,1 @@
+"""The event store: observed facts in eventsourcing aggregates, exactly once, tamper-evident."""

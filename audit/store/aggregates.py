@@ -1,0 +1,92 @@
+"""The aggregates that hold observed facts: ``Table`` (one per table and gaming day) and ``Round``.
+
+They never reject a fact for breaking a gaming rule: every recorded fact is an
+event of its aggregate, with where it came from and its link in the table's
+hash chain. Topics are stable names, never module paths, so stored events
+survive a refactoring.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from eventsourcing.domain import Aggregate
+from eventsourcing.utils import register_topic
+
+NAMESPACE = uuid.UUID("7d1c0b9e-5a41-4f0e-b7a8-2c6d9e3f1a55")
+
+
+def table_day_id(table_id: str, gaming_day: str) -> uuid.UUID:
+    """Return the id of a table's aggregate for one gaming day."""
+    return uuid.uuid5(NAMESPACE, f"table/{table_id}/{gaming_day}")
+
+
+def round_aggregate_id(table_id: str, round_id: str) -> uuid.UUID:
+    """Return the id of a round's aggregate."""
+    return uuid.uuid5(NAMESPACE, f"round/{table_id}/{round_id}")
+
+
+class FactRecorded(Aggregate.Event):
+    """One observed fact, stored with its source and its link in the table's hash chain."""
+
+    TOPIC = "tablewatch:FactRecorded"
+
+    fact: dict[str, Any]
+    source: str
+    chain_prev: str
+    chain_hash: str
+
+    def apply(self, aggregate: Any) -> None:
+        aggregate.facts.append(self.fact)
+
+
+register_topic(FactRecorded.TOPIC, FactRecorded)  # both aggregates record facts with it
+
+
+class Table(Aggregate):
+    """A table's gaming day: its table-level facts and what the ingest observed about its stream."""
+
+    TOPIC = "tablewatch:Table"
+
+    class Created(Aggregate.Created):
+        TOPIC = "tablewatch:Table.Created"
+        table_id: str
+        gaming_day: str
+
+    def __init__(self, table_id: str, gaming_day: str) -> None:
+        self.table_id = table_id
+        self.gaming_day = gaming_day
+        self.facts: list[dict[str, Any]] = []
+
+    @staticmethod
+    def create_id(table_id: str, gaming_day: str) -> uuid.UUID:
+        return table_day_id(table_id, gaming_day)
+
+    def record(self, fact: dict[str, Any], source: str, chain_prev: str, chain_hash: str) -> None:
+        """Record one observed fact."""
+        self.trigger_event(
+            FactRecorded, fact=fact, source=source, chain_prev=chain_prev, chain_hash=chain_hash
+        )
+
+
+class Round(Aggregate):
+    """A round's facts in the order they were recorded: the analyst's replay reads these."""
+
+    TOPIC = "tablewatch:Round"
+
+    class Created(Aggregate.Created):
+        TOPIC = "tablewatch:Round.Created"
+        table_id: str
+        round_id: str
+
+    def __init__(self, table_id: str, round_id: str) -> None:
+        self.table_id = table_id
+        self.round_id = round_id
+        self.facts: list[dict[str, Any]] = []
+
+    @staticmethod
+    def create_id(table_id: str, round_id: str) -> uuid.UUID:
+        return round_aggregate_id(table_id, round_id)
+
+    record = Table.record

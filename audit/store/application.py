@@ -1,0 +1,215 @@
+"""The fact store: an eventsourcing application on SQLite or PostgreSQL.
+
+Writes go through one call, :meth:`FactStore.write`, which records the new
+aggregate events and the source position they came from (a Kafka partition's
+offset, a file's line) in one transaction. A position already recorded raises
+``IntegrityError`` and writes nothing: that is what makes ingest exactly once.
+
+The stored-events table refuses UPDATE and DELETE by trigger, in both databases,
+so immutability is the database's rule, not a convention.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlparse
+from uuid import UUID
+
+from eventsourcing.application import Application
+from eventsourcing.domain import Aggregate
+from eventsourcing.persistence import ProcessRecorder, Tracking
+
+from audit.store.aggregates import FactRecorded, Round, Table, round_aggregate_id, table_day_id
+
+APPLICATION_NAME = "tablewatch"
+_PG_EVENTS_TABLE = f"{APPLICATION_NAME}_events"
+_SQLITE_EVENTS_TABLE = "stored_events"
+
+
+class StoreConfigError(ValueError):
+    """Raised for a database location the store cannot use."""
+
+
+@dataclass(frozen=True)
+class StoreConfig:
+    """Where the facts live: a SQLite file (the embedded default) or a PostgreSQL database."""
+
+    sqlite_path: Path | None = None
+    postgres_url: str | None = None
+
+    @classmethod
+    def sqlite(cls, path: Path | str) -> StoreConfig:
+        """Return a config for a SQLite file (created if absent)."""
+        return cls(sqlite_path=Path(path))
+
+    @classmethod
+    def postgres(cls, url: str) -> StoreConfig:
+        """Return a config for ``postgresql://user:password@host:port/dbname``."""
+        parsed = urlparse(url)
+        if parsed.scheme not in ("postgresql", "postgres") or not parsed.path.strip("/"):
+            raise StoreConfigError(f"not a postgresql://host/dbname URL: {_masked(url)!r}")
+        return cls(postgres_url=url)
+
+    def env(self) -> dict[str, str]:
+        """Return the eventsourcing environment for this location."""
+        if self.postgres_url is not None:
+            parsed = urlparse(self.postgres_url)
+            return {
+                "PERSISTENCE_MODULE": "eventsourcing.postgres",
+                "POSTGRES_DBNAME": parsed.path.strip("/"),
+                "POSTGRES_HOST": parsed.hostname or "127.0.0.1",
+                "POSTGRES_PORT": str(parsed.port or 5432),
+                "POSTGRES_USER": unquote(parsed.username or "postgres"),
+                "POSTGRES_PASSWORD": unquote(parsed.password or ""),
+                # Writers serialise on a table lock; wait for it rather than fail at once.
+                "POSTGRES_LOCK_TIMEOUT": "10",
+                "POSTGRES_POOL_SIZE": "4",
+            }
+        if self.sqlite_path is None:
+            raise StoreConfigError("a store needs a SQLite path or a PostgreSQL URL")
+        self.sqlite_path.parent.mkdir(parents=True, exist_ok=True)
+        return {
+            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            "SQLITE_DBNAME": str(self.sqlite_path),
+        }
+
+    def describe(self) -> str:
+        """Say where the store is, with any password masked."""
+        if self.postgres_url is not None:
+            return f"PostgreSQL {_masked(self.postgres_url)}"
+        return f"SQLite {self.sqlite_path}"
+
+
+def _masked(url: str) -> str:
+    parsed = urlparse(url)
+    if parsed.password is None:
+        return url
+    return url.replace(f":{parsed.password}@", ":***@", 1)
+
+
+@dataclass(frozen=True)
+class StoredFact:
+    """One stored fact as read back, with where it sits in the store and in its chain."""
+
+    notification_id: int
+    aggregate_id: UUID
+    version: int
+    fact: dict[str, Any]
+    source: str
+    chain_prev: str
+    chain_hash: str
+
+
+class FactStore(Application[UUID]):
+    """The store of observed facts, with tracked source positions."""
+
+    name = APPLICATION_NAME
+
+    def __init__(self, config: StoreConfig) -> None:
+        self.config = config
+        super().__init__(env=config.env())
+        self._protect_stored_events()
+
+    def construct_recorder(self) -> ProcessRecorder:
+        """Use a process recorder, which records tracking positions with events."""
+        return self.factory.process_recorder()
+
+    @property
+    def process_recorder(self) -> ProcessRecorder:
+        """Return the recorder, typed as the process recorder it is."""
+        recorder = self.recorder
+        if not isinstance(recorder, ProcessRecorder):
+            raise TypeError(f"not a process recorder: {recorder!r}")
+        return recorder
+
+    @property
+    def is_postgres(self) -> bool:
+        """Return whether the facts live in PostgreSQL."""
+        return self.config.postgres_url is not None
+
+    @property
+    def events_table(self) -> str:
+        """Return the name of the stored-events table."""
+        return _PG_EVENTS_TABLE if self.is_postgres else _SQLITE_EVENTS_TABLE
+
+    def _protect_stored_events(self) -> None:
+        datastore: Any = self.recorder.datastore  # type: ignore[attr-defined]
+        with datastore.transaction(commit=True) as cursor:
+            for statement in _immutability_sql(self.events_table, postgres=self.is_postgres):
+                cursor.execute(statement)
+
+    def position(self, source: str) -> int | None:
+        """Return the last position recorded for a source (e.g. ``table-events[3]``), if any."""
+        return self.process_recorder.max_tracking_id(source)
+
+    def write(
+        self, aggregates: Iterable[Aggregate], source: str | None, position: int | None
+    ) -> int:
+        """Record the aggregates' new events and the source position in one transaction.
+
+        Return how many events were written. Raises ``IntegrityError`` if the
+        position was recorded already, in which case nothing is written.
+        """
+        events = [event for aggregate in aggregates for event in aggregate.collect_events()]
+        tracking = None if source is None or position is None else Tracking(source, position)
+        if events or tracking is not None:
+            self.events.put(events, tracking=tracking)
+        return len(events)
+
+    def facts(self, start: int = 1, batch: int = 2_000) -> Iterator[StoredFact]:
+        """Yield every stored fact in the order it was stored."""
+        recorder = self.process_recorder
+        while True:
+            notifications = recorder.select_notifications(start, batch)
+            for notification in notifications:
+                event = self.mapper.to_domain_event(notification)
+                if isinstance(event, FactRecorded):
+                    yield StoredFact(
+                        notification.id,
+                        event.originator_id,
+                        event.originator_version,
+                        event.fact,
+                        event.source,
+                        event.chain_prev,
+                        event.chain_hash,
+                    )
+            if len(notifications) < batch:
+                return
+            start = notifications[-1].id + 1
+
+    def round(self, table_id: str, round_id: str) -> Round:
+        """Return a round's aggregate (raises ``AggregateNotFoundError`` if never recorded)."""
+        return self.repository.get(round_aggregate_id(table_id, round_id))  # type: ignore[no-any-return]
+
+    def table_day(self, table_id: str, gaming_day: str) -> Table:
+        """Return a table's aggregate for a gaming day."""
+        return self.repository.get(table_day_id(table_id, gaming_day))  # type: ignore[no-any-return]
+
+    def last_notification_id(self) -> int:
+        """Return the id of the last stored event (0 if none)."""
+        return self.process_recorder.max_notification_id() or 0
+
+
+def _immutability_sql(table: str, *, postgres: bool) -> list[str]:
+    """Return statements that make the stored-events table refuse UPDATE and DELETE."""
+    if postgres:
+        return [
+            "CREATE OR REPLACE FUNCTION tablewatch_refuse_change() RETURNS trigger"
+            " LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION"
+            " 'tablewatch: stored events are immutable (% refused)', TG_OP; END $$",
+            f"DROP TRIGGER IF EXISTS {table}_immutable ON {table}",
+            f"CREATE TRIGGER {table}_immutable BEFORE UPDATE OR DELETE ON {table}"
+            " FOR EACH ROW EXECUTE FUNCTION tablewatch_refuse_change()",
+            f"DROP TRIGGER IF EXISTS {table}_no_truncate ON {table}",
+            f"CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table}"
+            " FOR EACH STATEMENT EXECUTE FUNCTION tablewatch_refuse_change()",
+        ]
+    return [
+        f"CREATE TRIGGER IF NOT EXISTS {table}_no_update BEFORE UPDATE ON {table}"
+        " BEGIN SELECT RAISE(ABORT, 'tablewatch: stored events are immutable'); END",
+        f"CREATE TRIGGER IF NOT EXISTS {table}_no_delete BEFORE DELETE ON {table}"
+        " BEGIN SELECT RAISE(ABORT, 'tablewatch: stored events are immutable'); END",
+    ]

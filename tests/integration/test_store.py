@@ -1,0 +1,197 @@
+"""The fact store and ingest core, one suite run on SQLite and on real PostgreSQL."""
+
+import sqlite3
+import uuid
+from contextlib import closing
+
+import psycopg
+import pytest
+from eventsourcing.persistence import IntegrityError
+
+from audit.events.catalogue import parse_event
+from audit.events.examples import EXAMPLES
+from audit.store.aggregates import Table
+from audit.store.application import FactStore, StoreConfig
+from audit.store.ingest import Accepted, Ingestor, Rejected, Rejections
+from audit.store.verify import verify_chain
+
+
+def event(kind, seq, table="PG-01", round_id="PG-01-r1", **changes):
+    data = {**EXAMPLES[kind], "seq": seq, "table_id": table, **changes}
+    data["event_id"] = changes.get(
+        "event_id", str(uuid.uuid5(uuid.NAMESPACE_URL, f"{table}/{seq}"))
+    )
+    if "round_id" in data:
+        data["round_id"] = round_id
+    return parse_event(data)
+
+
+def opening(table="PG-01"):
+    return [
+        event("table_opened", 0, table),
+        event("round_started", 1, table),
+        event("wager_placed", 2, table),
+        event("no_more_bets", 3, table),
+    ]
+
+
+def accept(events, origin="test"):
+    return [Accepted(e, f"{origin}@{i}") for i, e in enumerate(events)]
+
+
+def stored_types(store):
+    return [f.fact["type"] for f in store.facts()]
+
+
+def test_write_records_events_and_position_once(store_config):
+    store = FactStore(store_config)
+    table = Table(table_id="PG-01", gaming_day="2026-11-21")
+    table.record({"type": "x", "table_id": "PG-01"}, "src", "0" * 64, "1" * 64)
+    assert store.write([table], "table-events[0]", 41) == 2
+    assert store.position("table-events[0]") == 41
+    # The same position again writes nothing, whatever it carries: exactly once.
+    again = Table(table_id="PG-02", gaming_day="2026-11-21")
+    with pytest.raises(IntegrityError):
+        store.write([again], "table-events[0]", 41)
+    assert store.last_notification_id() == 2
+
+
+def test_ingest_stores_every_fact_in_table_order(store_config):
+    store = FactStore(store_config)
+    ingestor = Ingestor(store)
+    result = ingestor.record_batch(accept(opening("PG-01") + opening("PG-02")), "file:a", 7)
+    assert (result.stored, result.duplicates, result.observations) == (8, 0, 0)
+    facts = list(store.facts())
+    for table in ("PG-01", "PG-02"):
+        assert [f.fact["seq"] for f in facts if f.fact["table_id"] == table] == [0, 1, 2, 3]
+    assert ingestor.resume_position("file:a") == 8
+    assert [f["type"] for f in store.round("PG-01", "PG-01-r1").facts] == [
+        "round_started",
+        "wager_placed",
+        "no_more_bets",
+    ]
+    assert store.table_day("PG-01", "2026-11-21").facts[0]["type"] == "table_opened"
+
+
+def test_exact_duplicate_is_dropped_and_reuse_is_kept_as_a_fact(store_config):
+    store = FactStore(store_config)
+    ingestor = Ingestor(store)
+    first = opening()
+    ingestor.record_batch(accept(first), "s", 3)
+    conflicting = event("no_more_bets", 4, event_id=str(first[3].event_id))
+    result = ingestor.record_batch(accept([first[3], conflicting]), "s", 5)
+    assert (result.stored, result.duplicates, result.observations) == (0, 1, 1)
+    reused = [f.fact for f in store.facts() if f.fact["type"] == "event_id_reused"]
+    assert len(reused) == 1
+    assert reused[0]["reused_event_id"] == str(first[3].event_id)
+    assert reused[0]["conflicting_event"]["seq"] == 4  # nothing is lost
+
+
+def test_gap_and_reorder_are_recorded_as_facts(store_config):
+    store = FactStore(store_config)
+    ingestor = Ingestor(store)
+    events = opening()
+    ingestor.record_batch(accept([events[0], events[1], events[3], events[2]]), "s", 3)
+    gaps = [f.fact for f in store.facts() if f.fact["type"] == "sequence_gap_observed"]
+    assert [(g["expected_seq"], g["observed_seq"]) for g in gaps] == [(2, 3), (4, 2)]
+    assert stored_types(store).count("wager_placed") == 1  # the late event is still stored
+
+
+def test_rejections_are_kept_with_their_reason(store_config):
+    store = FactStore(store_config)
+    ingestor = Ingestor(store)
+    bad = Rejected(b'{"type": "nonsense"}', "table-events[0]@9", "unknown event type 'nonsense'")
+    result = ingestor.record_batch([bad], "table-events[0]", 9)
+    assert result.rejected == 1
+    rejections = store.repository.get(Rejections.create_id("table-events[0]"))
+    assert rejections.count == 1
+    assert ingestor.resume_position("table-events[0]") == 10
+
+
+def test_a_restarted_ingestor_continues_sequence_dedupe_and_chain(store_config):
+    store = FactStore(store_config)
+    events = opening()
+    Ingestor(store).record_batch(accept(events[:2]), "s", 1)
+    restarted = Ingestor(FactStore(store_config))
+    result = restarted.record_batch(accept(events[1:]), "s", 3)
+    assert (result.stored, result.duplicates, result.observations) == (2, 1, 0)
+    assert verify_chain(restarted.store).ok
+
+
+def test_a_failed_batch_writes_nothing(store_config):
+    store = FactStore(store_config)
+    ingestor = Ingestor(store)
+    ingestor.record_batch(accept(opening()[:2]), "s", 1)
+    with pytest.raises(IntegrityError):
+        ingestor.record_batch(accept(opening()[2:]), "s", 1)  # position 1 again
+    assert stored_types(store) == ["table_opened", "round_started"]
+    result = ingestor.record_batch(accept(opening()[2:]), "s", 3)
+    assert result.stored == 2
+    assert verify_chain(store).ok
+
+
+def _raw_connection(config: StoreConfig):
+    if config.sqlite_path is not None:
+        return closing(sqlite3.connect(config.sqlite_path))
+    return psycopg.connect(config.postgres_url, autocommit=True)
+
+
+def test_stored_events_cannot_be_updated_or_deleted(store_config):
+    store = FactStore(store_config)
+    Ingestor(store).record_batch(accept(opening()), "s", 3)
+    table = store.events_table
+    for statement in (f"UPDATE {table} SET originator_version = 99", f"DELETE FROM {table}"):
+        with _raw_connection(store_config) as conn, pytest.raises(Exception, match="immutable"):
+            conn.execute(statement)
+    assert len(list(store.facts())) == 4
+
+
+def _tamper(config: StoreConfig, table: str, statement: str) -> None:
+    """Change rows behind the application's back, as an intruder with owner rights would."""
+    with _raw_connection(config) as conn:
+        if config.sqlite_path is not None:
+            conn.execute(f"DROP TRIGGER {table}_no_update")
+            conn.execute(f"DROP TRIGGER {table}_no_delete")
+            conn.execute(statement)
+            conn.commit()
+        else:
+            conn.execute(f"ALTER TABLE {table} DISABLE TRIGGER USER")
+            conn.execute(statement)
+            conn.execute(f"ALTER TABLE {table} ENABLE TRIGGER USER")
+
+
+def _state_column_update(store: FactStore, notification_id: int, old: str, new: str) -> str:
+    table = store.events_table
+    if store.is_postgres:
+        return (
+            f"UPDATE {table} SET state = convert_to(replace(convert_from(state, 'UTF8'),"
+            f" '{old}', '{new}'), 'UTF8') WHERE notification_id = {notification_id}"
+        )
+    return (
+        f"UPDATE {table} SET state = CAST(replace(CAST(state AS TEXT), '{old}', '{new}') AS BLOB)"
+        f" WHERE rowid = {notification_id}"
+    )
+
+
+def test_verify_chain_catches_an_altered_amount(store_config):
+    store = FactStore(store_config)
+    Ingestor(store).record_batch(accept(opening()), "s", 3)
+    assert verify_chain(store).ok
+    wager = next(f for f in store.facts() if f.fact["type"] == "wager_placed")
+    update = _state_column_update(store, wager.notification_id, '"25.00"', '"2500.00"')
+    _tamper(store_config, store.events_table, update)
+    report = verify_chain(FactStore(store_config))
+    assert not report.ok
+    assert any("wager_placed, seq 2" in p and "altered" in p for p in report.problems)
+
+
+def test_verify_chain_catches_a_deleted_fact(store_config):
+    store = FactStore(store_config)
+    Ingestor(store).record_batch(accept(opening()), "s", 3)
+    middle = next(f for f in store.facts() if f.fact["type"] == "wager_placed")
+    id_column = "notification_id" if store.is_postgres else "rowid"
+    delete = f"DELETE FROM {store.events_table} WHERE {id_column} = {middle.notification_id}"
+    _tamper(store_config, store.events_table, delete)
+    report = verify_chain(FactStore(store_config))
+    assert any("missing" in p for p in report.problems)
+    assert any("jumps from version" in p for p in report.problems)
