@@ -10,8 +10,12 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+import psycopg
+
 from audit.games.errors import RulesError
-from consumers import rules_cli, schema_cli
+from audit.store.application import StoreConfigError, StoreUnavailableError
+from consumers import rules_cli, schema_cli, store_cli
+from consumers.errors import TablewatchError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -23,6 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     rules_cli.register(commands)
     schema_cli.register(commands)
+    store_cli.register(commands)
     return parser
 
 
@@ -30,11 +35,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     args = build_parser().parse_args(argv)
     try:
-        args.handler(args)
-    except RulesError as error:
+        status = args.handler(args)
+    except (RulesError, TablewatchError, StoreConfigError, StoreUnavailableError) as error:
         print(f"tablewatch: {error}", file=sys.stderr)
         return 2
-    return 0
+    except psycopg.OperationalError as error:
+        print(f"tablewatch: database unreachable: {str(error).strip()}", file=sys.stderr)
+        return 2
+    except OSError as error:  # a missing input file, an unwritable data directory
+        print(f"tablewatch: {error.strerror or error}: {error.filename or ''}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return status or 0
 
 
 if __name__ == "__main__":

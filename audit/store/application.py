@@ -33,6 +33,10 @@ class StoreConfigError(ValueError):
     """Raised for a database location the store cannot use."""
 
 
+class StoreUnavailableError(ConnectionError):
+    """Raised when the configured database cannot be reached."""
+
+
 @dataclass(frozen=True)
 class StoreConfig:
     """Where the facts live: a SQLite file (the embedded default) or a PostgreSQL database."""
@@ -67,6 +71,7 @@ class StoreConfig:
                 # Writers serialise on a table lock; wait for it rather than fail at once.
                 "POSTGRES_LOCK_TIMEOUT": "10",
                 "POSTGRES_POOL_SIZE": "4",
+                "POSTGRES_CONNECT_TIMEOUT": "5",
             }
         if self.sqlite_path is None:
             raise StoreConfigError("a store needs a SQLite path or a PostgreSQL URL")
@@ -110,6 +115,8 @@ class FactStore(Application[UUID]):
 
     def __init__(self, config: StoreConfig) -> None:
         self.config = config
+        if config.postgres_url is not None:
+            _probe(config.postgres_url)
         super().__init__(env=config.env())
         self._protect_stored_events()
 
@@ -191,6 +198,17 @@ class FactStore(Application[UUID]):
     def last_notification_id(self) -> int:
         """Return the id of the last stored event (0 if none)."""
         return self.process_recorder.max_notification_id() or 0
+
+
+def _probe(url: str) -> None:
+    """Fail in seconds, with the reason, when PostgreSQL cannot be reached (the pool waits 30 s)."""
+    import psycopg
+
+    try:
+        psycopg.connect(url, connect_timeout=5).close()
+    except psycopg.OperationalError as error:
+        reason = str(error).strip().splitlines()[-1] if str(error).strip() else "no answer"
+        raise StoreUnavailableError(f"cannot reach {_masked(url)!r}: {reason}") from None
 
 
 def _immutability_sql(table: str, *, postgres: bool) -> list[str]:

