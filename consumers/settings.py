@@ -1,0 +1,160 @@
+"""One frozen settings object, read from the environment once at start-up.
+
+>>> settings = Settings.from_env({"TABLEWATCH_PARTITIONS": "8",
+...                               "DATABASE_URL": "postgresql://audit:hunter2@db/tablewatch"})
+>>> settings.partitions, settings.kafka_bootstrap_servers
+(8, None)
+>>> settings.database_url
+SecretUrl('postgresql://audit:***@db/tablewatch')
+>>> Settings.from_env({"TABLEWATCH_PARTITIONS": "four"})
+Traceback (most recent call last):
+...
+consumers.errors.ConfigError: TABLEWATCH_PARTITIONS must be a whole number, not 'four'
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from consumers.errors import ConfigError
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+"""The two URI schemes libpq accepts."""
+
+# The password part is greedy up to an "@" so an unescaped "/" in it is masked too;
+# masking a port by mistake is the safe way to be wrong.
+_URL_PASSWORD = re.compile(r"^(?P<head>[^:/?#]+://[^:@/?#]*:)(?P<password>[^@]*)(?=@)")
+_QUERY_PASSWORD = re.compile(r"(?P<head>[?&]password=)(?P<password>[^&#]*)", re.IGNORECASE)
+
+
+def mask_password(url: str) -> str:
+    """Return ``url`` with any password, in the user info or the query, replaced by ``***``.
+
+    >>> mask_password("postgresql://audit:s3cret@db:5432/tw?password=again&sslmode=require")
+    'postgresql://audit:***@db:5432/tw?password=***&sslmode=require'
+    >>> mask_password("postgresql:///tw")
+    'postgresql:///tw'
+    """
+    masked = _URL_PASSWORD.sub(r"\g<head>***", url)
+    return _QUERY_PASSWORD.sub(r"\g<head>***", masked)
+
+
+class SecretUrl:
+    """Hold a connection URL whose password must not reach logs or reprs."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def get_secret_value(self) -> str:
+        """Return the URL with its password, for the one call that connects."""
+        return self._value
+
+    def __repr__(self) -> str:
+        return f"SecretUrl({mask_password(self._value)!r})"
+
+    def __str__(self) -> str:
+        return mask_password(self._value)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SecretUrl):
+            return NotImplemented
+        return self._value == other._value
+
+    def __hash__(self) -> int:
+        return hash(self._value)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Hold everything the consumers need to know about their surroundings.
+
+    ``kafka_bootstrap_servers`` is None when the dev broker should be started;
+    ``database_url`` is None when no PostgreSQL server was configured.
+    """
+
+    kafka_bootstrap_servers: str | None = None
+    database_url: SecretUrl | None = None
+    data_dir: Path = field(default_factory=lambda: Path("data"))
+    events_topic: str = "table-events"
+    dlq_topic: str = "table-events.dlq"
+    alerts_topic: str = "table-alerts"
+    partitions: int = 4
+    batch_size: int = 500
+    poll_timeout_ms: int = 1000
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:
+        """Build the settings from ``environ``; raise ConfigError naming a bad variable.
+
+        Variables set to an empty string count as unset, so a blank line in a
+        compose file means "use the default" rather than "use nothing".
+        """
+        defaults = cls()
+        data_dir = _get(environ, "TABLEWATCH_DATA_DIR")
+        return cls(
+            kafka_bootstrap_servers=_bootstrap_servers(environ, "KAFKA_BOOTSTRAP_SERVERS"),
+            database_url=_database_url(environ, "DATABASE_URL"),
+            data_dir=Path(data_dir) if data_dir is not None else defaults.data_dir,
+            partitions=_int(environ, "TABLEWATCH_PARTITIONS", defaults.partitions, minimum=1),
+            batch_size=_int(environ, "TABLEWATCH_BATCH_SIZE", defaults.batch_size, minimum=1),
+            poll_timeout_ms=_int(
+                environ, "TABLEWATCH_POLL_TIMEOUT_MS", defaults.poll_timeout_ms, minimum=0
+            ),
+        )
+
+
+def _get(environ: Mapping[str, str], name: str) -> str | None:
+    """Return the stripped value of ``name``, or None when it is unset or blank."""
+    raw = environ.get(name)
+    if raw is None or not raw.strip():
+        return None
+    return raw.strip()
+
+
+def _int(environ: Mapping[str, str], name: str, default: int, *, minimum: int) -> int:
+    """Return ``name`` as an int of at least ``minimum``, or ``default`` when unset."""
+    raw = _get(environ, name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number, not {raw!r}") from None
+    if value < minimum:
+        raise ConfigError(f"{name} must be at least {minimum}, not {raw!r}")
+    return value
+
+
+def _bootstrap_servers(environ: Mapping[str, str], name: str) -> str | None:
+    """Return ``name`` as a comma-separated ``host[:port]`` list, or None when unset."""
+    raw = _get(environ, name)
+    if raw is None:
+        return None
+    servers = [server.strip() for server in raw.split(",")]
+    for server in servers:
+        host, colon, port = server.rpartition(":")
+        if not colon:
+            host, port = server, None
+        if not host:
+            raise ConfigError(f"{name} has an empty host in {raw!r}")
+        # Checked here because kafka-python only trips over a bad port when it connects.
+        if port is not None and not (port.isdigit() and 0 < int(port) < 65536):
+            raise ConfigError(f"{name} has a port that is not 1 to 65535 in {raw!r}")
+    return ",".join(servers)
+
+
+def _database_url(environ: Mapping[str, str], name: str) -> SecretUrl | None:
+    """Return ``name`` as a secret PostgreSQL URL, or None when unset."""
+    raw = _get(environ, name)
+    if raw is None:
+        return None
+    if not raw.startswith(POSTGRES_SCHEMES):
+        # The value may hold a password, so the message quotes it masked.
+        raise ConfigError(f"{name} must be a postgresql:// URL, not {mask_password(raw)!r}")
+    return SecretUrl(raw)

@@ -1,0 +1,189 @@
+"""Kafka into the store, exactly once: round trip, dead letters, and a SIGKILL mid-batch.
+
+Real broker (the session's dev broker, or KAFKA_BOOTSTRAP_SERVERS) and real
+PostgreSQL (a database per test).
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import replace
+
+import psycopg
+import pytest
+
+from audit.events.examples import EXAMPLES
+from audit.store.application import FactStore, StoreConfig
+from audit.store.ingest import Ingestor
+from audit.store.verify import verify_chain
+from consumers.kafka_ingest import consume
+from consumers.kafka_io import PartitionReader, ensure_topics, flush, make_producer, publish
+from consumers.settings import Settings
+
+
+def events_for(tables: int, per_table: int) -> list[dict]:
+    """Valid events for several tables, each table's seq running 0, 1, 2, ..."""
+    events = []
+    for t in range(tables):
+        table = f"PG-{t:02d}"
+        for seq in range(per_table):
+            kind = "table_opened" if seq == 0 else "no_more_bets"
+            event = {**EXAMPLES[kind], "table_id": table, "seq": seq, "event_id": str(uuid.uuid4())}
+            if "round_id" in event:
+                event["round_id"] = f"{table}-r{seq // 40}"
+            events.append(event)
+    return events
+
+
+def produce(bootstrap: str, topic: str, messages: list[tuple[bytes, bytes]]) -> None:
+    with make_producer(bootstrap) as producer:
+        for key, value in messages:
+            publish(producer, topic, key, value)
+        flush(producer)
+
+
+def settings_for(topic: str, **changes) -> Settings:
+    return replace(
+        Settings(), events_topic=topic, dlq_topic=f"{topic}.dlq", partitions=3,
+        poll_timeout_ms=200, **changes,
+    )  # fmt: skip
+
+
+def stored_event_ids(store: FactStore) -> list[str]:
+    return [
+        f.fact["event_id"] for f in store.facts() if f.fact["recorded_by"] != "tablewatch-ingest"
+    ]
+
+
+def test_round_trip_stores_every_event_once_in_table_order(kafka_bootstrap, pg_url):
+    topic = f"table-events-{uuid.uuid4().hex[:8]}"
+    settings = settings_for(topic)
+    ensure_topics(kafka_bootstrap, {topic: 3, settings.dlq_topic: 3})
+    events = events_for(tables=6, per_table=50)
+    produce(
+        kafka_bootstrap, topic, [(e["table_id"].encode(), json.dumps(e).encode()) for e in events]
+    )
+    store = FactStore(StoreConfig.postgres(pg_url))
+    summary = consume(kafka_bootstrap, settings, Ingestor(store), until_caught_up=True)
+    assert (summary.stored, summary.rejected, summary.observations) == (300, 0, 0)
+    stored = [f.fact for f in store.facts()]
+    assert sorted(f["event_id"] for f in stored) == sorted(e["event_id"] for e in events)
+    for table in {e["table_id"] for e in events}:
+        assert [f["seq"] for f in stored if f["table_id"] == table] == list(range(50))
+    # A second pass finds nothing new: positions came from the database.
+    again = consume(kafka_bootstrap, settings, Ingestor(FactStore(StoreConfig.postgres(pg_url))),
+                    until_caught_up=True)  # fmt: skip
+    assert again.messages == 0
+    assert verify_chain(store).ok
+
+
+MISSING_FIELD = {k: v for k, v in EXAMPLES["hand_set"].items() if k != "high"}
+WRONG_TILE = {**EXAMPLES["stack_delivered"], "tiles": ["6-6a", "7-7", "1-2", "4-5"]}
+BAD_MESSAGES = {
+    "malformed-json": b'{"type": "no_more_bets", ',
+    "unknown-type": json.dumps({**EXAMPLES["no_more_bets"], "type": "dice_thrown"}).encode(),
+    "missing-field": json.dumps(MISSING_FIELD).encode(),
+    "wrong-tile": json.dumps(WRONG_TILE).encode(),
+    "oversized": b'{"type": "no_more_bets", "pad": "' + b"x" * 70_000 + b'"}',
+}
+REASONS = {
+    "malformed-json": "not JSON",
+    "unknown-type": "unknown event type 'dice_thrown'",
+    "missing-field": "high: Field required",
+    "wrong-tile": "tiles.1: Value error, invalid tile kind: '7-7'",
+    "oversized": "exceeds 65536",
+}
+
+
+def test_bad_input_goes_to_the_dlq_with_its_reason_and_ingest_continues(kafka_bootstrap, pg_url):
+    topic = f"table-events-{uuid.uuid4().hex[:8]}"
+    settings = settings_for(topic)
+    ensure_topics(kafka_bootstrap, {topic: 1, settings.dlq_topic: 1})
+    good = events_for(tables=1, per_table=6)
+    messages = [(b"PG-00", json.dumps(good[0]).encode())]
+    for name, raw in BAD_MESSAGES.items():
+        messages.append((name.encode(), raw))
+    messages += [(b"PG-00", json.dumps(e).encode()) for e in good[1:]]
+    produce(kafka_bootstrap, topic, messages)
+    store = FactStore(StoreConfig.postgres(pg_url))
+    summary = consume(kafka_bootstrap, settings, Ingestor(store), until_caught_up=True)
+    assert (summary.stored, summary.rejected) == (6, 5)
+    with PartitionReader(kafka_bootstrap, settings.dlq_topic, {0: 0}) as dlq:
+        letters = []
+        while len(letters) < 5:
+            batch = dlq.poll_batch(100, 1000)
+            assert batch, "dead letters did not arrive"
+            letters += batch
+    by_name = {letter.header("x-source-key").decode(): letter for letter in letters}
+    for name, raw in BAD_MESSAGES.items():
+        letter = by_name[name]
+        assert letter.value == raw  # the original bytes
+        assert REASONS[name] in letter.header("x-reason").decode()
+        assert letter.header("x-source-topic") == topic.encode()
+        assert letter.key.decode().startswith(f"{topic}[0]@")
+    assert stored_event_ids(store) == [e["event_id"] for e in good]
+
+
+def _count_facts(pg_url: str) -> int:
+    with psycopg.connect(pg_url) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM tablewatch_events WHERE topic = 'tablewatch:FactRecorded'"
+        ).fetchone()
+    return row[0]
+
+
+_INGEST = (
+    "import os, sys; from dataclasses import replace; from consumers.settings import Settings;"
+    "from consumers.wiring import open_store; from audit.store.ingest import Ingestor;"
+    "from consumers.kafka_ingest import consume;"
+    "s = Settings.from_env(); t = os.environ['TEST_EVENTS_TOPIC'];"
+    "s = replace(s, events_topic=t, dlq_topic=t + '.dlq', partitions=3);"
+    "consume(s.kafka_bootstrap_servers, s, Ingestor(open_store(s)),"
+    " until_caught_up='--until-caught-up' in sys.argv)"
+)
+
+
+def _ingest(kafka_bootstrap: str, pg_url: str, topic: str, *flags: str) -> tuple[list, dict]:
+    """Return argv and environment for an ingest process, as an operator would run it."""
+    env = {
+        **os.environ,
+        "KAFKA_BOOTSTRAP_SERVERS": kafka_bootstrap,
+        "DATABASE_URL": pg_url,
+        "TABLEWATCH_BATCH_SIZE": "40",
+        "TABLEWATCH_POLL_TIMEOUT_MS": "200",
+        "TEST_EVENTS_TOPIC": topic,
+    }
+    return [sys.executable, "-c", _INGEST, *flags], env
+
+
+@pytest.mark.slow
+def test_sigkill_mid_batch_loses_nothing_and_duplicates_nothing(kafka_bootstrap, pg_url):
+    topic = f"table-events-{uuid.uuid4().hex[:8]}"
+    ensure_topics(kafka_bootstrap, {topic: 3, f"{topic}.dlq": 3})
+    events = events_for(tables=12, per_table=400)
+    produce(
+        kafka_bootstrap, topic, [(e["table_id"].encode(), json.dumps(e).encode()) for e in events]
+    )
+    FactStore(StoreConfig.postgres(pg_url))  # create the tables before the ingest starts
+    argv, env = _ingest(kafka_bootstrap, pg_url, topic)
+    ingest = subprocess.Popen(argv, env=env)
+    deadline = time.monotonic() + 60
+    while _count_facts(pg_url) < len(events) // 4:
+        assert time.monotonic() < deadline, "the ingest made no progress"
+        assert ingest.poll() is None, "the ingest died on its own"
+        time.sleep(0.02)
+    ingest.send_signal(signal.SIGKILL)
+    ingest.wait(10)
+    killed_at = _count_facts(pg_url)
+    assert 0 < killed_at < len(events), "kill the ingest while it is still working"
+    argv, env = _ingest(kafka_bootstrap, pg_url, topic, "--until-caught-up")
+    assert subprocess.run(argv, env=env, timeout=120, check=False).returncode == 0
+    store = FactStore(StoreConfig.postgres(pg_url))
+    ids = stored_event_ids(store)
+    assert len(ids) == len(set(ids)), "an event was stored twice"
+    assert sorted(ids) == sorted(e["event_id"] for e in events), "an event was lost"
+    assert verify_chain(store).ok

@@ -1,0 +1,146 @@
+"""Settings.from_env: defaults, parsing, and errors that name the variable and quote the value."""
+
+from pathlib import Path
+
+import pytest
+
+from consumers.errors import ConfigError, TablewatchError
+from consumers.settings import SecretUrl, Settings, mask_password
+
+
+def test_an_empty_environment_gives_the_defaults():
+    settings = Settings.from_env({})
+    assert settings == Settings()
+    assert settings.kafka_bootstrap_servers is None
+    assert settings.database_url is None
+    assert settings.data_dir == Path("data")
+    assert (settings.events_topic, settings.dlq_topic, settings.alerts_topic) == (
+        "table-events",
+        "table-events.dlq",
+        "table-alerts",
+    )
+    assert (settings.partitions, settings.batch_size, settings.poll_timeout_ms) == (4, 500, 1000)
+
+
+def test_every_variable_is_read():
+    settings = Settings.from_env(
+        {
+            "KAFKA_BOOTSTRAP_SERVERS": " kafka-1:9092, kafka-2:9092 ",
+            "DATABASE_URL": "postgresql://audit:pw@db:5432/tablewatch",
+            "TABLEWATCH_DATA_DIR": "/var/lib/tablewatch",
+            "TABLEWATCH_PARTITIONS": "12",
+            "TABLEWATCH_BATCH_SIZE": "100",
+            "TABLEWATCH_POLL_TIMEOUT_MS": "0",
+        }
+    )
+    assert settings.kafka_bootstrap_servers == "kafka-1:9092,kafka-2:9092"
+    assert settings.database_url.get_secret_value() == "postgresql://audit:pw@db:5432/tablewatch"
+    assert settings.data_dir == Path("/var/lib/tablewatch")
+    assert (settings.partitions, settings.batch_size, settings.poll_timeout_ms) == (12, 100, 0)
+
+
+def test_blank_variables_count_as_unset():
+    blank = {
+        name: "  "
+        for name in (
+            "KAFKA_BOOTSTRAP_SERVERS",
+            "DATABASE_URL",
+            "TABLEWATCH_DATA_DIR",
+            "TABLEWATCH_PARTITIONS",
+        )
+    }
+    assert Settings.from_env(blank) == Settings()
+
+
+def test_settings_are_frozen():
+    with pytest.raises(AttributeError):
+        Settings().partitions = 8
+
+
+@pytest.mark.parametrize(
+    ("environ", "message"),
+    [
+        (
+            {"TABLEWATCH_PARTITIONS": "four"},
+            "TABLEWATCH_PARTITIONS must be a whole number, not 'four'",
+        ),
+        (
+            {"TABLEWATCH_PARTITIONS": "2.5"},
+            "TABLEWATCH_PARTITIONS must be a whole number, not '2.5'",
+        ),
+        ({"TABLEWATCH_PARTITIONS": "0"}, "TABLEWATCH_PARTITIONS must be at least 1, not '0'"),
+        ({"TABLEWATCH_BATCH_SIZE": "-5"}, "TABLEWATCH_BATCH_SIZE must be at least 1, not '-5'"),
+        (
+            {"TABLEWATCH_POLL_TIMEOUT_MS": "soon"},
+            "TABLEWATCH_POLL_TIMEOUT_MS must be a whole number, not 'soon'",
+        ),
+        (
+            {"DATABASE_URL": "sqlite:///data/audit.db"},
+            "DATABASE_URL must be a postgresql:// URL, not 'sqlite:///data/audit.db'",
+        ),
+        (
+            {"KAFKA_BOOTSTRAP_SERVERS": "kafka:port"},
+            "KAFKA_BOOTSTRAP_SERVERS has a port that is not 1 to 65535 in 'kafka:port'",
+        ),
+        (
+            {"KAFKA_BOOTSTRAP_SERVERS": "kafka:70000"},
+            "KAFKA_BOOTSTRAP_SERVERS has a port that is not 1 to 65535 in 'kafka:70000'",
+        ),
+        (
+            {"KAFKA_BOOTSTRAP_SERVERS": "kafka:"},
+            "KAFKA_BOOTSTRAP_SERVERS has a port that is not 1 to 65535 in 'kafka:'",
+        ),
+        (
+            {"KAFKA_BOOTSTRAP_SERVERS": "kafka-1:9092,,kafka-2:9092"},
+            "KAFKA_BOOTSTRAP_SERVERS has an empty host in 'kafka-1:9092,,kafka-2:9092'",
+        ),
+    ],
+)
+def test_a_bad_value_names_the_variable_and_quotes_the_value(environ, message):
+    with pytest.raises(ConfigError) as caught:
+        Settings.from_env(environ)
+    assert str(caught.value) == message
+    assert isinstance(caught.value, ValueError)
+    assert isinstance(caught.value, TablewatchError)
+
+
+def test_both_postgres_schemes_are_accepted():
+    for url in ("postgresql://db/tw", "postgres://db/tw", "postgresql:///tw?host=/run/pg"):
+        assert Settings.from_env({"DATABASE_URL": url}).database_url.get_secret_value() == url
+
+
+def test_the_password_stays_out_of_reprs_and_error_messages():
+    url = "postgresql://audit:hunter2@db:5432/tablewatch?sslmode=require"
+    settings = Settings.from_env({"DATABASE_URL": url})
+    assert "hunter2" not in repr(settings)
+    assert "hunter2" not in str(settings.database_url)
+    assert repr(settings.database_url) == (
+        "SecretUrl('postgresql://audit:***@db:5432/tablewatch?sslmode=require')"
+    )
+    assert settings.database_url.get_secret_value() == url
+
+    with pytest.raises(ConfigError) as caught:
+        Settings.from_env({"DATABASE_URL": "mysql://audit:hunter2@db/tablewatch"})
+    assert "hunter2" not in str(caught.value)
+    assert "'mysql://audit:***@db/tablewatch'" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("url", "masked"),
+    [
+        ("postgresql://audit:hunter2@db/tw", "postgresql://audit:***@db/tw"),
+        ("postgresql://:hunter2@db/tw", "postgresql://:***@db/tw"),
+        ("postgresql://audit:hun/ter2@db/tw", "postgresql://audit:***@db/tw"),
+        ("postgresql://db/tw?user=a&password=hunter2", "postgresql://db/tw?user=a&password=***"),
+        ("postgresql://audit@db:5432/tw", "postgresql://audit@db:5432/tw"),
+        ("postgresql://db:5432/tw", "postgresql://db:5432/tw"),
+    ],
+)
+def test_mask_password_hides_every_password_and_nothing_else(url, masked):
+    assert mask_password(url) == masked
+
+
+def test_secret_urls_compare_by_value():
+    assert SecretUrl("postgresql://a:b@c/d") == SecretUrl("postgresql://a:b@c/d")
+    assert SecretUrl("postgresql://a:b@c/d") != SecretUrl("postgresql://a:x@c/d")
+    assert len({SecretUrl("postgresql://c/d"), SecretUrl("postgresql://c/d")}) == 1
