@@ -11,7 +11,7 @@ so immutability is the database's rule, not a convention.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ from urllib.parse import unquote, urlparse
 from uuid import UUID
 
 from eventsourcing.application import Application
-from eventsourcing.domain import Aggregate
+from eventsourcing.domain import DomainEventProtocol
 from eventsourcing.persistence import ProcessRecorder, Tracking
 
 from audit.store.aggregates import FactRecorded, Round, Table, round_aggregate_id, table_day_id
@@ -153,17 +153,17 @@ class FactStore(Application[UUID]):
         return self.process_recorder.max_tracking_id(source)
 
     def write(
-        self, aggregates: Iterable[Aggregate], source: str | None, position: int | None
+        self, events: Sequence[DomainEventProtocol[UUID]], source: str | None, position: int | None
     ) -> int:
-        """Record the aggregates' new events and the source position in one transaction.
+        """Record new events, in the order given, and the source position in one transaction.
 
+        The order given is the stored order, which the hash chain relies on.
         Return how many events were written. Raises ``IntegrityError`` if the
         position was recorded already, in which case nothing is written.
         """
-        events = [event for aggregate in aggregates for event in aggregate.collect_events()]
         tracking = None if source is None or position is None else Tracking(source, position)
         if events or tracking is not None:
-            self.events.put(events, tracking=tracking)
+            self.events.put(list(events), tracking=tracking)
         return len(events)
 
     def facts(self, start: int = 1, batch: int = 2_000) -> Iterator[StoredFact]:

@@ -147,16 +147,18 @@ class Ingestor:
         """
         result = BatchResult()
         touched: dict[uuid.UUID, Aggregate] = {}
+        self._pending: list[Any] = []  # new events in the order they happened: the chain's order
         try:
             for message in messages:
                 if isinstance(message, Rejected):
                     rejections = self._rejections(source)
                     rejections.reject(message.origin, message.reason, message.raw)
+                    self._pending.extend(rejections.collect_events())
                     touched[rejections.id] = rejections
                     result.rejected += 1
                     continue
                 self._record_event(message, touched, result)
-            result.written = self.store.write(touched.values(), source, position)
+            result.written = self.store.write(self._pending, source, position)
         except Exception:
             self._rebuild()
             raise
@@ -193,6 +195,7 @@ class Ingestor:
         aggregate = self._aggregate_for(state, event)
         chain_hash = link(state.chain_head, digest(fact))
         aggregate.record(fact, origin, state.chain_head, chain_hash)  # type: ignore[attr-defined]
+        self._pending.extend(aggregate.collect_events())
         state.chain_head = chain_hash
         touched[aggregate.id] = aggregate
 

@@ -47,12 +47,12 @@ def test_write_records_events_and_position_once(store_config):
     store = FactStore(store_config)
     table = Table(table_id="PG-01", gaming_day="2026-11-21")
     table.record({"type": "x", "table_id": "PG-01"}, "src", "0" * 64, "1" * 64)
-    assert store.write([table], "table-events[0]", 41) == 2
+    assert store.write(table.collect_events(), "table-events[0]", 41) == 2
     assert store.position("table-events[0]") == 41
     # The same position again writes nothing, whatever it carries: exactly once.
     again = Table(table_id="PG-02", gaming_day="2026-11-21")
     with pytest.raises(IntegrityError):
-        store.write([again], "table-events[0]", 41)
+        store.write(again.collect_events(), "table-events[0]", 41)
     assert store.last_notification_id() == 2
 
 
@@ -195,3 +195,18 @@ def test_verify_chain_catches_a_deleted_fact(store_config):
     report = verify_chain(FactStore(store_config))
     assert any("missing" in p for p in report.problems)
     assert any("jumps from version" in p for p in report.problems)
+
+
+def test_the_chain_follows_arrival_order_across_table_and_round_facts(store_config):
+    """A table-level fact between round facts of one batch keeps its place in the chain."""
+    store = FactStore(store_config)
+    mixed = [
+        event("table_opened", 0),
+        event("round_started", 1),
+        event("dealer_changed", 2),
+        event("wager_placed", 3),
+        event("table_closed", 4),
+    ]
+    Ingestor(store).record_batch(accept(mixed), "s", 4)
+    assert [f.fact["seq"] for f in store.facts()] == [0, 1, 2, 3, 4]
+    assert verify_chain(store).ok
