@@ -1,0 +1,25 @@
+"""The simulated casino: seeded, rule-correct Pai Gow Tiles shifts as events of the catalogue.
+
+Pure: no I/O and no clock. All randomness comes from the ``random.Random``
+passed in and all times from the shift's start, so a seed always gives the
+same stream. :func:`simulate_shift` is the entry point; a round is played by
+the small steps of :data:`ROUND_STEPS`, which a later layer may replace or
+wrap to perturb rounds.
+"""
+
+from audit.simulation.frequencies import Frequencies
+from audit.simulation.paigow_round import ROUND_STEPS, VOID_STEPS, play_round
+from audit.simulation.round_state import RoundState, Step
+from audit.simulation.shift import DEFAULT_RULE_SET_MIX, ShiftConfig, simulate_shift
+
+__all__ = [
+    "DEFAULT_RULE_SET_MIX",
+    "ROUND_STEPS",
+    "VOID_STEPS",
+    "Frequencies",
+    "RoundState",
+    "ShiftConfig",
+    "Step",
+    "play_round",
+    "simulate_shift",
+]

@@ -1,0 +1,172 @@
+"""A simulated casino floor: one seeded shift of Pai Gow Tiles tables as a stream of events.
+
+Each table runs on its own random generator, drawn from the one passed in, so
+a table's events do not depend on how the tables interleave. The tables'
+streams are merged by time, each table's events staying in ``seq`` order.
+
+>>> import random
+>>> config = ShiftConfig(tables=2, rounds_per_table=2)
+>>> events = list(simulate_shift(config, random.Random(7)))
+>>> [(e.table_id, e.seq, e.type) for e in events[:2]]
+[('PG-42', 0, 'table_opened'), ('PG-42', 1, 'tile_set_received')]
+>>> sorted((e.table_id, e.rule_set) for e in events if e.type == "table_opened")
+[('PG-20', 'pa-2019'), ('PG-42', 'pa-2019')]
+>>> events == list(simulate_shift(config, random.Random(7)))
+True
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+
+from audit.events.envelope import Event
+from audit.games.paigow.rulesets import RULE_SETS, RuleSet
+from audit.games.paigow.vigorish import VigRounding
+from audit.simulation.frequencies import Frequencies
+from audit.simulation.paigow_round import ROUND_STEPS, Step, play_round
+from audit.simulation.players import DOLLAR, TableLimits
+from audit.simulation.table import Recorder, SimTable, between_rounds, close_table, open_table
+
+DEFAULT_RULE_SET_MIX: tuple[tuple[str, float], ...] = (
+    ("pa-2019", 0.7),
+    ("nj", 0.15),
+    ("california", 0.15),
+)
+"""A floor mostly of PA 2019 tables, with some NJ and California tables."""
+
+_OPENING_SPREAD = 600.0
+"""Tables open within this many seconds of the shift's start."""
+
+
+class InvalidShiftConfigError(ValueError):
+    """Raised for a shift the simulation cannot run."""
+
+
+@dataclass(frozen=True)
+class ShiftConfig:
+    """What to simulate: how many tables, how many rounds each, when, and under which rules."""
+
+    tables: int = 6
+    rounds_per_table: int = 30
+    start: datetime = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
+    gaming_day: date | None = None
+    """The gaming day the tables open for; the start's date when not given."""
+    rule_set_mix: tuple[tuple[str, float], ...] = DEFAULT_RULE_SET_MIX
+    """Rule-set names and their shares of the tables."""
+    frequencies: Frequencies = field(default_factory=Frequencies)
+
+    def __post_init__(self) -> None:
+        for name, value in (("tables", self.tables), ("rounds_per_table", self.rounds_per_table)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise InvalidShiftConfigError(f"{name} must be a whole number >= 0: {value!r}")
+        if not isinstance(self.start, datetime) or self.start.utcoffset() is None:
+            raise InvalidShiftConfigError(
+                f"start must be a timezone-aware datetime: {self.start!r}"
+            )
+        if not self.rule_set_mix:
+            raise InvalidShiftConfigError("rule_set_mix names no rule set")
+        for name, share in self.rule_set_mix:
+            if name not in RULE_SETS:
+                raise InvalidShiftConfigError(f"unknown rule set in rule_set_mix: {name!r}")
+            if not isinstance(share, int | float) or isinstance(share, bool) or share <= 0:
+                raise InvalidShiftConfigError(f"a rule set's share must be positive: {share!r}")
+
+    @property
+    def day(self) -> date:
+        """Return the gaming day."""
+        return self.gaming_day or self.start.date()
+
+
+def apportion(mix: Sequence[tuple[str, float]], count: int) -> list[str]:
+    """Return ``count`` rule-set names in the mix's shares (largest remainders round).
+
+    >>> apportion(DEFAULT_RULE_SET_MIX, 6)
+    ['pa-2019', 'pa-2019', 'pa-2019', 'pa-2019', 'nj', 'california']
+    """
+    total = sum(share for _, share in mix)
+    quotas = [(name, share * count / total) for name, share in mix]
+    counts = {name: int(quota) for name, quota in quotas}
+    by_remainder = sorted(
+        range(len(quotas)), key=lambda i: (-(quotas[i][1] - int(quotas[i][1])), i)
+    )
+    for i in by_remainder[: count - sum(counts.values())]:
+        counts[quotas[i][0]] += 1
+    return [name for name, _ in mix for _ in range(counts[name])]
+
+
+def _limits(rule_set: RuleSet, rng: random.Random) -> TableLimits:
+    if rule_set.collection_schedule is not None:
+        # CA schedule options 1-4: minimums of $1-$100, maximums of $500-$2,000.
+        return TableLimits(rng.choice((5, 10, 25)) * DOLLAR, rng.choice((500, 1000, 2000)) * DOLLAR)
+    minimum = rng.choice((10, 25, 25, 50, 100))
+    return TableLimits(minimum * DOLLAR, min(minimum * 200, 10_000) * DOLLAR)
+
+
+def _set_up_table(number: int, base: RuleSet, config: ShiftConfig, rng: random.Random) -> SimTable:
+    freq = config.frequencies
+    rule_set, options = base, {}
+    quarter = VigRounding.QUARTER
+    if (
+        base.vig_rounding not in (None, quarter)
+        and quarter in base.vig_roundings_allowed
+        and rng.random() < freq.quarter_vig_table
+    ):
+        rule_set, options = base.with_options(vig_rounding=quarter), {"vig_rounding": quarter.value}
+    table_id = f"PG-{number:02d}"
+    opens = config.start + timedelta(seconds=rng.uniform(0, _OPENING_SPREAD))
+    return SimTable(
+        number=number,
+        table_id=table_id,
+        rule_set=rule_set,
+        options=options,
+        uses_rng=rule_set.rng_allowed and rng.random() < freq.rng_table,
+        limits=_limits(rule_set, rng),
+        freq=freq,
+        rng=rng,
+        recorder=Recorder(table_id, rng, opens.astimezone(UTC)),
+        gaming_day=config.day,
+        dealers=tuple(f"dealer-{number:02d}{k}" for k in range(1, 4)),
+        floorperson=f"floor-{(number - 1) // 4 + 1:02d}",
+    )
+
+
+def set_up_floor(config: ShiftConfig, rng: random.Random) -> list[SimTable]:
+    """Return the shift's tables, numbered and given rule sets from ``rng``."""
+    numbers = sorted(rng.sample(range(1, max(99, config.tables) + 1), config.tables))
+    names = apportion(config.rule_set_mix, config.tables)
+    rng.shuffle(names)
+    return [
+        _set_up_table(number, RULE_SETS[name], config, random.Random(rng.getrandbits(64)))
+        for number, name in zip(numbers, names, strict=True)
+    ]
+
+
+def table_events(
+    table: SimTable, rounds: int, steps: Sequence[Step] = ROUND_STEPS
+) -> Iterator[Event]:
+    """Yield one table's events for the shift: opening, ``rounds`` rounds, closing."""
+    open_table(table)
+    yield from table.recorder.drain()
+    for _ in range(rounds):
+        between_rounds(table)
+        play_round(table, steps)
+        yield from table.recorder.drain()
+    close_table(table)
+    yield from table.recorder.drain()
+
+
+def simulate_shift(
+    config: ShiftConfig, rng: random.Random, *, steps: Sequence[Step] = ROUND_STEPS
+) -> Iterator[Event]:
+    """Yield every event of a simulated shift, all tables interleaved in time order.
+
+    ``steps`` plays each round (see :data:`~audit.simulation.paigow_round.ROUND_STEPS`);
+    a layer that perturbs rounds passes its own.
+    """
+    tables = set_up_floor(config, rng)
+    streams = [table_events(table, config.rounds_per_table, steps) for table in tables]
+    yield from heapq.merge(*streams, key=lambda event: event.occurred_at)
