@@ -14,7 +14,7 @@ import psycopg
 
 from audit.games.errors import RulesError
 from audit.store.application import StoreConfigError, StoreUnavailableError
-from consumers import rules_cli, schema_cli, store_cli
+from consumers import rules_cli, run_cli, schema_cli, store_cli
 from consumers.errors import TablewatchError
 
 
@@ -25,6 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Audit and surveillance for casino table games.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    run_cli.register(commands)
     rules_cli.register(commands)
     schema_cli.register(commands)
     store_cli.register(commands)

@@ -167,6 +167,10 @@ def parse_event(raw: bytes | str | dict[str, Any]) -> Event:
     if isinstance(raw, bytes | str):
         if len(raw) > MAX_EVENT_BYTES:
             raise InvalidEventError(f"message of {len(raw)} bytes exceeds {MAX_EVENT_BYTES}")
+        try:  # the fast path: current-version events validate straight from the bytes
+            return EVENT_ADAPTER.validate_json(raw)
+        except ValidationError:
+            pass  # an older version to upcast, or bad input: the dict path says which
         try:
             data = json.loads(raw)
         except (json.JSONDecodeError, UnicodeDecodeError) as error:

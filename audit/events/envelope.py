@@ -15,7 +15,7 @@ from uuid import UUID
 from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, model_validator
 
 from audit.games.errors import InvalidTileError
-from audit.games.paigow.tiles import MATCHED_KINDS, TILE_KINDS, parse_tile, tile_name
+from audit.games.paigow.tiles import MATCHED_KINDS, TILE_KINDS, TILE_NAMES, parse_tile, tile_name
 
 TableId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$")]
 RoundId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,79}$")]
@@ -33,9 +33,14 @@ def _utc(value: datetime) -> datetime:
 UtcDatetime = Annotated[AwareDatetime, AfterValidator(_utc)]
 
 
+_TILE_NAME_SET = frozenset(TILE_NAMES)
+
+
 def _canonical_tile(text: str) -> str:
     # Events name physical tiles: a matched kind needs its copy letter, or "6-6" would
     # not say which of the two 6-6 tiles was seen.
+    if text in _TILE_NAME_SET:  # the canonical spelling, as devices send it: no parsing
+        return text
     try:
         tile = parse_tile(text)
     except InvalidTileError as error:

@@ -178,10 +178,11 @@ class Ingestor:
         if isinstance(event, TableOpened):
             state.gaming_day = event.gaming_day.isoformat()
         for observation in decision.observations:
-            self._append(state, observation, event_dict(observation), message.origin, touched)
+            observed = event_dict(observation)
+            self._append(state, observation, observed, digest(observed), message.origin, touched)
             result.observations += 1
         if decision.store_event:
-            self._append(state, event, fact, message.origin, touched)
+            self._append(state, event, fact, decision.digest, message.origin, touched)
             result.stored += 1
 
     def _append(
@@ -189,11 +190,12 @@ class Ingestor:
         state: _TableState,
         event: Event,
         fact: dict[str, Any],
+        fact_digest: str,
         origin: str,
         touched: dict[uuid.UUID, Aggregate],
     ) -> None:
         aggregate = self._aggregate_for(state, event)
-        chain_hash = link(state.chain_head, digest(fact))
+        chain_hash = link(state.chain_head, fact_digest)
         aggregate.record(fact, origin, state.chain_head, chain_hash)  # type: ignore[attr-defined]
         self._pending.extend(aggregate.collect_events())
         state.chain_head = chain_hash

@@ -46,6 +46,8 @@ class Decision:
     store_event: bool
     observations: tuple[Event, ...] = ()
     duplicate: bool = False
+    digest: str = ""
+    """The arriving fact's digest, computed once here for the chain link too."""
 
 
 def _observation_id(event: Event, what: str) -> uuid.UUID:
@@ -97,4 +99,4 @@ def decide(state: TableSequence, event: Event, fact: dict[str, Any] | None = Non
         )
     state.digests[key] = fact_digest
     state.next_seq = max(state.next_seq, event.seq + 1)
-    return Decision(store_event=True, observations=tuple(observations))
+    return Decision(store_event=True, observations=tuple(observations), digest=fact_digest)

@@ -1,0 +1,60 @@
+"""deploy/: Docker does not run here, so check the compose file names only real things."""
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from consumers.cli import build_parser
+from consumers.settings import Settings
+
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+COMPOSE = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+SERVICES = COMPOSE["services"]
+TABLEWATCH = {name: s for name, s in SERVICES.items() if "build" in s}
+# The variables Settings.from_env reads: anything else set on a tablewatch service is a typo.
+KNOWN_VARIABLES = {
+    "KAFKA_BOOTSTRAP_SERVERS", "DATABASE_URL", "TABLEWATCH_DATA_DIR", "TABLEWATCH_PARTITIONS",
+    "TABLEWATCH_BATCH_SIZE", "TABLEWATCH_POLL_TIMEOUT_MS",
+}  # fmt: skip
+
+
+def test_compose_has_kafka_postgres_and_the_ingest():
+    assert {"kafka", "postgres", "ingest"} <= set(SERVICES)
+    assert SERVICES["kafka"]["environment"]["KAFKA_PROCESS_ROLES"] == "broker,controller"
+
+
+def test_every_dependency_is_a_service():
+    for name, service in SERVICES.items():
+        for dependency in service.get("depends_on", {}):
+            assert dependency in SERVICES, f"{name} depends on unknown {dependency}"
+
+
+@pytest.mark.parametrize("name", sorted(TABLEWATCH))
+def test_tablewatch_services_run_real_commands_with_known_variables(name, monkeypatch):
+    service = TABLEWATCH[name]
+    command = service["command"]
+    assert command[0] == "tablewatch"
+    build_parser().parse_args(command[1:])  # exits (fails the test) on an unknown flag
+    environment = service["environment"]
+    assert set(environment) <= KNOWN_VARIABLES
+    resolved = {
+        k: v.replace("${TABLEWATCH_DB_PASSWORD:-change-me}", "pw") for k, v in environment.items()
+    }
+    settings = Settings.from_env(resolved)
+    assert settings.kafka_bootstrap_servers == "kafka:9092"
+    assert settings.database_url is not None
+
+
+def test_the_dockerfile_copies_what_the_package_needs():
+    dockerfile = (DEPLOY / "Dockerfile").read_text()
+    for part in ("pyproject.toml", "audit", "projections", "consumers"):
+        assert part in dockerfile
+    for name, service in TABLEWATCH.items():
+        assert (DEPLOY / Path(service["build"]["dockerfile"]).name).exists(), name
+
+
+def test_the_kafka_volume_and_healthchecks_exist():
+    assert set(COMPOSE["volumes"]) == {"kafka-data", "postgres-data"}
+    assert "healthcheck" in SERVICES["kafka"]
+    assert "healthcheck" in SERVICES["postgres"]
