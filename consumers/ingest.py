@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Protocol, TextIO
 
 from audit.events.catalogue import InvalidEventError, parse_event
-from audit.store.ingest import Accepted, BatchResult, Ingestor, Message, Rejected
+from audit.store.ingest import Accepted, BatchResult, Ingestor, Message, PreparedBatch, Rejected
 
 
 def to_message(raw: bytes, origin: str) -> Message:
@@ -135,10 +135,11 @@ def source_name(topic: str, partition: int) -> str:
     return f"{topic}[{partition}]"
 
 
-def record_kafka_batch(
+def prepare_kafka_batch(
     records: Iterable[RecordLike], ingestor: Ingestor, dead_letters: DeadLetterSink
-) -> list[tuple[int, BatchResult]]:
-    """Record polled records, one transaction per partition; return (messages, result) pairs."""
+) -> list[tuple[int, PreparedBatch]]:
+    """Validate polled records and prepare one batch per partition; dead letters are sent
+    (and flushed) here, before any of these batches can commit."""
     by_partition: dict[tuple[str, int], list[RecordLike]] = {}
     for record in records:
         by_partition.setdefault((record.topic, record.partition), []).append(record)
@@ -153,7 +154,7 @@ def record_kafka_batch(
             dead_letters.send(record, message.reason)  # type: ignore[union-attr]
         if rejected:
             dead_letters.flush()  # before the commit: a crash now re-sends, never loses
-        results.append((len(messages), ingestor.record_batch(messages, source, batch[-1].offset)))
+        results.append((len(messages), ingestor.prepare(messages, source, batch[-1].offset)))
     return results
 
 

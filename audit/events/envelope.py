@@ -96,7 +96,10 @@ class Event(BaseModel):
     @classmethod
     def type_name(cls) -> str:
         """Return this event type's stable ``type`` string."""
-        return cls.model_fields["type"].default  # type: ignore[no-any-return]
+        return _TYPE_NAMES.get(cls) or _TYPE_NAMES.setdefault(cls, cls.model_fields["type"].default)
+
+
+_TYPE_NAMES: dict[type[Event], str] = {}
 
 
 class TableEvent(Event):

@@ -8,6 +8,7 @@ survive a refactoring.
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Any
 
@@ -28,17 +29,28 @@ def round_aggregate_id(table_id: str, round_id: str) -> uuid.UUID:
 
 
 class FactRecorded(Aggregate.Event):
-    """One observed fact, stored with its source and its link in the table's hash chain."""
+    """One observed fact, stored with its source and its link in the table's hash chain.
+
+    ``fact_json`` is the validated event's JSON text, kept exactly: the chain's
+    digest is taken over these bytes, so no re-encoding can blur the evidence.
+    """
 
     TOPIC = "tablewatch:FactRecorded"
 
-    fact: dict[str, Any]
+    fact_type: str
+    fact_json: str
     source: str
     chain_prev: str
     chain_hash: str
 
+    @property
+    def fact(self) -> dict[str, Any]:
+        """Return the fact as a dict."""
+        return json.loads(self.fact_json)  # type: ignore[no-any-return]
+
     def apply(self, aggregate: Any) -> None:
-        aggregate.facts.append(self.fact)
+        aggregate.fact_jsons.append(self.fact_json)
+        aggregate.last_fact_type = self.fact_type
 
 
 register_topic(FactRecorded.TOPIC, FactRecorded)  # both aggregates record facts with it
@@ -57,16 +69,29 @@ class Table(Aggregate):
     def __init__(self, table_id: str, gaming_day: str) -> None:
         self.table_id = table_id
         self.gaming_day = gaming_day
-        self.facts: list[dict[str, Any]] = []
+        self.fact_jsons: list[str] = []
+        self.last_fact_type: str | None = None
 
     @staticmethod
     def create_id(table_id: str, gaming_day: str) -> uuid.UUID:
         return table_day_id(table_id, gaming_day)
 
-    def record(self, fact: dict[str, Any], source: str, chain_prev: str, chain_hash: str) -> None:
-        """Record one observed fact."""
+    @property
+    def facts(self) -> list[dict[str, Any]]:
+        """Return the recorded facts as dicts, in the order recorded."""
+        return [json.loads(text) for text in self.fact_jsons]
+
+    def record(
+        self, fact_type: str, fact_json: str, source: str, chain_prev: str, chain_hash: str
+    ) -> None:
+        """Record one observed fact, given as its type and its JSON text."""
         self.trigger_event(
-            FactRecorded, fact=fact, source=source, chain_prev=chain_prev, chain_hash=chain_hash
+            FactRecorded,
+            fact_type=fact_type,
+            fact_json=fact_json,
+            source=source,
+            chain_prev=chain_prev,
+            chain_hash=chain_hash,
         )
 
 
@@ -83,10 +108,12 @@ class Round(Aggregate):
     def __init__(self, table_id: str, round_id: str) -> None:
         self.table_id = table_id
         self.round_id = round_id
-        self.facts: list[dict[str, Any]] = []
+        self.fact_jsons: list[str] = []
+        self.last_fact_type: str | None = None
 
     @staticmethod
     def create_id(table_id: str, round_id: str) -> uuid.UUID:
         return round_aggregate_id(table_id, round_id)
 
+    facts = Table.facts
     record = Table.record

@@ -11,6 +11,7 @@ so immutability is the database's rule, not a convention.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,7 @@ from uuid import UUID
 from eventsourcing.application import Application
 from eventsourcing.domain import DomainEventProtocol
 from eventsourcing.persistence import ProcessRecorder, Tracking
+from psycopg.sql import SQL
 
 from audit.store.aggregates import FactRecorded, Round, Table, round_aggregate_id, table_day_id
 
@@ -102,10 +104,15 @@ class StoredFact:
     notification_id: int
     aggregate_id: UUID
     version: int
-    fact: dict[str, Any]
+    fact_json: str
     source: str
     chain_prev: str
     chain_hash: str
+
+    @property
+    def fact(self) -> dict[str, Any]:
+        """Return the fact as a dict."""
+        return json.loads(self.fact_json)  # type: ignore[no-any-return]
 
 
 class FactStore(Application[UUID]):
@@ -119,6 +126,8 @@ class FactStore(Application[UUID]):
             _probe(config.postgres_url)
         super().__init__(env=config.env())
         self._protect_stored_events()
+        if self.is_postgres:
+            self._insert_in_binary()
 
     def construct_recorder(self) -> ProcessRecorder:
         """Use a process recorder, which records tracking positions with events."""
@@ -147,6 +156,21 @@ class FactStore(Application[UUID]):
         with datastore.transaction(commit=True) as cursor:
             for statement in _immutability_sql(self.events_table, postgres=self.is_postgres):
                 cursor.execute(statement)
+
+    def _insert_in_binary(self) -> None:
+        """Send each batch's array of stored events in PostgreSQL's binary format.
+
+        eventsourcing passes a batch as one array of composite values with a ``%s``
+        placeholder, which psycopg dumps as text, escaping every byte of every
+        event's state; ``%b`` sends the same array in binary, which halves the
+        insert's cost (bench/ingest.py). The statement is otherwise eventsourcing's own.
+        """
+        recorder: Any = self.recorder
+        with recorder.datastore.get_connection() as conn:
+            text = recorder.insert_events_statement.as_string(conn)
+        if text.count("%s") != 1 or "unnest(%s::" not in text:
+            raise RuntimeError(f"eventsourcing's insert statement changed shape: {text!r}")
+        recorder.insert_events_statement = SQL(text.replace("unnest(%s::", "unnest(%b::"))  # type: ignore[arg-type]
 
     def position(self, source: str) -> int | None:
         """Return the last position recorded for a source (e.g. ``table-events[3]``), if any."""
@@ -178,7 +202,7 @@ class FactStore(Application[UUID]):
                         notification.id,
                         event.originator_id,
                         event.originator_version,
-                        event.fact,
+                        event.fact_json,
                         event.source,
                         event.chain_prev,
                         event.chain_hash,

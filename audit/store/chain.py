@@ -1,34 +1,27 @@
 """The per-table hash chain: each stored fact commits to everything stored before it.
 
-``digest`` fingerprints one fact (canonical JSON, so key order and spacing do not
-matter); ``link`` chains it to the table's previous link. Altering, removing or
-inserting a stored fact out of place breaks every later link of that table.
+``digest`` fingerprints one fact's JSON text exactly as stored; ``link`` chains
+it to the table's previous link. Altering, removing or inserting a stored fact
+out of place breaks every later link of that table.
 
->>> first = link(GENESIS, digest({"type": "table_opened", "seq": 0}))
->>> first == link(GENESIS, digest({"seq": 0, "type": "table_opened"}))
+>>> first = link(GENESIS, digest('{"type":"table_opened","seq":0}'))
+>>> first == link(GENESIS, digest('{"type":"table_opened","seq":0}'))
 True
->>> first == link(GENESIS, digest({"type": "table_opened", "seq": 1}))
+>>> first == link(GENESIS, digest('{"type":"table_opened","seq":1}'))
 False
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
-from typing import Any
 
 GENESIS = "0" * 64
 """The link before a table's first stored fact."""
 
 
-def canonical_json(fact: dict[str, Any]) -> bytes:
-    """Return the fact as canonical JSON bytes: sorted keys, no spaces, UTF-8."""
-    return json.dumps(fact, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
-
-
-def digest(fact: dict[str, Any]) -> str:
-    """Return the SHA-256 hex digest of a fact's canonical JSON."""
-    return hashlib.sha256(canonical_json(fact)).hexdigest()
+def digest(fact_json: str) -> str:
+    """Return the SHA-256 hex digest of a fact's JSON text, byte for byte as stored."""
+    return hashlib.sha256(fact_json.encode()).hexdigest()
 
 
 def link(previous: str, fact_digest: str) -> str:

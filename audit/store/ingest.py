@@ -20,13 +20,12 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 from eventsourcing.utils import register_topic
 
-from audit.events.catalogue import event_dict
 from audit.events.envelope import Event
 from audit.events.table import TableOpened
 from audit.store.aggregates import NAMESPACE, Round, Table, round_aggregate_id, table_day_id
 from audit.store.application import FactStore
 from audit.store.chain import GENESIS, digest, link
-from audit.store.sequencing import TableSequence, decide
+from audit.store.sequencing import TableSequence, decide, fact_json
 
 _MAX_CACHED_AGGREGATES = 20_000
 _RAW_KEPT_BYTES = 4_096
@@ -106,6 +105,17 @@ class BatchResult:
 
 
 @dataclass
+class PreparedBatch:
+    """A batch ready to write: its events in chain order, and where it ends in its source."""
+
+    source: str
+    position: int
+    events: list[Any] = field(default_factory=list)
+    touched: dict[uuid.UUID, Aggregate] = field(default_factory=dict)
+    result: BatchResult = field(default_factory=BatchResult)
+
+
+@dataclass
 class _TableState:
     sequence: TableSequence = field(default_factory=TableSequence)
     chain_head: str = GENESIS
@@ -119,6 +129,7 @@ class Ingestor:
         self.store = store
         self._tables: dict[str, _TableState] = {}
         self._aggregates: OrderedDict[uuid.UUID, Aggregate] = OrderedDict()
+        self._round_ids: dict[tuple[str, str], uuid.UUID] = {}  # uuid5 per event is costly
         self._rebuild()
 
     def _rebuild(self) -> None:
@@ -128,7 +139,7 @@ class Ingestor:
         for stored in self.store.facts():
             fact = stored.fact
             state = self._tables.setdefault(fact["table_id"], _TableState())
-            state.sequence.remember(fact, digest(fact))
+            state.sequence.remember(fact, digest(stored.fact_json))
             state.chain_head = stored.chain_hash
             if fact["type"] == TableOpened.type_name():
                 state.gaming_day = fact["gaming_day"]
@@ -145,65 +156,91 @@ class Ingestor:
         On any failure nothing is stored and the in-memory state is rebuilt from
         the store, so the caller can retry from :meth:`resume_position`.
         """
-        result = BatchResult()
-        touched: dict[uuid.UUID, Aggregate] = {}
-        self._pending: list[Any] = []  # new events in the order they happened: the chain's order
+        prepared = self.prepare(messages, source, position)
+        try:
+            return self.commit(prepared)
+        except Exception:
+            self.recover()
+            raise
+
+    def prepare(self, messages: Sequence[Message], source: str, position: int) -> PreparedBatch:
+        """Turn a batch into events to write, advancing sequencing and chains as if written.
+
+        Follow it with :meth:`commit`, in order. Batches may be prepared while the
+        previous one is being committed; if a commit fails, call :meth:`recover`
+        and discard anything prepared since.
+        """
+        prepared = PreparedBatch(source, position)
+        self._pending = prepared.events
         try:
             for message in messages:
                 if isinstance(message, Rejected):
                     rejections = self._rejections(source)
                     rejections.reject(message.origin, message.reason, message.raw)
-                    self._pending.extend(rejections.collect_events())
-                    touched[rejections.id] = rejections
-                    result.rejected += 1
+                    prepared.events.extend(rejections.collect_events())
+                    prepared.result.rejected += 1
                     continue
-                self._record_event(message, touched, result)
-            result.written = self.store.write(self._pending, source, position)
+                self._record_event(message, prepared.touched, prepared.result)
         except Exception:
-            self._rebuild()
+            self.recover()
             raise
-        self._forget_finished(touched.values())
-        return result
+        self._forget_finished(prepared.touched.values())
+        return prepared
+
+    def commit(self, prepared: PreparedBatch) -> BatchResult:
+        """Write a prepared batch and its position in one transaction (safe on another thread)."""
+        prepared.result.written = self.store.write(
+            prepared.events, prepared.source, prepared.position
+        )
+        return prepared.result
+
+    def recover(self) -> None:
+        """Forget everything not yet written: rebuild the state from the store."""
+        self._rebuild()
 
     def _record_event(
         self, message: Accepted, touched: dict[uuid.UUID, Aggregate], result: BatchResult
     ) -> None:
         event = message.event
         state = self._tables.setdefault(event.table_id, _TableState())
-        fact = event_dict(event)
-        decision = decide(state.sequence, event, fact)
+        text = fact_json(event)
+        decision = decide(state.sequence, event, text)
         if decision.duplicate:
             result.duplicates += 1
             return
         if isinstance(event, TableOpened):
             state.gaming_day = event.gaming_day.isoformat()
         for observation in decision.observations:
-            observed = event_dict(observation)
+            observed = fact_json(observation)
             self._append(state, observation, observed, digest(observed), message.origin, touched)
             result.observations += 1
         if decision.store_event:
-            self._append(state, event, fact, decision.digest, message.origin, touched)
+            self._append(state, event, text, decision.digest, message.origin, touched)
             result.stored += 1
 
     def _append(
         self,
         state: _TableState,
         event: Event,
-        fact: dict[str, Any],
+        text: str,
         fact_digest: str,
         origin: str,
         touched: dict[uuid.UUID, Aggregate],
     ) -> None:
         aggregate = self._aggregate_for(state, event)
         chain_hash = link(state.chain_head, fact_digest)
-        aggregate.record(fact, origin, state.chain_head, chain_hash)  # type: ignore[attr-defined]
+        kind = event.type_name()
+        aggregate.record(kind, text, origin, state.chain_head, chain_hash)  # type: ignore[attr-defined]
         self._pending.extend(aggregate.collect_events())
         state.chain_head = chain_hash
         touched[aggregate.id] = aggregate
 
     def _aggregate_for(self, state: _TableState, event: Event) -> Aggregate:
         if event.round_id is not None:
-            aggregate_id = round_aggregate_id(event.table_id, event.round_id)
+            key = (event.table_id, event.round_id)
+            aggregate_id = self._round_ids.get(key) or self._round_ids.setdefault(
+                key, round_aggregate_id(*key)
+            )
             return self._cached(aggregate_id) or self._keep(
                 Round(table_id=event.table_id, round_id=event.round_id)
             )
@@ -239,6 +276,6 @@ class Ingestor:
     def _forget_finished(self, aggregates: Any) -> None:
         # A completed round takes no more facts in the normal course; a late one reloads it.
         for aggregate in list(aggregates):
-            finished = isinstance(aggregate, Round) and aggregate.facts
-            if finished and aggregate.facts[-1]["type"] in _ROUND_ENDS:
+            if isinstance(aggregate, Round) and aggregate.last_fact_type in _ROUND_ENDS:
                 self._aggregates.pop(aggregate.id, None)
+                self._round_ids.pop((aggregate.table_id, aggregate.round_id), None)

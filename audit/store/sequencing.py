@@ -39,6 +39,11 @@ class TableSequence:
         self.next_seq = max(self.next_seq, fact["seq"] + 1)
 
 
+def fact_json(event: Event) -> str:
+    """Return an event's JSON text as stored: the catalogue's own serialisation."""
+    return event.model_dump_json()
+
+
 @dataclass(frozen=True)
 class Decision:
     """What to store for one arriving event: the event itself (or not) and observed facts."""
@@ -57,10 +62,10 @@ def _observation_id(event: Event, what: str) -> uuid.UUID:
     )
 
 
-def decide(state: TableSequence, event: Event, fact: dict[str, Any] | None = None) -> Decision:
-    """Decide what to store for ``event`` and update ``state`` as if it were stored."""
-    fact = event_dict(event) if fact is None else fact
-    fact_digest = digest(fact)
+def decide(state: TableSequence, event: Event, text: str | None = None) -> Decision:
+    """Decide what to store for ``event`` (whose JSON text is ``text``) and update ``state``."""
+    text = fact_json(event) if text is None else text
+    fact_digest = digest(text)
     key = str(event.event_id)
     known = state.digests.get(key)
     if known == fact_digest:
@@ -79,7 +84,7 @@ def decide(state: TableSequence, event: Event, fact: dict[str, Any] | None = Non
                 reused_event_id=event.event_id,
                 first_digest=known,
                 conflicting_digest=fact_digest,
-                conflicting_event=fact,
+                conflicting_event=event_dict(event),
                 **common,
             )
         )

@@ -46,7 +46,7 @@ def stored_types(store):
 def test_write_records_events_and_position_once(store_config):
     store = FactStore(store_config)
     table = Table(table_id="PG-01", gaming_day="2026-11-21")
-    table.record({"type": "x", "table_id": "PG-01"}, "src", "0" * 64, "1" * 64)
+    table.record("x", '{"type": "x", "table_id": "PG-01"}', "src", "0" * 64, "1" * 64)
     assert store.write(table.collect_events(), "table-events[0]", 41) == 2
     assert store.position("table-events[0]") == 41
     # The same position again writes nothing, whatever it carries: exactly once.
@@ -178,7 +178,7 @@ def test_verify_chain_catches_an_altered_amount(store_config):
     Ingestor(store).record_batch(accept(opening()), "s", 3)
     assert verify_chain(store).ok
     wager = next(f for f in store.facts() if f.fact["type"] == "wager_placed")
-    update = _state_column_update(store, wager.notification_id, '"25.00"', '"2500.00"')
+    update = _state_column_update(store, wager.notification_id, "25.00", "2500.00")
     _tamper(store_config, store.events_table, update)
     report = verify_chain(FactStore(store_config))
     assert not report.ok
