@@ -53,6 +53,9 @@ def _verify_chain(args: argparse.Namespace) -> int:
           f"{len(report.heads)} tables")  # fmt: skip
     for table, head in sorted(report.heads.items()):
         print(f"  {table}: chain head {head}")
+    if report.id_gaps:
+        holes = len(report.id_gaps)
+        print(f"  {holes} hole(s) in notification ids: rolled-back batches, not evidence")
     for problem in report.problems:
         print(f"BROKEN: {problem}")
     print("chain intact" if report.ok else f"{len(report.problems)} problem(s) found")
