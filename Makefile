@@ -1,9 +1,20 @@
-.PHONY: test lint
+.PHONY: install run test lint
 
-# The README's test command: lint, then the whole suite (doctests in docs/ included).
-test: lint
-	python3 -m pytest -q
+PYTHON ?= python3
+
+# Install the package and its development tools (idempotent; quick when already installed).
+install:
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+
+# The main job: a simulated shift through the dev broker into the embedded store, reported.
+run: install
+	tablewatch run
+
+# The whole test suite: lint, then every tier (unit, integration on the dev broker and a
+# real PostgreSQL, end to end), doctests in the code and in docs/ included.
+test: install lint
+	$(PYTHON) -m pytest -q
 
 lint:
-	python3 -m ruff check .
-	python3 -m ruff format --check .
+	$(PYTHON) -m ruff check --output-format concise .
+	$(PYTHON) -m ruff format --check .
