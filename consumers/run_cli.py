@@ -18,15 +18,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
+from audit.events.catalogue import parse_event
 from audit.events.envelope import Event
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.store.application import FactStore, StoreConfig
 from audit.store.ingest import Ingestor
 from audit.store.verify import verify_chain
+from audit.verification.paigow.verify import verify_stream
 from consumers.errors import ConfigError
 from consumers.kafka_ingest import consume
 from consumers.kafka_io import ensure_topics, flush, make_producer, publish
 from consumers.settings import Settings
+from consumers.verify_cli import summarise
 from consumers.wiring import SQLITE_FILE, kafka, store_config
 
 
@@ -141,10 +144,13 @@ def report_store(store: FactStore, out: TextIO) -> None:
     tables = {fact["table_id"] for fact in facts}
     rounds = {(fact["table_id"], fact["round_id"]) for fact in facts if fact.get("round_id")}
     print(f"stored: {len(facts):,} facts, {len(tables)} tables, {len(rounds):,} rounds", file=out)
-    for kind, count in types.most_common():
-        print(f"  {count:>8,}  {kind}", file=out)
+    common = ", ".join(f"{kind} {count:,}" for kind, count in types.most_common(6))
+    print(f"  most common: {common}", file=out)
     chain = verify_chain(store)
     verdict = "intact" if chain.ok else f"BROKEN ({len(chain.problems)} problems)"
     print(
         f"hash chain over {chain.facts:,} facts in {len(chain.heads)} tables: {verdict}", file=out
     )
+    # The stored facts already carry the ingest's observations: judge them as they are.
+    findings = list(verify_stream(parse_event(stored.fact_json) for stored in store.facts()))
+    summarise(findings, out)

@@ -110,6 +110,9 @@ class RuleSet:
 
 _ALL_STYLES = frozenset(DeliveryStyle)
 
+# No section of ch. 621a or 19:47-10 governs the event record itself; say so, never invent one.
+_RECORDS = "tablewatch record integrity (no gaming regulation)"
+
 # Rule keys every jurisdiction that has the rule cites; findings quote these.
 _PA_2012: dict[str, str] = {
     "tile-set": "PA 621a.3(a)",
@@ -140,6 +143,7 @@ _PA_2012: dict[str, str] = {
     "wager-lose": "PA 621a.8(g)",
     "wager-push": "PA 621a.8(h)",
     "wager-win": "PA 621a.8(i)",
+    "round-settlement": "PA 621a.8(g)-(k)",
     "vigorish": "PA 621a.8(k)",
     "player-banking": "PA 621a.9(a)",
     "bank-start-of-game": "PA 621a.9(b)",
@@ -160,6 +164,7 @@ _PA_2012: dict[str, str] = {
     "exposed-player-tile": "PA 621a.10(d)",
     "exposed-dealer-tile": "PA 621a.10(e)",
     "dealer-reset": "PA 621a.10(f)",
+    "records": _RECORDS,
 }
 # The 2019 amendment rewrote 621a.8: Pair Fortunes is (j), tile collection moved to (k)
 # and the vigorish and paytables moved to 621a.11, which is not among our texts.
@@ -198,6 +203,7 @@ _NJ: dict[str, str] = {
     "wager-lose": "NJ 19:47-10.7(h)",
     "wager-push": "NJ 19:47-10.7(i)",
     "wager-win": "NJ 19:47-10.7(j)",
+    "round-settlement": "NJ 19:47-10.7(h)-(k)",
     "vigorish": "NJ 19:47-10.7(k)",
     "player-banking": "NJ 19:47-10.8(a)",
     "bank-start-of-game": "NJ 19:47-10.8(b)",
@@ -218,6 +224,7 @@ _NJ: dict[str, str] = {
     "exposed-player-tile": "NJ 19:47-10.9(d)",
     "exposed-dealer-tile": "NJ 19:47-10.9(e)",
     "dealer-reset": "NJ 19:47-10.9(f)",
+    "records": _RECORDS,
 }
 _CA_DOC = "CA Pai Gow Tiles"
 _CA: dict[str, str] = {
@@ -234,6 +241,10 @@ _CA: dict[str, str] = {
     "wager-lose": f"{_CA_DOC}, How Winners are Determined and Paid",
     "wager-push": f"{_CA_DOC}, How Winners are Determined and Paid",
     "wager-win": f"{_CA_DOC}, How Winners are Determined and Paid",
+    "round-settlement": f"{_CA_DOC}, How Winners are Determined and Paid",
+    "tile-set": f"{_CA_DOC}, Description and Number of Tiles Used",
+    "player-setting": f"{_CA_DOC}, Dealing Procedures and Round of Play",
+    "records": _RECORDS,
     "player-dealer-coverage": f"{_CA_DOC}, Type of Game",
     "settlement-order": f"{_CA_DOC}, Method used to Determine Action",
     "bank-rotation": f"{_CA_DOC}, Type of Game",

@@ -1,0 +1,1 @@
+"""Verification: observed facts judged against their table's rules, as findings."""

@@ -1,0 +1,506 @@
+"""Dealing checks: the call, the dice, the count, the delivery, exposed tiles, tile integrity.
+
+PA 621a.6, 621a.7, 621a.9(g)-(l), 621a.10(a)-(e); NJ 19:47-10.6, 10.8, 10.9;
+the California count. Every rule comes from the engine (``audit.games.paigow``):
+these checks only compare what was recorded with what it says.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from audit.events.envelope import Event
+from audit.events.paigow import play, wagers
+from audit.games.errors import RulesError
+from audit.games.paigow.dealing import apply_cut, deal_order
+from audit.games.paigow.delivery import DeliveryStyle, Stacks, check_stacks, deliver
+from audit.games.paigow.layout import (
+    NumberSource,
+    Position,
+    TableLayout,
+    dice_total,
+    position_name,
+    starting_position,
+    unwagered_positions,
+)
+from audit.games.paigow.tiles import TILE_NAMES, parse_tile
+from audit.verification.findings import ZERO
+from audit.verification.paigow.context import TableContext
+from audit.verification.paigow.round_view import RoundView
+from audit.verification.paigow.verify import Check, Emit
+from audit.verification.paigow.wager_checks import live_wagers
+
+MIN_SHAKES = 3
+"""PA 621a.6(a)(2), 621a.9(i); NJ 19:47-10.6(a), 10.8(i): "at least three times"."""
+
+
+# --- What the round says about who banks and who plays -----------------------------------------
+
+
+@dataclass(frozen=True)
+class _Banking:
+    """Who banks the round, and which positions play a hand."""
+
+    bank: Position | None
+    """A player bank's (or co-bank's) position at a PA/NJ table; ``None`` when the dealer banks."""
+    dealer_plays: bool
+    wagered: frozenset[Position]
+    """Betting positions with a Pai Gow wager, the bank's included."""
+
+
+def _banking(view: RoundView, layout: TableLayout) -> _Banking:
+    pai_gow = live_wagers(view, wagers.WagerKind.PAI_GOW)
+    wagered = {p for p in pai_gow if p in layout.betting}
+    # A Pai Gow wager at the dealer's position is a player-dealer's (California): the bank's
+    # hand is then position 0 and the count starts there, wherever the bank was accepted.
+    player_dealer = layout.dealer in pai_gow
+    if view.bank is None or player_dealer or view.bank.position not in layout.betting:
+        return _Banking(None, True, frozenset(wagered))
+    # PA 621a.9(h), (n): with a player bank the dealer plays only a wager against the bank.
+    dealer_plays = view.dealer_wager is not None and view.dealer_wager.amount > ZERO
+    return _Banking(view.bank.position, dealer_plays, frozenset(wagered | {view.bank.position}))
+
+
+def _action(view: RoundView) -> Decimal:
+    """Return the round's Pai Gow wagers: what a wrong count or deal puts at stake."""
+    return sum(live_wagers(view, wagers.WagerKind.PAI_GOW).values(), ZERO)
+
+
+def _stakes(view: RoundView, positions: Iterable[Position]) -> Decimal:
+    """Return every wager on the given positions."""
+    live = live_wagers(view)
+    return sum((live.get(p, ZERO) for p in set(positions)), ZERO)
+
+
+def _used_throw(view: RoundView) -> tuple[int, play.DiceRevealed] | None:
+    """Return the dice that were read (the last revealed), with their index."""
+    return view.dice[-1] if view.dice else None
+
+
+def _count(view: RoundView) -> tuple[int, NumberSource, Event] | None:
+    """Return the count the deal rests on: the last throw's faces, or the RNG's number."""
+    throw = _used_throw(view)
+    shown = view.rng[-1] if view.rng else None
+    if throw is not None and (shown is None or throw[0] > shown[0]):
+        return dice_total(throw[1].faces), "dice", throw[1]
+    if shown is not None:
+        return shown[1].number, "rng", shown[1]
+    return None
+
+
+# --- The call and the dice ---------------------------------------------------------------------
+
+
+def check_dealt_before_call(view: RoundView, context: TableContext, emit: Emit) -> None:
+    """Flag dice, an RNG number or a stack before "no more bets" (PA 621a.6(a), 621a.5(c))."""
+    dealing: list[tuple[int, Event]] = sorted(
+        [*view.dice, *view.rng, *view.delivered], key=lambda item: item[0]
+    )
+    call = view.no_more_bets
+    early = [(i, e) for i, e in dealing if call is None or i < call]
+    if not early:
+        return
+    first_index, first = early[0]
+    late_wagers = [e for i, e in view.placed if i > first_index]
+    emit(
+        "PG-DEAL-BEFORE-NO-MORE-BETS",
+        recorded=f'{first.type_name()} before "no more bets"'
+        + ("" if call is not None else " (never called)"),
+        expected='"no more bets" announced before the count and the deal',
+        at_stake=sum((e.amount for e in late_wagers), ZERO),
+        events=[first, *late_wagers],
+    )
+
+
+def check_shakes(view: RoundView, context: TableContext, emit: Emit) -> None:
+    """Flag a throw read after fewer than three shakes (PA 621a.6(a)(2), 621a.9(i)).
+
+    Only the shakes of the throw that was read count: those after the last no
+    roll (or earlier reveal) and before the lid came off. The single shake
+    after the deal (621a.6(f), 9(m)) comes later and is not counted.
+    """
+    throw = _used_throw(view)
+    if throw is None:
+        return
+    read_at, dice = throw
+    since = max(
+        [i for i, _ in view.no_rolls if i < read_at] + [i for i, _ in view.dice if i < read_at],
+        default=-1,
+    )
+    shakes = [e for i, e in view.shakes if since < i < read_at]
+    count = sum(e.count for e in shakes)
+    if count >= MIN_SHAKES:
+        return
+    emit(
+        "PG-DEAL-SHAKES",
+        recorded=f"dice read after {count} shake{'s' if count != 1 else ''}",
+        expected=f"at least {MIN_SHAKES} shakes before the lid comes off",
+        at_stake=_action(view),
+        events=[dice, *shakes],
+        rule_key="shake",
+    )
+
+
+def check_dice_total(view: RoundView, context: TableContext, emit: Emit) -> None:
+    """Flag a dice total announced other than the faces add up to (PA 621a.6(b))."""
+    throw = _used_throw(view)
+    if throw is None or throw[1].announced_total is None:
+        return
+    dice = throw[1]
+    total = dice_total(dice.faces)
+    if dice.announced_total == total:
+        return
+    emit(
+        "PG-DEAL-DICE-TOTAL",
+        recorded=f"dice {list(dice.faces)} announced as {dice.announced_total}",
+        expected=f"announced as {total}",
+        at_stake=_action(view),
+        events=[dice],
+    )
+
+
+def check_no_roll(view: RoundView, context: TableContext, emit: Emit) -> None:
+    """Flag dice not all flat, or out of the shaker, read without a no roll (PA 621a.10(a), (b))."""
+    throw = _used_throw(view)
+    if throw is None:
+        return
+    read_at, dice = throw
+    if dice.all_flat and dice.all_in_shaker:
+        return
+    if any(i > read_at for i, _ in view.no_rolls):
+        return  # called: this throw was not used
+    faults = [
+        text
+        for text, fault in (
+            ("not all flat", not dice.all_flat),
+            ("a die out of the shaker", not dice.all_in_shaker),
+        )
+        if fault
+    ]
+    emit(
+        "PG-DEAL-NO-ROLL",
+        recorded=f"dice {list(dice.faces)} {' and '.join(faults)}, and the round went on",
+        expected="a no roll called and the dice reshaken",
+        at_stake=_action(view),
+        events=[dice],
+    )
+
+
+# --- The count and the delivery ----------------------------------------------------------------
+
+
+def _first_delivery(view: RoundView) -> play.StackDelivered | None:
+    return next((e for _, e in view.delivered if e.order == 0), None)
+
+
+def check_starting_position(view: RoundView, context: TableContext, emit: Emit) -> None:
+    """Flag a first stack dealt elsewhere than the count gives, and a wrong deal settled.
+
+    PA 621a.6(c), 621a.9(j); NJ 10.6(c), 10.8(j); California's clockwise count.
+    A wrong deal must be voided and every wager returned (PA 621a.10(c)).
+    """
+    layout = context.ruleset.layout
+    count = _count(view)
+    first = _first_delivery(view)
+    if count is None or first is None:
+        return
+    total, source, shown = count
+    banking = _banking(view, layout)
+    try:
+        expected = starting_position(total, layout, first=banking.bank, source=source)
+    except RulesError:
+        return  # a count the rules cannot apply: nothing to compare
+    if first.position == expected:
+        return
+    counted_from = layout.dealer if banking.bank is None else banking.bank
+    emit(
+        "PG-DEAL-START",
+        recorded=f"first stack to {position_name(layout, first.position)} on a count of {total}",
+        expected=(
+            f"first stack to {position_name(layout, expected)} "
+            f"(counting {total} from {position_name(layout, counted_from)})"
+        ),
+        position=first.position,
+        at_stake=_action(view),
+        events=[first, shown],
+        rule_key="bank-starting-position" if banking.bank is not None else None,
+    )
+    if view.voided is not None:
+        return
+    moved = [e for _, e in view.settled if e.paid > ZERO or e.collected > ZERO or e.vigorish > ZERO]
+    if moved:
+        emit(
+            "PG-DEAL-SETTLED-AFTER-WRONG-DEAL",
+            recorded=f"{len(moved)} wager(s) paid or collected after a wrong deal",
+            expected="all hands void and every wager returned",
+            at_stake=sum((e.paid + e.collected + e.vigorish for e in moved), ZERO),
+            events=[first, *moved],
+        )
+
+
+def _dealt_stacks(view: RoundView) -> play.StacksFormed | None:
+    """Return the stacks the deal used: the last formed before the first delivery.
+
+    A tile exposed while stacking means a remix and new stacks (PA 621a.4(e)),
+    so the round's first ``stacks_formed`` is not always the one dealt.
+    """
+    dealt_at = view.delivered[0][0] if view.delivered else len(view.events)
+    formed = [e for e in view.events[:dealt_at] if isinstance(e, play.StacksFormed)]
+    return formed[-1] if formed else view.stacks
+
+
+def _full_set(stacks: Sequence[Sequence[str]]) -> Stacks | None:
+    """Return the stacks as tiles if they hold the full set once each, else ``None``."""
+    try:
+        return check_stacks([[parse_tile(name) for name in stack] for stack in stacks])
+    except RulesError:
+        return None
+
+
+def _style(view: RoundView, context: TableContext) -> DeliveryStyle:
+    # PA 621a.9(i), NJ 10.8(i): no style named means the standard delivery.
+    return view.style.style if view.style is not None else context.ruleset.default_delivery_style
+
+
+def check_delivery(view: RoundView, context: TableContext, emit: Emit) -> None:
+    """Flag a stack whose tiles or position differ from the stacks, cut and style (PA 621a.6(d)).
+
+    Each delivery is compared by its ``order`` with the group the engine's
+    delivery gives (as a set: order within a hand means nothing), and its
+    position with the counterclockwise walk from the recorded first stack.
+    """
+    formed = _dealt_stacks(view)
+    if formed is None or formed.stacks is None or not view.delivered:
+        return
+    stacks = _full_set(formed.stacks)
+    if stacks is None:
+        return  # PG-TILE-DUPLICATE / PG-TILE-MISSING say why
+    ruleset = context.ruleset
+    layout = ruleset.layout
+    try:
+        cut = view.cut.cut() if view.cut is not None else None
+    except RulesError:
+        return  # a cut 9(g) does not allow: what the dealer did cannot be reconstructed
+    style = _style(view, context)
+    groups = deliver(apply_cut(stacks, cut), style)  # PA 621a.9(g), 621a.6(d) / 621a.7
+    first = _first_delivery(view)
+    # PA 621a.6(d), 621a.9(k): then "moving counterclockwise around the table".
+    walk = deal_order(first.position, layout) if first is not None else None
+    cited = "alternative-delivery" in ruleset.citations
+    alternative = style is not ruleset.default_delivery_style and cited
+    for _, event in view.delivered:
+        group = [TILE_NAMES[t] for t in groups[event.order]]
+        where = walk[event.order] if walk is not None else event.position
+        if set(event.tiles) == set(group) and where == event.position:
+            continue
+        how = f"{style.value}{', cut' if cut is not None else ''}"
+        emit(
+            "PG-DEAL-STACK-ORDER",
+            recorded=f"stack {event.order + 1} to {position_name(layout, event.position)}: "
+            + " ".join(event.tiles),
+            expected=f"stack {event.order + 1} to {position_name(layout, where)}: "
+            + f"{' '.join(group)} ({how})",
+            position=event.position,
+            at_stake=_stakes(view, [event.position]),
+            events=[event],
+            rule_key="alternative-delivery" if alternative else None,
+        )
+
+
+def check_style(view: RoundView, context: TableContext, emit: Emit) -> None:
+    """Flag a style the casino does not offer, or one the dealer may not choose.
+
+    PA 621a.7, 621a.9(i); NJ 19:47-10.8(i), (k): the styles offered are the
+    rule set's; NJ 10.6(d) holds the dealer to house way from the right.
+    """
+    if view.style is None:
+        return
+    ruleset = context.ruleset
+    style = view.style.style
+    offered = "alternative-delivery" if "alternative-delivery" in ruleset.citations else "delivery"
+    if style not in ruleset.delivery_styles:  # PA 621a.7: styles "specified in" the submission
+        allowed, rule_key = ruleset.delivery_styles, offered
+    elif view.bank is None and style not in ruleset.styles_when_dealer_banks:
+        # NJ 19:47-10.6(d): the dealer delivers from the right; the ten styles are the bank's.
+        allowed, rule_key = ruleset.styles_when_dealer_banks, "delivery"
+    else:
+        return
+    who = "the bank" if view.bank is not None else "the dealer"
+    emit(
+        "PG-DEAL-STYLE",
+        recorded=f"{style.value} chosen by {view.style.chosen_by}, {who} banking",
+        expected="one of " + ", ".join(sorted(s.value for s in allowed)),
+        at_stake=_action(view),
+        events=[view.style],
+        rule_key=rule_key,
+    )
+
+
+# --- After the deal: unwagered stacks and exposed tiles ----------------------------------------
+
+
+def _unwagered(view: RoundView, layout: TableLayout) -> tuple[Position, ...]:
+    banking = _banking(view, layout)
+    return unwagered_positions(layout, banking.wagered, dealer_plays=banking.dealer_plays)
+
+
+def check_unwagered_collected(view: RoundView, context: TableContext, emit: Emit) -> None:
+    """Flag a stack dealt to a position without a wager and not collected (PA 621a.6(e), 9(l)).
+
+    A voided round's tiles are all gathered and remixed, so it is not judged.
+    """
+    if view.voided is not None or not view.delivered:
+        return  # PA 621a.10(c), (e): a void gathers every tile anyway
+    layout = context.ruleset.layout
+    collected = set(view.collected.positions) if view.collected is not None else set()
+    dealt = {e.position: e for _, e in view.delivered}
+    for position in _unwagered(view, layout):
+        if position in dealt and position not in collected:
+            name = position_name(layout, position)
+            emit(
+                "PG-DEAL-UNWAGERED",
+                recorded=f"{name} had no wager; its stack was not collected",
+                expected="the stack collected unseen to the Dead Hand",
+                position=position,
+                at_stake=ZERO,  # no wager rides on it: the harm is tiles left in play
+                events=[dealt[position], *([view.collected] if view.collected else [])],
+            )
+
+
+def check_exposed_tiles(view: RoundView, context: TableContext, emit: Emit) -> None:
+    """Flag a banker's, dead or unwagered tile exposed in a round not voided (PA 621a.10(e)).
+
+    A tile exposed at a wagering player's position is the player's choice to
+    play or void (PA 621a.10(d)), never a finding here.
+    """
+    if view.voided is not None or not view.exposed:
+        return
+    layout = context.ruleset.layout
+    banking = _banking(view, layout)
+    # PA 621a.10(e): "the dealer's hand, the bank's hand, ... the Dead Hand or any position
+    # where there is no wager".
+    must_void = {layout.dealer, *_unwagered(view, layout)}
+    if layout.dead_hand is not None:
+        must_void.add(layout.dead_hand)
+    if banking.bank is not None:
+        must_void.add(banking.bank)
+    for _, event in view.exposed:
+        if event.position not in must_void:
+            continue
+        shown = f"{position_name(layout, event.position)}" + (
+            f" ({event.tile})" if event.tile else ""
+        )
+        emit(
+            "PG-DEAL-EXPOSED-NOT-VOIDED",
+            recorded=f"tile exposed at {shown}; round played on",
+            expected="all hands void, every wager returned, the tiles remixed",
+            position=event.position,
+            at_stake=_action(view),
+            events=[event],
+        )
+
+
+# --- The tiles' integrity: each a possible switch ----------------------------------------------
+
+
+def _duplicates(names: Iterable[str]) -> set[str]:
+    return {name for name, seen in Counter(names).items() if seen > 1}
+
+
+def check_duplicate_tiles(view: RoundView, context: TableContext, emit: Emit) -> None:
+    """Flag a tile seen twice in the stacks, the deliveries or the set hands (PA 621a.3(a)).
+
+    One finding per tile name, wherever it shows twice; the position is the
+    later holder, and every holder's wagers are at stake (either may be the switch).
+    """
+    layout = context.ruleset.layout
+    formed = _dealt_stacks(view)
+    stacked = (
+        [name for stack in formed.stacks for name in stack] if formed and formed.stacks else []
+    )
+    dealt = [(e.position, name, e) for _, e in view.delivered for name in e.tiles]
+    hands = sorted(view.hands.values(), key=lambda e: e.seq)
+    held = [(e.position, name, e) for e in hands for name in [*e.high, *e.low]]
+    in_stacks = _duplicates(stacked)
+    in_dealt = _duplicates(name for _, name, _ in dealt)
+    in_hands = _duplicates(name for _, name, _ in held)
+    for name in sorted(in_stacks | in_dealt | in_hands):
+        holders = [p for p, n, _ in (held if name in in_hands else dealt) if n == name]
+        places = [
+            label
+            for label, found in (
+                ("the stacks", name in in_stacks),
+                ("the deliveries", name in in_dealt),
+                ("the set hands", name in in_hands),
+            )
+            if found
+        ]
+        evidence: list[Event] = [formed] if formed is not None and name in in_stacks else []
+        evidence += {e.event_id: e for _, n, e in [*dealt, *held] if n == name}.values()
+        at = ", ".join(position_name(layout, p) for p in holders)
+        emit(
+            "PG-TILE-DUPLICATE",
+            recorded=f"{name} twice in {', '.join(places)}" + (f" (at {at})" if holders else ""),
+            expected="each of the 32 tiles once",
+            position=holders[-1] if holders else None,
+            at_stake=_stakes(view, holders),
+            events=evidence,
+        )
+
+
+def check_missing_tiles(view: RoundView, context: TableContext, emit: Emit) -> None:
+    """Flag recorded stacks that do not hold all 32 tiles (PA 621a.3(a), 621a.4(d))."""
+    formed = _dealt_stacks(view)
+    if formed is None or formed.stacks is None:
+        return
+    stacked = {name for stack in formed.stacks for name in stack}
+    missing = [name for name in TILE_NAMES if name not in stacked]
+    if missing:
+        emit(
+            "PG-TILE-MISSING",
+            recorded=f"stacks without {' '.join(missing)}",
+            expected="the full set of 32 tiles",
+            at_stake=_action(view),
+            events=[formed],
+        )
+
+
+def check_hands_dealt(view: RoundView, context: TableContext, emit: Emit) -> None:
+    """Flag a hand set with tiles other than the four delivered to it (PA 621a.8(a))."""
+    if not view.delivered:
+        return  # no deal recorded: nothing to compare the hands with
+    layout = context.ruleset.layout
+    dealt = view.delivered_to()
+    for position, hand in sorted(view.hands.items()):
+        tiles = [*hand.high, *hand.low]
+        given = dealt.get(position)
+        if given is not None and Counter(tiles) == Counter(given):
+            continue
+        emit(
+            "PG-TILE-HAND-MISMATCH",
+            recorded=f"{position_name(layout, position)} set {' '.join(tiles)}",
+            expected="the four tiles delivered: "
+            + (" ".join(given) if given is not None else "none were"),
+            position=position,
+            at_stake=_stakes(view, [position]),
+            events=[hand, *(e for _, e in view.delivered if e.position == position)],
+        )
+
+
+CHECKS: tuple[Check, ...] = (
+    check_dealt_before_call,
+    check_shakes,
+    check_dice_total,
+    check_no_roll,
+    check_starting_position,
+    check_delivery,
+    check_style,
+    check_unwagered_collected,
+    check_exposed_tiles,
+    check_duplicate_tiles,
+    check_missing_tiles,
+    check_hands_dealt,
+)

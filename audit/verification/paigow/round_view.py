@@ -1,0 +1,136 @@
+"""One round's facts, gathered by kind in the order they were recorded.
+
+The view keeps every event (nothing is dropped because it is odd) and the index
+of each in the round, so checks can ask what happened before what.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from audit.events.envelope import Event
+from audit.events.paigow import play, settlement, wagers
+
+
+@dataclass
+class RoundView:
+    """Every fact of one round, by kind, each with its index in the round."""
+
+    table_id: str
+    round_id: str
+    events: list[Event] = field(default_factory=list)
+    started: play.RoundStarted | None = None
+    stacks: play.StacksFormed | None = None
+    cut: play.TilesCut | None = None
+    bank: play.BankAccepted | None = None
+    offers: list[play.BankOffered] = field(default_factory=list)
+    co_bank: play.CoBankRequested | None = None
+    dealer_wager: wagers.DealerWagerAgainstBank | None = None
+    placed: list[tuple[int, wagers.WagerPlaced]] = field(default_factory=list)
+    withdrawn: list[tuple[int, wagers.WagerWithdrawn]] = field(default_factory=list)
+    no_more_bets: int | None = None
+    """The index of the first "no more bets", if any."""
+    shakes: list[tuple[int, play.ShakerShaken]] = field(default_factory=list)
+    dice: list[tuple[int, play.DiceRevealed]] = field(default_factory=list)
+    rng: list[tuple[int, play.RngNumberShown]] = field(default_factory=list)
+    no_rolls: list[tuple[int, play.NoRollCalled]] = field(default_factory=list)
+    style: play.DeliveryStyleChosen | None = None
+    delivered: list[tuple[int, play.StackDelivered]] = field(default_factory=list)
+    collected: play.UnwageredStacksCollected | None = None
+    exposed: list[tuple[int, play.TileExposed]] = field(default_factory=list)
+    player_voids: list[play.HandVoided] = field(default_factory=list)
+    hands: dict[int, play.HandSet] = field(default_factory=dict)
+    surrenders: list[tuple[int, play.Surrendered]] = field(default_factory=list)
+    reveals: dict[int, int] = field(default_factory=dict)
+    """Position -> index of its (first) hands_revealed."""
+    settled: list[tuple[int, settlement.WagerSettled]] = field(default_factory=list)
+    dealer_wager_settled: settlement.DealerWagerSettled | None = None
+    shortfall: settlement.BankShortfallCollected | None = None
+    surplus: settlement.BankSurplusSettled | None = None
+    co_bank_split: settlement.CoBankSplit | None = None
+    fees: list[settlement.CollectionFeeTaken] = field(default_factory=list)
+    voided: play.RoundVoided | None = None
+    completed: play.RoundCompleted | None = None
+
+    @property
+    def dealer_id(self) -> str | None:
+        """Return the dealer who started the round, if recorded."""
+        return self.started.dealer_id if self.started else None
+
+    @property
+    def bank_position(self) -> int | None:
+        """Return the position of a player bank (or co-bank), if any."""
+        return self.bank.position if self.bank else None
+
+    def pai_gow_wagers(self) -> dict[int, list[wagers.WagerPlaced]]:
+        """Return the Pai Gow wagers placed at each position."""
+        found: dict[int, list[wagers.WagerPlaced]] = defaultdict(list)
+        for _, event in self.placed:
+            if event.kind is wagers.WagerKind.PAI_GOW:
+                found[event.position].append(event)
+        return dict(found)
+
+    def delivered_to(self) -> dict[int, list[str]]:
+        """Return the tiles delivered to each position (the last delivery wins)."""
+        return {event.position: list(event.tiles) for _, event in self.delivered}
+
+
+_SINGLE = {
+    "round_started": "started",
+    "stacks_formed": "stacks",
+    "tiles_cut": "cut",
+    "bank_accepted": "bank",
+    "co_bank_requested": "co_bank",
+    "dealer_wager_against_bank": "dealer_wager",
+    "delivery_style_chosen": "style",
+    "unwagered_stacks_collected": "collected",
+    "dealer_wager_settled": "dealer_wager_settled",
+    "bank_shortfall_collected": "shortfall",
+    "bank_surplus_settled": "surplus",
+    "co_bank_split": "co_bank_split",
+    "round_voided": "voided",
+    "round_completed": "completed",
+}
+_INDEXED = {
+    "wager_placed": "placed",
+    "wager_withdrawn": "withdrawn",
+    "shaker_shaken": "shakes",
+    "dice_revealed": "dice",
+    "rng_number_shown": "rng",
+    "no_roll_called": "no_rolls",
+    "stack_delivered": "delivered",
+    "tile_exposed": "exposed",
+    "surrendered": "surrenders",
+    "wager_settled": "settled",
+}
+
+
+def view_round(events: Iterable[Event]) -> RoundView:
+    """Gather one round's events (all with the same table and round id) into a view."""
+    ordered = list(events)
+    if not ordered or ordered[0].round_id is None:
+        raise ValueError("a round view needs the events of one round")
+    view = RoundView(ordered[0].table_id, ordered[0].round_id)
+    for index, event in enumerate(ordered):
+        view.events.append(event)
+        kind = event.type_name()
+        if kind in _SINGLE:
+            if getattr(view, _SINGLE[kind]) is None:  # the first is what the round used
+                setattr(view, _SINGLE[kind], event)
+        elif kind in _INDEXED:
+            getattr(view, _INDEXED[kind]).append((index, event))
+        elif kind == "no_more_bets":
+            view.no_more_bets = index if view.no_more_bets is None else view.no_more_bets
+        elif kind == "bank_offered":
+            view.offers.append(event)  # type: ignore[arg-type]
+        elif kind == "hand_voided":
+            view.player_voids.append(event)  # type: ignore[arg-type]
+        elif kind == "hand_set":
+            view.hands[event.position] = event  # type: ignore[attr-defined]
+        elif kind == "hands_revealed":
+            view.reveals.setdefault(event.position, index)  # type: ignore[attr-defined]
+        elif kind == "collection_fee_taken":
+            view.fees.append(event)  # type: ignore[arg-type]
+    return view

@@ -1,0 +1,167 @@
+"""Setting the hands: order, the dealer's house way and regulatory rule, and late surrenders.
+
+PA 621a.8(a)-(e), 621a.9(e), 621a.10(f); NJ 19:47-10.7(a)-(f), 10.8(e), 10.9(f). Each
+check judges the hands as finally set (``RoundView.hands`` keeps the last ``hand_set``
+of a position, so a hand reset under 621a.10(f) is judged as reset). A hand whose
+tiles are unknown or repeated is another module's finding (PG-TILE-*); here it is
+skipped, never guessed at.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from audit.events.paigow.play import HandSet
+from audit.events.paigow.wagers import WagerKind
+from audit.games.errors import RulesError
+from audit.games.paigow.dealer_rule import permitted_settings
+from audit.games.paigow.hands import HandRanking
+from audit.games.paigow.rulesets import RuleSet
+from audit.games.paigow.setting import Setting, is_ordered
+from audit.games.paigow.tiles import parse_tile
+from audit.verification.findings import ZERO
+from audit.verification.paigow.context import TableContext
+from audit.verification.paigow.round_view import RoundView
+from audit.verification.paigow.verify import Check, Emit
+
+
+def hand_setting(hand: HandSet | None) -> Setting | None:
+    """Return a recorded hand as the engine's setting, or ``None`` if its tiles are unusable."""
+    if hand is None:
+        return None
+    try:
+        high = (parse_tile(hand.high[0]), parse_tile(hand.high[1]))
+        low = (parse_tile(hand.low[0]), parse_tile(hand.low[1]))
+        return Setting(high, low)
+    except RulesError:  # a repeated or unknown tile: PG-TILE-* report it
+        return None
+
+
+def is_player_dealer_table(ruleset: RuleSet) -> bool:
+    """Return whether the table has a California player-dealer (it settles from a button)."""
+    return ruleset.layout.button_on_dealer is not None
+
+
+def _same_setting(recorded: Setting, expected: Setting, ranking: HandRanking) -> bool:
+    # Setting compares hands order-free within each hand; two hands of equal rank may be
+    # called high either way round (as dealer_rule.permitted_settings allows).
+    if recorded == expected:
+        return True
+    tied = ranking.key(*recorded.high) == ranking.key(*recorded.low)
+    return tied and Setting(recorded.low, recorded.high) == expected
+
+
+def _pai_gow_action(view: RoundView, exclude: int) -> Decimal:
+    """Return the Pai Gow wagers placed (less any withdrawn) at every position but one."""
+    total = ZERO
+    for _, placed in view.placed:
+        if placed.kind is WagerKind.PAI_GOW and placed.position != exclude:
+            total += placed.amount
+    for _, withdrawn in view.withdrawn:
+        if withdrawn.kind is WagerKind.PAI_GOW and withdrawn.position != exclude:
+            total -= withdrawn.amount
+    return max(total, ZERO)
+
+
+def _house_set_hands(view: RoundView, ruleset: RuleSet) -> list[HandSet]:
+    """Return the hands the house sets.
+
+    PA 621a.8(c), (d): the dealer's own hand, in a dealer-banked round or when the
+    dealer wagers against a player bank (9(n)); PA 621a.9(e): when co-banking, the
+    dealer also sets the co-bank's hand, "as specified in the ... Rules Submission".
+    A California player-dealer is a player and sets freely: nothing here.
+    """
+    if is_player_dealer_table(ruleset):
+        return []
+    dealer = ruleset.layout.dealer
+    found = [view.hands[dealer]] if dealer in view.hands else []
+    co_bank = view.co_bank
+    if co_bank is not None:
+        seat = view.bank.position if view.bank is not None else co_bank.position
+        if seat in view.hands and seat != dealer:
+            found.append(view.hands[seat])
+    return found
+
+
+def _at_risk(view: RoundView, ruleset: RuleSet, position: int) -> Decimal:
+    """Return the Pai Gow money a hand decides: a player's wager, or all the action it banks."""
+    dealer = ruleset.layout.dealer
+    california = is_player_dealer_table(ruleset)
+    if position == dealer and view.bank is not None and not california:
+        # Against a player bank the dealer plays only its own wager (PA 621a.9(h), (n)).
+        return view.dealer_wager.amount if view.dealer_wager else ZERO
+    bank = view.bank.position if view.bank is not None and not california else None
+    if position in (dealer, bank):
+        return _pai_gow_action(view, position)  # the banker's hand decides every wager
+    return sum((w.amount for w in view.pai_gow_wagers().get(position, [])), ZERO)
+
+
+def _misordered(view: RoundView, context: TableContext, emit: Emit) -> None:
+    """PA 621a.8(a) / NJ 10.7(a): a high hand and a low hand, the high ranking at least as high."""
+    ranking = context.ruleset.ranking
+    for position, hand in sorted(view.hands.items()):
+        setting = hand_setting(hand)
+        if setting is None or is_ordered(setting, ranking):
+            continue
+        emit("PG-SET-MISORDERED", position=position,
+             recorded=f"{' '.join(hand.high)} / {' '.join(hand.low)}",
+             expected=str(Setting(setting.low, setting.high)),
+             at_stake=_at_risk(view, context.ruleset, position), events=[hand])  # fmt: skip
+
+
+def _house_way(view: RoundView, context: TableContext, emit: Emit) -> None:
+    """PA 621a.10(f) / NJ 10.9(f): a dealer's or co-bank's hand off the house way is reset."""
+    ruleset = context.ruleset
+    for hand in _house_set_hands(view, ruleset):
+        setting = hand_setting(hand)
+        if setting is None:
+            continue
+        try:
+            expected = ruleset.house_way.setting(setting.tiles, ruleset.ranking)
+        except RulesError:
+            continue
+        if not _same_setting(setting, expected, ruleset.ranking):
+            emit("PG-SET-HOUSE-WAY", position=hand.position, recorded=str(setting),
+                 expected=f"{expected} ({ruleset.house_way.name})",
+                 at_stake=_at_risk(view, ruleset, hand.position),
+                 events=[hand])  # fmt: skip
+
+
+def _dealer_rule(view: RoundView, context: TableContext, emit: Emit) -> None:
+    """PA 621a.8(d) / NJ 10.7(d): the dealer's own hand within the regulatory dealer rule.
+
+    The co-bank's hand is the bank's, set by the Rules Submission (9(e)), so only the
+    house way binds it.
+    """
+    ruleset = context.ruleset
+    if not ruleset.regulatory_dealer_rule or is_player_dealer_table(ruleset):
+        return
+    dealer = ruleset.layout.dealer
+    hand = view.hands.get(dealer)
+    setting = hand_setting(hand)
+    if hand is None or setting is None:
+        return
+    try:
+        permitted = permitted_settings(setting.tiles, ruleset.ranking)
+    except RulesError:
+        return
+    if setting not in permitted:
+        emit("PG-SET-DEALER-RULE", position=dealer, recorded=str(setting),
+             expected=" or ".join(sorted(str(s) for s in permitted)),
+             at_stake=_at_risk(view, ruleset, dealer), events=[hand])  # fmt: skip
+
+
+def _late_surrender(view: RoundView, context: TableContext, emit: Emit) -> None:
+    """PA 621a.8(e) / NJ 10.7(f): surrender is announced before that player's hands are exposed."""
+    for index, surrendered in view.surrenders:
+        revealed = view.reveals.get(surrendered.position)
+        if revealed is None or revealed > index:
+            continue
+        wagered = sum((w.amount for w in view.pai_gow_wagers().get(surrendered.position, [])), ZERO)
+        emit("PG-SET-SURRENDER-LATE", position=surrendered.position,
+             recorded="surrendered after the hands were revealed",
+             expected="surrender before the player's hands are exposed", at_stake=wagered,
+             events=[view.events[revealed], surrendered])  # fmt: skip
+
+
+CHECKS: tuple[Check, ...] = (_misordered, _house_way, _dealer_rule, _late_surrender)

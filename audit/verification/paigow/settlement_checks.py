@@ -1,0 +1,718 @@
+"""Settlement: outcomes, payouts, vigorish, bank flows, California coverage, order and fees.
+
+Each wager's outcome comes from the recorded hands through the engine
+(``wager_outcome``), and the money it should have moved from the banking mode's
+settlement (``settle_dealer_banked``, ``settle_player_bank``, ``settle_co_bank``,
+``settle_california``, ``settle_voided_round``, ``settle_pair_fortunes``) with the
+table's rounding. The recorded ``wager_settled`` events are compared with that.
+
+Readings, where the record or the texts leave a choice:
+
+- A wager whose outcome the hands cannot give (a hand missing, a tile repeated, a
+  setting out of order) is judged on its recorded outcome: the arithmetic is still
+  checked, the call is not.
+- Vigorish is 5% of the amount won (PA 621a.8(k)). Where the payout itself was
+  wrong (PG-SETTLE-PAYOUT), 5% of either the amount owed or the amount paid is
+  accepted, so one wrong payout is one finding, not also a vigorish finding.
+- California coverage is judged in the order the wagers were actually settled; a
+  settlement out of clockwise order is PG-CA-ORDER, with the money the order moved
+  as its stake. California charges no vigorish: any taken is a wrong fee (PG-CA-FEE).
+- Bank flows are judged against the engine's settlement of the whole round, so a
+  wrong payout that changed the bank's pay-in shows in both.
+- PG-SETTLE-UNBALANCED reads only the record. Dealer-banked and California
+  wagers settle directly with the house or the player-dealer, so what one side
+  records the other receives; the centre of a player- or co-banked layout is
+  where money can appear or vanish (PA 621a.9(o), (r)).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from audit.events.envelope import Event
+from audit.events.paigow.settlement import WagerSettled
+from audit.events.paigow.wagers import WagerKind
+from audit.games.errors import RulesError
+from audit.games.money import Cents, to_cents, to_dollars
+from audit.games.paigow.banking import dealer_wager_limit, settle_co_bank, settle_player_bank
+from audit.games.paigow.california import settle_california
+from audit.games.paigow.collection import collection_fees
+from audit.games.paigow.layout import Position, action_button, dice_total, settlement_order
+from audit.games.paigow.outcome import Outcome, wager_outcome
+from audit.games.paigow.pair_fortunes import PairFortunesResult, Paytable, settle_pair_fortunes
+from audit.games.paigow.rulesets import RuleSet
+from audit.games.paigow.settlement import (
+    BankingMode,
+    DealerWager,
+    RoundSettlement,
+    SettlementLine,
+    Wager,
+    settle_dealer_banked,
+    settle_voided_round,
+    settle_wager,
+)
+from audit.games.paigow.tiles import parse_tile
+from audit.games.paigow.vigorish import vigorish
+from audit.verification.paigow.context import TableContext
+from audit.verification.paigow.round_view import RoundView
+from audit.verification.paigow.setting_checks import hand_setting, is_player_dealer_table
+from audit.verification.paigow.verify import Check, Emit
+
+_PLAYED = ("win", "push", "lose")
+_CENTRE_MODES = (BankingMode.PLAYER_BANK, BankingMode.CO_BANK)
+# The section each banking mode settles a wager under (the kinds' own key otherwise).
+_MODE_RULES = {
+    BankingMode.PLAYER_BANK: "bank-settlement",  # PA 621a.9(o)
+    BankingMode.CO_BANK: "co-bank-settlement",  # PA 621a.9(r)
+}
+_VOID_RULES = {"wrong_deal": "wrong-deal", "banker_tile_exposed": "exposed-dealer-tile"}
+
+
+def _rule(context: TableContext, key: str | None) -> str | None:
+    """Return ``key`` if the table's rules cite it, else ``None`` (the kind's own rule)."""
+    return key if key is not None and key in context.ruleset.citations else None
+
+
+# --- What the round recorded -------------------------------------------------------------------
+
+
+@dataclass
+class _Facts:
+    """What the settlement checks read from one round's record, in cents."""
+
+    mode: BankingMode
+    banker: Position
+    """The position whose hand the players play against."""
+    stakes: dict[Position, Cents]
+    """Players' Pai Gow wagers (placed less withdrawn), the banker's own excluded."""
+    side: dict[Position, Cents]
+    """Pair Fortunes wagers."""
+    player_dealer: Cents
+    """A California player-dealer's wager: what it covers."""
+    settled: dict[Position, WagerSettled] = field(default_factory=dict)
+    """Each position's (first) Pai Gow settlement."""
+    side_settled: dict[Position, WagerSettled] = field(default_factory=dict)
+    stray: list[WagerSettled] = field(default_factory=list)
+    """Pai Gow settlements of no placed wager, or of one already settled."""
+    stray_side: list[WagerSettled] = field(default_factory=list)
+    settled_order: list[Position] = field(default_factory=list)
+    """Positions in the order their Pai Gow wagers were settled."""
+
+
+def _mode(view: RoundView, ruleset: RuleSet) -> BankingMode:
+    if is_player_dealer_table(ruleset):
+        return BankingMode.CALIFORNIA
+    if view.bank is None:
+        return BankingMode.DEALER
+    return BankingMode.CO_BANK if view.co_bank is not None else BankingMode.PLAYER_BANK
+
+
+def _stakes(view: RoundView, kind: WagerKind) -> dict[Position, Cents]:
+    amounts: dict[Position, Cents] = {}
+    for _, placed in view.placed:
+        if placed.kind is kind:
+            amounts[placed.position] = amounts.get(placed.position, 0) + to_cents(placed.amount)
+    for _, withdrawn in view.withdrawn:
+        if withdrawn.kind is kind and withdrawn.position in amounts:
+            amounts[withdrawn.position] -= to_cents(withdrawn.amount)
+    return {position: amount for position, amount in amounts.items() if amount > 0}
+
+
+def _read(view: RoundView, ruleset: RuleSet) -> _Facts:
+    mode = _mode(view, ruleset)
+    dealer = ruleset.layout.dealer
+    banker = view.bank.position if mode in _CENTRE_MODES and view.bank else dealer
+    stakes = _stakes(view, WagerKind.PAI_GOW)
+    facts = _Facts(
+        mode=mode,
+        banker=banker,
+        stakes={p: a for p, a in stakes.items() if p != banker},
+        side=_stakes(view, WagerKind.PAIR_FORTUNES),
+        player_dealer=stakes.get(dealer, 0) if mode is BankingMode.CALIFORNIA else 0,
+    )
+    for _, event in view.settled:
+        if event.kind is WagerKind.PAIR_FORTUNES:
+            if event.position in facts.side and event.position not in facts.side_settled:
+                facts.side_settled[event.position] = event
+            else:
+                facts.stray_side.append(event)
+        elif event.position in facts.stakes and event.position not in facts.settled:
+            facts.settled[event.position] = event
+            facts.settled_order.append(event.position)
+        else:
+            facts.stray.append(event)
+    return facts
+
+
+def _button(view: RoundView, ruleset: RuleSet) -> Position | None:
+    """Return the California action button from the round's valid throw, if one was read."""
+    if not view.dice:
+        return None
+    index, dice = view.dice[-1]
+    if any(no_roll_index > index for no_roll_index, _ in view.no_rolls):
+        return None  # the last throw was a no roll, and no valid one followed
+    try:
+        return action_button(dice_total(dice.faces), ruleset.layout)
+    except RulesError:
+        return None
+
+
+def _expected_order(view: RoundView, ruleset: RuleSet, facts: _Facts) -> list[Position] | None:
+    """Return the positions with wagers in the order the rules settle them, if known."""
+    if facts.mode is BankingMode.CALIFORNIA:
+        button = _button(view, ruleset)
+        if button is None:
+            return None
+        ring = settlement_order(ruleset.layout, button)  # CA: clockwise from the button
+    else:
+        ring = settlement_order(ruleset.layout)  # PA 621a.8(f), 9(o): from the dealer's right
+    ordered = [p for p in ring if p in facts.stakes]
+    return ordered + sorted(p for p in facts.stakes if p not in ring)
+
+
+# --- What the engine says ----------------------------------------------------------------------
+
+
+def _hand_outcome(
+    view: RoundView, ruleset: RuleSet, player: Position, banker: Position
+) -> Outcome | None:
+    mine, theirs = hand_setting(view.hands.get(player)), hand_setting(view.hands.get(banker))
+    if mine is None or theirs is None:
+        return None
+    try:
+        return wager_outcome(mine, theirs, ruleset.ranking)
+    except RulesError:  # out of order, or tiles shared: PG-SET-* and PG-TILE-* report it
+        return None
+
+
+def _expected_wager(
+    view: RoundView, ruleset: RuleSet, facts: _Facts, position: Position
+) -> tuple[Wager, bool] | None:
+    """Return the wager as the rules would settle it, and whether its outcome was derived.
+
+    ``False`` means the hands could not decide it and the recorded outcome is assumed.
+    """
+    amount = facts.stakes[position]
+    if position in {v.position for v in view.player_voids}:  # PA 621a.10(d): returned
+        return Wager(position, amount, voided=True), True
+    california = facts.mode is BankingMode.CALIFORNIA  # CA play has no surrender
+    if not california and position in {s.position for _, s in view.surrenders}:
+        return Wager(position, amount, surrendered=True), True  # PA 621a.8(e)
+    outcome = _hand_outcome(view, ruleset, position, facts.banker)
+    if outcome is not None:
+        return Wager(position, amount, outcome), True
+    recorded = facts.settled.get(position)
+    if recorded is None:
+        return None
+    if recorded.outcome in _PLAYED:
+        return Wager(position, amount, Outcome(recorded.outcome)), False
+    if recorded.outcome == "surrendered" and not california:
+        return Wager(position, amount, surrendered=True), False
+    if recorded.outcome == "returned":
+        return Wager(position, amount, voided=True), False
+    return None
+
+
+def _label(wager: Wager) -> str:
+    if wager.surrendered:
+        return "surrendered"
+    if wager.voided or wager.outcome is None:
+        return "returned"
+    return wager.outcome.value
+
+
+@dataclass
+class _Expected:
+    """The engine's settlement of the round, as far as the record lets it go."""
+
+    lines: dict[Position, tuple[SettlementLine, bool]] = field(default_factory=dict)
+    settlement: RoundSettlement | None = None
+    """The whole round (bank flows included), when every wager could be settled."""
+    dealer_wager: DealerWager | None = None
+    dealer_outcome_known: bool = False
+
+
+def _dealer_wager(
+    view: RoundView, ruleset: RuleSet, facts: _Facts
+) -> tuple[DealerWager | None, bool, bool]:
+    """Return the dealer's wager against the bank, whether its outcome was derived, and
+    whether it could be settled at all."""
+    placed = view.dealer_wager
+    if placed is None or facts.mode is not BankingMode.PLAYER_BANK or placed.amount <= 0:
+        return None, False, True
+    amount = to_cents(placed.amount)
+    outcome = _hand_outcome(view, ruleset, ruleset.layout.dealer, facts.banker)  # PA 621a.9(n)
+    if outcome is not None:
+        return DealerWager(amount, outcome), True, True
+    recorded = view.dealer_wager_settled
+    if recorded is None:
+        return None, False, False
+    return DealerWager(amount, Outcome(recorded.outcome)), False, True
+
+
+def _california_order(view: RoundView, ruleset: RuleSet, facts: _Facts) -> list[Position]:
+    expected = _expected_order(view, ruleset, facts) or sorted(facts.stakes)
+    return facts.settled_order + [p for p in expected if p not in facts.settled_order]
+
+
+def _expect(view: RoundView, ruleset: RuleSet, facts: _Facts) -> _Expected:
+    result = _Expected()
+    if view.voided is not None:  # PA 621a.10(c), (e): "all wagers shall be returned"
+        wagers = [Wager(p, a) for p, a in sorted(facts.stakes.items())]
+        result.settlement = settle_voided_round(wagers, facts.mode)
+        result.lines = {line.position: (line, True) for line in result.settlement.lines}
+        return result
+    if facts.mode is BankingMode.CALIFORNIA:
+        if facts.player_dealer <= 0:
+            return result  # no player-dealer wager recorded: nothing to measure coverage by
+        played: list[tuple[Wager, bool]] = []
+        for position in _california_order(view, ruleset, facts):
+            found = _expected_wager(view, ruleset, facts, position)
+            if found is None:
+                break  # later coverage depends on this wager's result
+            played.append(found)
+        known = {w.position: k for w, k in played}
+        settled = settle_california([w for w, _ in played], facts.player_dealer)
+        result.lines = {line.position: (line, known[line.position]) for line in settled.lines}
+        return result
+    rounding = ruleset.vig_rounding
+    if rounding is None:
+        return result
+    wagers: list[Wager] = []
+    complete = True
+    for position in _expected_order(view, ruleset, facts) or sorted(facts.stakes):
+        found = _expected_wager(view, ruleset, facts, position)
+        if found is None:
+            complete = False
+            continue
+        wager, known = found
+        wagers.append(wager)
+        result.lines[position] = (settle_wager(wager, rounding), known)
+    dealer_wager, dealer_known, dealer_complete = _dealer_wager(view, ruleset, facts)
+    result.dealer_wager, result.dealer_outcome_known = dealer_wager, dealer_known
+    if not (complete and dealer_complete):
+        return result
+    if facts.mode is BankingMode.PLAYER_BANK:
+        result.settlement = settle_player_bank(wagers, rounding, dealer_wager)
+    elif facts.mode is BankingMode.CO_BANK:
+        result.settlement = settle_co_bank(wagers, rounding)  # a dealer wager: its own finding
+    else:
+        result.settlement = settle_dealer_banked(wagers, rounding)
+    return result
+
+
+# --- Comparing ---------------------------------------------------------------------------------
+
+
+def _shown(outcome: str, paid: Cents, collected: Cents, returned: Cents, vig: Cents = 0) -> str:
+    text = f"{outcome}: paid {to_dollars(paid)}, collected {to_dollars(collected)}"
+    text += f", returned {to_dollars(returned)}"
+    return text + (f", vigorish {to_dollars(vig)}" if vig else "")
+
+
+def _recorded_money(event: WagerSettled) -> tuple[Cents, Cents, Cents, Cents]:
+    """Return a settlement's paid, collected, returned and vigorish in cents."""
+    return (
+        to_cents(event.paid),
+        to_cents(event.collected),
+        to_cents(event.returned),
+        to_cents(event.vigorish),
+    )
+
+
+def _money_at_stake(
+    recorded: tuple[Cents, Cents, Cents], expected: tuple[Cents, Cents, Cents]
+) -> Cents:
+    """Return the larger of the player's wrong result and the wrongly returned amount."""
+    (paid, collected, returned), (want_paid, want_collected, want_returned) = recorded, expected
+    net = abs((paid - collected) - (want_paid - want_collected))
+    return max(net, abs(returned - want_returned))
+
+
+def _stray(emit: Emit, events: Iterable[WagerSettled], code: str, what: str) -> None:
+    """Report settlements of no placed wager, or of one settled already."""
+    for event in events:
+        paid, collected, returned, vig = _recorded_money(event)
+        emit(code, position=event.position,
+             recorded=_shown(event.outcome, paid, collected, returned, vig),
+             expected=f"no {what} settlement: no wager left to settle at this position",
+             at_stake=to_dollars(max(paid, collected, returned)), events=[event])  # fmt: skip
+
+
+def _judge_vigorish(
+    emit: Emit, context: TableContext, mode: BankingMode, event: WagerSettled, line: SettlementLine
+) -> None:
+    paid, _, _, taken = _recorded_money(event)
+    rounding = context.ruleset.vig_rounding
+    if rounding is None:  # California: no vigorish, only the collection schedule's fees
+        if taken:
+            emit("PG-CA-FEE", position=event.position, recorded=f"vigorish {to_dollars(taken)}",
+                 expected="no vigorish: collection fees only", at_stake=to_dollars(taken),
+                 events=[event])  # fmt: skip
+        return
+    # PA 621a.8(k), 9(q) / NJ 10.7(k), 10.8(r): 5% of the amount won, at the payout. Where
+    # the payout itself was wrong (PG-SETTLE-PAYOUT), 5% of either the amount owed or the
+    # amount paid is not reported again.
+    accepted = {line.vigorish, vigorish(paid, rounding)}
+    if taken in accepted:
+        return
+    owed = min(accepted, key=lambda amount: abs(amount - taken))
+    code = "PG-SETTLE-VIG-OVER"
+    if taken < owed:
+        code = "PG-SETTLE-VIG-UNCOLLECTED" if taken == 0 else "PG-SETTLE-VIG-SHORT"
+    rule = _rule(context, "bank-vigorish" if mode in _CENTRE_MODES else None)
+    emit(code, position=event.position, recorded=f"vigorish {to_dollars(taken)}",
+         expected=f"vigorish {to_dollars(owed)} ({rounding.value} rounding)",
+         at_stake=to_dollars(abs(taken - owed)), events=[event], rule_key=rule)  # fmt: skip
+
+
+def _judge_line(
+    emit: Emit,
+    context: TableContext,
+    view: RoundView,
+    facts: _Facts,
+    event: WagerSettled,
+    expected: tuple[SettlementLine, bool],
+) -> None:
+    line, known = expected
+    paid, collected, returned, taken = _recorded_money(event)
+    want = (line.paid, line.collected, line.returned)
+    shown = _shown(_label(line.wager), *want, line.vigorish)
+    if view.voided is not None:  # every wager returned whole, nothing else moved
+        if (paid, collected, returned, taken) != (*want, 0):
+            wrong = max(_money_at_stake((paid, collected, returned), want), taken)
+            rule = _rule(context, _VOID_RULES.get(view.voided.reason))
+            emit("PG-SETTLE-PAYOUT", position=event.position,
+                 recorded=_shown(event.outcome, paid, collected, returned, taken),
+                 expected=f"{shown} (round voided)", at_stake=to_dollars(wrong),
+                 events=[view.voided, event], rule_key=rule)  # fmt: skip
+        return
+    rule = _rule(context, _MODE_RULES.get(facts.mode))
+    if known and event.outcome != _label(line.wager):
+        emit("PG-SETTLE-OUTCOME", position=event.position, recorded=event.outcome,
+             expected=_label(line.wager), at_stake=to_dollars(line.wager.amount), events=[event],
+             rule_key=rule)  # fmt: skip
+    if (paid, collected, returned) != want:
+        code = "PG-SETTLE-PAYOUT"
+        played = line.outcome in (Outcome.WIN, Outcome.LOSE)
+        if facts.mode is BankingMode.CALIFORNIA and played and (line.returned or returned):
+            # CA: collected or paid "to the extent that the player-dealer's wager covers",
+            # the rest returned.
+            code, rule = "PG-CA-COVERAGE", None
+        emit(code, position=event.position,
+             recorded=_shown(event.outcome, paid, collected, returned), expected=shown,
+             at_stake=to_dollars(_money_at_stake((paid, collected, returned), want)),
+             events=[event], rule_key=rule)  # fmt: skip
+    _judge_vigorish(emit, context, facts.mode, event, line)
+
+
+def _wagers(view: RoundView, context: TableContext, emit: Emit) -> None:
+    """Each Pai Gow wager: outcome, payout, vigorish (PA 621a.8(e)-(k), 9(o)-(r); CA coverage)."""
+    ruleset = context.ruleset
+    facts = _read(view, ruleset)
+    expected = _expect(view, ruleset, facts)
+    for position, event in facts.settled.items():
+        line = expected.lines.get(position)
+        if line is not None:
+            _judge_line(emit, context, view, facts, event, line)
+    _stray(emit, facts.stray, "PG-SETTLE-PAYOUT", "Pai Gow")
+
+
+# --- The bank ----------------------------------------------------------------------------------
+
+
+def _judge_dealer_wager(
+    view: RoundView, context: TableContext, emit: Emit, expected: _Expected
+) -> None:
+    """PA 621a.9(n), (p): the dealer's wager against the bank, won, tied or lost."""
+    settled = view.dealer_wager_settled
+    if settled is None:
+        return
+    recorded = to_cents(settled.amount)
+    rule = _rule(context, "dealer-vs-bank")
+    if view.voided is not None:  # the dealer's chips simply go back to the table inventory
+        if recorded:
+            emit("PG-SETTLE-PAYOUT", position=context.ruleset.layout.dealer,
+                 recorded=f"dealer wager {settled.outcome} {to_dollars(recorded)}",
+                 expected="dealer wager returned (round voided)",
+                 at_stake=to_dollars(recorded), events=[view.voided, settled],
+                 rule_key=rule)  # fmt: skip
+        return
+    wager = expected.dealer_wager
+    if wager is None:
+        return
+    if expected.dealer_outcome_known and settled.outcome != wager.outcome.value:
+        emit("PG-SETTLE-OUTCOME", position=context.ruleset.layout.dealer,
+             recorded=f"dealer wager {settled.outcome}",
+             expected=f"dealer wager {wager.outcome.value}", at_stake=to_dollars(wager.amount),
+             events=[settled], rule_key=rule)  # fmt: skip
+    # Signed from the house's side, as DealerWager.result: a wrong direction counts twice,
+    # and a push moves nothing.
+    moved = {"win": recorded, "push": 0, "lose": -recorded}[settled.outcome]
+    wrong = abs(moved - wager.result) or (recorded if settled.outcome == "push" else 0)
+    if wrong:
+        emit("PG-SETTLE-PAYOUT", position=context.ruleset.layout.dealer,
+             recorded=f"dealer wager {settled.outcome} {to_dollars(recorded)}",
+             expected=f"dealer wager {wager.outcome.value} {to_dollars(abs(wager.result))}",
+             at_stake=to_dollars(wrong), events=[settled], rule_key=rule)  # fmt: skip
+
+
+def _judge_dealer_wager_allowed(
+    view: RoundView, context: TableContext, emit: Emit, facts: _Facts
+) -> None:
+    """PA 621a.9(e), (h): none while co-banking, else at most the bank's last wager."""
+    placed, bank = view.dealer_wager, view.bank
+    if placed is None or bank is None or placed.amount <= 0:
+        return
+    if facts.mode is BankingMode.CO_BANK:
+        # PA 621a.9(e), (h) / NJ 10.8(e), (h): "the dealer may not place a wager against the bank".
+        emit("PG-BANK-DEALER-WAGER-CO-BANK", position=bank.position,
+             recorded=f"dealer wagered {placed.amount} against the co-bank",
+             expected="no dealer wager while co-banking", at_stake=placed.amount,
+             events=[placed])  # fmt: skip
+        return
+    last = getattr(context, "last_dealer_banked_wagers", None)
+    banks_last = last.get(bank.position) if last is not None else None
+    if banks_last is None:
+        return  # the bank's last wager against the dealer is not known here
+    limit = dealer_wager_limit(to_cents(banks_last))  # PA 621a.9(h) / NJ 10.8(h)
+    amount = to_cents(placed.amount)
+    if amount > limit:
+        emit("PG-BANK-DEALER-WAGER-LIMIT", position=bank.position,
+             recorded=f"dealer wagered {placed.amount}",
+             expected=f"at most {to_dollars(limit)}, the bank's last wager against the dealer",
+             at_stake=to_dollars(amount - limit), events=[placed])  # fmt: skip
+
+
+def _field(event: Event | None, name: str) -> Cents:
+    """Return one money field of a bank flow event in cents: 0 when nothing was recorded."""
+    return 0 if event is None else to_cents(getattr(event, name))
+
+
+def _flows(
+    emit: Emit,
+    code: str,
+    position: Position | None,
+    events: list[Event | None],
+    pairs: dict[str, tuple[Cents, Cents]],
+) -> None:
+    """Report one bank flow event whose amounts differ from the engine's."""
+    wrong = {name: (got, want) for name, (got, want) in pairs.items() if got != want}
+    if not wrong:
+        return
+    emit(code, position=position,
+         recorded=", ".join(f"{name} {to_dollars(got)}" for name, (got, _) in wrong.items()),
+         expected=", ".join(f"{name} {to_dollars(want)}" for name, (_, want) in wrong.items()),
+         at_stake=to_dollars(max(abs(got - want) for got, want in wrong.values())),
+         events=[e for e in events if e is not None])  # fmt: skip
+
+
+def _bank(view: RoundView, context: TableContext, emit: Emit) -> None:
+    """The bank's flows (PA 621a.9(h), (n)-(r) / NJ 10.8(h), (n)-(r))."""
+    ruleset = context.ruleset
+    facts = _read(view, ruleset)
+    if facts.mode is BankingMode.CALIFORNIA:
+        return
+    expected = _expect(view, ruleset, facts)
+    _judge_dealer_wager_allowed(view, context, emit, facts)
+    _judge_dealer_wager(view, context, emit, expected)
+    settlement = expected.settlement
+    if settlement is None or view.completed is None:
+        return  # the flows come after every wager: a round cut short has not reached them
+    bank = view.bank.position if view.bank is not None else None
+    if facts.mode is BankingMode.CO_BANK:  # PA 621a.9(r) / NJ 10.8(p): halves with the house
+        split = view.co_bank_split
+        _flows(emit, "PG-COBANK-SPLIT", bank, [split], {
+            "co-bank pay-in": (_field(split, "shortfall_from_co_bank"),
+                               settlement.shortfall_from_bank),
+            "house pay-in": (_field(split, "shortfall_from_house"),
+                             settlement.shortfall_from_house),
+            "surplus to house": (_field(split, "surplus_to_house"), settlement.surplus_to_house),
+            "vigorish": (_field(split, "surplus_vigorish"), settlement.surplus_vigorish),
+            "to co-bank": (_field(split, "surplus_to_co_bank"), settlement.surplus_to_bank),
+        })  # fmt: skip
+        return
+    # PA 621a.9(o) / NJ 10.8(o): the bank pays in what the centre lacks, or takes the
+    # surplus less 5%.
+    shortfall, surplus = view.shortfall, view.surplus
+    recorded_shortfall = _field(shortfall, "amount")
+    _flows(emit, "PG-BANK-SHORTFALL", bank, [shortfall],
+           {"shortfall": (recorded_shortfall, settlement.shortfall_from_bank)})  # fmt: skip
+    _flows(emit, "PG-BANK-SURPLUS", bank, [surplus], {
+        "surplus": (_field(surplus, "surplus"), settlement.surplus),
+        "vigorish": (_field(surplus, "vigorish"), settlement.surplus_vigorish),
+        "paid to bank": (_field(surplus, "paid_to_bank"), settlement.surplus_to_bank),
+    })  # fmt: skip
+
+
+def _balance(view: RoundView, context: TableContext, emit: Emit) -> None:
+    """The centre of a banked layout pays out exactly what went in (PA 621a.9(o), (r))."""
+    if view.bank is None or view.voided is not None or is_player_dealer_table(context.ruleset):
+        return
+    facts = _read(view, context.ruleset)
+    unsettled = set(facts.stakes) - set(facts.settled)
+    dealer_open = view.dealer_wager is not None and view.dealer_wager_settled is None
+    if view.completed is None or unsettled or dealer_open:
+        return  # money still on the layout: the centre cannot be balanced yet
+    taken_in = paid_out = 0
+    for _, event in view.settled:
+        if event.kind is WagerKind.PAI_GOW:  # Pair Fortunes is the house's, outside the centre
+            taken_in += to_cents(event.collected)
+            paid_out += to_cents(event.paid)
+    if view.dealer_wager_settled is not None:
+        amount = to_cents(view.dealer_wager_settled.amount)
+        if view.dealer_wager_settled.outcome == "lose":
+            taken_in += amount
+        elif view.dealer_wager_settled.outcome == "win":
+            paid_out += amount
+    if view.shortfall is not None:
+        taken_in += to_cents(view.shortfall.amount)
+    if view.surplus is not None:
+        paid_out += to_cents(view.surplus.vigorish) + to_cents(view.surplus.paid_to_bank)
+    split = view.co_bank_split
+    if split is not None:
+        taken_in += to_cents(split.shortfall_from_co_bank) + to_cents(split.shortfall_from_house)
+        paid_out += sum(
+            to_cents(x)
+            for x in (split.surplus_to_house, split.surplus_vigorish, split.surplus_to_co_bank)
+        )
+    if taken_in != paid_out:
+        rule = _rule(context, "co-bank-settlement" if split else "bank-settlement")
+        flows = [e for e in (view.shortfall, view.surplus, split) if e is not None]
+        emit("PG-SETTLE-UNBALANCED", position=view.bank.position,
+             recorded=f"centre took in {to_dollars(taken_in)}, paid out {to_dollars(paid_out)}",
+             expected="the centre pays out exactly what it took in",
+             at_stake=to_dollars(abs(taken_in - paid_out)), events=flows or [view.bank],
+             rule_key=rule)  # fmt: skip
+
+
+# --- California --------------------------------------------------------------------------------
+
+
+def _player_dealer_result(
+    view: RoundView, ruleset: RuleSet, facts: _Facts, order: list[Position]
+) -> dict[Position, Cents] | None:
+    """Return each player's net under California coverage in ``order``, if all are known."""
+    wagers: list[Wager] = []
+    for position in order:
+        found = _expected_wager(view, ruleset, facts, position)
+        if found is None:
+            return None
+        wagers.append(found[0])
+    settled = settle_california(wagers, facts.player_dealer)
+    return {line.position: line.paid - line.collected for line in settled.lines}
+
+
+def _order(view: RoundView, context: TableContext, emit: Emit) -> None:
+    """CA: wagers settled "in a clockwise manner ... starting with the player with the action
+    button"."""
+    ruleset = context.ruleset
+    facts = _read(view, ruleset)
+    if facts.mode is not BankingMode.CALIFORNIA or view.voided is not None:
+        return
+    expected = _expected_order(view, ruleset, facts)
+    if expected is None:
+        return
+    recorded = facts.settled_order
+    wanted = [p for p in expected if p in facts.settled]
+    if recorded == wanted:
+        return
+    first = next(
+        i for i, (got, want) in enumerate(zip(recorded, wanted, strict=True)) if got != want
+    )
+    at_stake = 0
+    if facts.player_dealer > 0:
+        actual = _player_dealer_result(
+            view, ruleset, facts, _california_order(view, ruleset, facts)
+        )
+        lawful = _player_dealer_result(view, ruleset, facts, expected)
+        if actual is not None and lawful is not None:
+            # What the order moved: each player's gain against the lawful order, the
+            # player-dealer's included, summed over those who gained.
+            deltas = [actual[p] - lawful[p] for p in lawful]
+            deltas.append(-sum(deltas))
+            at_stake = sum(d for d in deltas if d > 0)
+    position = recorded[first]
+    emit("PG-CA-ORDER", position=position, recorded=f"settled {recorded}",
+         expected=f"clockwise from the button: {wanted}", at_stake=to_dollars(at_stake),
+         events=[facts.settled[position]])  # fmt: skip
+
+
+def _fees(view: RoundView, context: TableContext, emit: Emit) -> None:
+    """CA Collection Rates Schedule: each fee by the table's schedule option."""
+    ruleset = context.ruleset
+    schedule = ruleset.collection_schedule
+    if schedule is None or view.completed is None:
+        return  # fees are taken after every settlement
+    facts = _read(view, ruleset)
+    positions = sorted(facts.stakes)
+    want: dict[Position, Cents] = {}
+    if view.voided is None:  # a voided round takes no fee (settle_voided_round)
+        fees, player_dealer_fee = collection_fees(schedule, [facts.stakes[p] for p in positions])
+        want = dict(zip(positions, fees, strict=True))
+        want[ruleset.layout.dealer] = want.get(ruleset.layout.dealer, 0) + player_dealer_fee
+    got: dict[Position, Cents] = {}
+    for event in view.fees:
+        got[event.position] = got.get(event.position, 0) + to_cents(event.amount)
+        if event.schedule_option != schedule.option:
+            emit("PG-CA-FEE", position=event.position,
+                 recorded=f"schedule option {event.schedule_option}",
+                 expected=f"schedule option {schedule.option}", events=[event])  # fmt: skip
+    for position in sorted(set(want) | set(got)):
+        taken, owed = got.get(position, 0), want.get(position, 0)
+        if taken != owed:
+            shown = [e for e in view.fees if e.position == position]
+            emit("PG-CA-FEE", position=position, recorded=f"fee {to_dollars(taken)}",
+                 expected=f"fee {to_dollars(owed)} (option {schedule.option})",
+                 at_stake=to_dollars(abs(taken - owed)), events=shown)  # fmt: skip
+
+
+# --- Pair Fortunes -----------------------------------------------------------------------------
+
+
+def _pair_fortunes_result(
+    view: RoundView, position: Position, amount: Cents, paytable: Paytable
+) -> PairFortunesResult | None:
+    """Settle a Pair Fortunes wager on the four tiles delivered (or, lacking those, set)."""
+    hand = view.hands.get(position)
+    candidates = [view.delivered_to().get(position), [*hand.high, *hand.low] if hand else None]
+    for names in candidates:
+        if names is None:
+            continue
+        try:
+            return settle_pair_fortunes([parse_tile(n) for n in names], amount, paytable)
+        except RulesError:  # a repeated or unknown tile: PG-TILE-* report it
+            continue
+    return None
+
+
+def _pair_fortunes(view: RoundView, context: TableContext, emit: Emit) -> None:
+    """PA 621a.8(j) (2019): paid by the paytable on the four tiles, however they were set."""
+    paytable = context.ruleset.pair_fortunes
+    if paytable is None:
+        return
+    facts = _read(view, context.ruleset)
+    voids = {v.position for v in view.player_voids}
+    for position, event in facts.side_settled.items():
+        amount = facts.side[position]
+        if view.voided is not None or position in voids:  # PA 621a.10(c)-(e): returned
+            outcome, want = "returned", (0, 0, amount)
+        else:
+            result = _pair_fortunes_result(view, position, amount, paytable)
+            if result is None:
+                continue
+            outcome = "win" if result.paid else "lose"
+            want = (result.paid, result.collected, 0)
+        paid, collected, returned, taken = _recorded_money(event)
+        if event.outcome == outcome and (paid, collected, returned) == want and not taken:
+            continue
+        stake = _money_at_stake((paid, collected, returned), want) + taken
+        emit("PG-PF-PAYOUT", position=position,
+             recorded=_shown(event.outcome, paid, collected, returned, taken),
+             expected=_shown(outcome, *want), at_stake=to_dollars(stake),
+             events=[event])  # fmt: skip
+    _stray(emit, facts.stray_side, "PG-PF-PAYOUT", "Pair Fortunes")
+
+
+CHECKS: tuple[Check, ...] = (_wagers, _bank, _balance, _order, _fees, _pair_fortunes)

@@ -1,0 +1,76 @@
+"""``tablewatch verify FILE.jsonl``: replay an event file offline against its tables' rules."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+from audit.events.catalogue import InvalidEventError, parse_event
+from audit.events.envelope import Event
+from audit.verification.findings import Finding, Severity
+from audit.verification.paigow.verify import verify_stream
+from audit.verification.stream import as_stored
+
+
+def register(commands: Any) -> None:
+    """Add the ``verify`` command."""
+    verify = commands.add_parser("verify", help="find irregularities in an event file, offline")
+    verify.add_argument("file", type=Path, help="a JSON Lines file of table events")
+    verify.add_argument("--json", action="store_true", help="print findings as JSON lines")
+    verify.set_defaults(handler=_verify)
+
+
+def read_events(path: Path, errors: TextIO) -> Iterator[Event]:
+    """Yield the valid events of a JSON Lines file; say on ``errors`` which lines are not."""
+    with path.open("rb") as lines:
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                yield parse_event(line)
+            except InvalidEventError as error:
+                print(f"{path.name}:{number}: not an event: {error}", file=errors)
+
+
+def print_findings(findings: Iterable[Finding], out: TextIO) -> Counter[Severity]:
+    """Print findings as a readable table; return the count by severity."""
+    counts: Counter[Severity] = Counter()
+    for f in findings:
+        counts[f.severity] += 1
+        where = f"{f.table_id} {f.round_id or '-'} pos {'-' if f.position is None else f.position}"
+        print(f"{f.severity.value.upper():8} {f.code:32} {where}", file=out)
+        print(f"         {f.title} ({f.rule})", file=out)
+        print(f"         recorded {f.recorded}; expected {f.expected}; at stake ${f.at_stake}",
+              file=out)  # fmt: skip
+    return counts
+
+
+def summarise(findings: list[Finding], out: TextIO) -> None:
+    """Print a findings summary: counts by severity and by code."""
+    by_severity = Counter(f.severity.value for f in findings)
+    shares = ", ".join(f"{by_severity[s.value]} {s.value}" for s in reversed(Severity))
+    print(f"findings: {len(findings)} ({shares})", file=out)
+    for (code, severity), count in sorted(
+        Counter((f.code, f.severity.value) for f in findings).items()
+    ):
+        print(f"  {count:>6}  {code} ({severity})", file=out)
+
+
+def _verify(args: argparse.Namespace) -> int:
+    args.file.open("rb").close()  # a missing file fails before any work
+    findings = verify_stream(as_stored(read_events(args.file, sys.stderr)))
+    if args.json:
+        counts: Counter[Severity] = Counter()
+        for finding in findings:
+            counts[finding.severity] += 1
+            print(json.dumps(finding.as_dict()))
+    else:
+        collected = list(findings)
+        counts = print_findings(collected, sys.stdout)
+        summarise(collected, sys.stdout)
+    return 1 if counts[Severity.CRITICAL] else 0

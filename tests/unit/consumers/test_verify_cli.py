@@ -1,0 +1,56 @@
+"""``tablewatch verify FILE``: offline findings, readable or JSON, non-zero on a critical one."""
+
+import json
+import random
+
+from audit.simulation.shift import ShiftConfig, simulate_shift
+from consumers.cli import main
+
+
+def write_shift(path, tamper=None):
+    events = [
+        e.model_dump(mode="json") for e in simulate_shift(ShiftConfig(2, 6), random.Random(5))
+    ]
+    if tamper:
+        tamper(events)
+    path.write_text("".join(json.dumps(e) + "\n" for e in events))
+    return events
+
+
+def test_a_clean_shift_has_no_findings_and_exits_zero(tmp_path, capsys):
+    write_shift(tmp_path / "clean.jsonl")
+    assert main(["verify", str(tmp_path / "clean.jsonl")]) == 0
+    assert "findings: 0 (0 critical, 0 warning, 0 info)" in capsys.readouterr().out
+
+
+def test_a_missing_event_is_a_gap_and_a_reused_id_is_critical(tmp_path, capsys):
+    def tamper(events):
+        del events[20]  # the table's sequence now skips one
+        changed = dict(events[30], recorded_by="someone-else")
+        events.insert(31, changed)  # the same event id with other content
+
+    write_shift(tmp_path / "bad.jsonl", tamper)
+    assert main(["verify", str(tmp_path / "bad.jsonl"), "--json"]) == 1
+    findings = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    codes = {f["code"] for f in findings}
+    assert {"PG-DATA-SEQ-GAP", "PG-DATA-ID-REUSED"} <= codes
+    reused = next(f for f in findings if f["code"] == "PG-DATA-ID-REUSED")
+    assert reused["severity"] == "critical"
+    assert reused["finding_id"]
+
+
+def test_an_exact_duplicate_is_not_a_finding(tmp_path, capsys):
+    write_shift(tmp_path / "dup.jsonl", lambda events: events.insert(11, events[10]))
+    assert main(["verify", str(tmp_path / "dup.jsonl")]) == 0
+    assert "findings: 0" in capsys.readouterr().out
+
+
+def test_lines_that_are_not_events_are_named_on_stderr(tmp_path, capsys):
+    path = tmp_path / "mixed.jsonl"
+    write_shift(path)
+    with path.open("a") as more:
+        more.write("{not json\n")
+    main(["verify", str(path)])
+    err = capsys.readouterr().err
+    assert "mixed.jsonl:" in err
+    assert "not an event: not JSON" in err

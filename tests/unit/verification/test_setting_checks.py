@@ -1,0 +1,262 @@
+"""Setting checks (audit/verification/paigow/setting_checks.py), each from a hand-written round.
+
+The :class:`Table` builder here is shared with ``test_settlement_checks``.
+"""
+
+import itertools
+import random
+import uuid
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from audit.events.catalogue import EVENT_TYPES, parse_event
+from audit.events.examples import EXAMPLES
+from audit.simulation.shift import ShiftConfig, simulate_shift
+from audit.verification.paigow.verify import verify_stream
+
+START = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
+SETTING_CODES = ("PG-SET-MISORDERED", "PG-SET-HOUSE-WAY", "PG-SET-DEALER-RULE",
+                 "PG-SET-SURRENDER-LATE")  # fmt: skip
+
+# A dealer's four tiles and their house way (dealer-rule-max-low, PA ranking): the Day
+# Gong is the only pair, wong or gong, so PA 621a.8(d)(2) permits no other setting.
+DEALER = "1-1a 2-6 / 3-3a 1-5a"
+WINS = "4-6a 4-6b / 6-6a 5-6a"  # a Ping pair over 3: beats DEALER (Day Gong over 2) both ways
+LOSES = "4-4a 2-5 / 2-2a 1-6a"  # 5 over 1: below DEALER both ways
+PUSHES = "5-5a 1-6b / 4-4b 1-5b"  # 7 over 4: the high hand loses, the low hand wins
+LOSES_TOO = "5-5b 4-5 / 3-3b 2-2b"  # set as the house way sets these tiles
+
+
+class Table:
+    """Builds one table's events in order: opening, then rounds, with seq and time running on."""
+
+    def __init__(self, rule_set="pa-2012", **options):
+        self.events = []
+        self.seq = itertools.count()
+        self.clock = START
+        self.round_id = None
+        self.rounds = 0
+        self.add("table_opened", rule_set=rule_set, options=options)
+        self.add("tile_set_received", tile_set_id="TS-1")
+        self.add("tile_set_inspected", tile_set_id="TS-1")
+        self.add("dice_placed_in_shaker")
+
+    def add(self, event_type, /, **fields):
+        """Add an event: the catalogue example's required fields, overridden by ``fields``."""
+        self.clock += timedelta(seconds=5)
+        model = EVENT_TYPES[event_type]
+        required = {name for name, spec in model.model_fields.items() if spec.is_required()}
+        example = {k: v for k, v in EXAMPLES[event_type].items() if k in required}
+        envelope = {"table_id": "PG-07", "seq": next(self.seq), "event_id": str(uuid.uuid4()),
+                    "occurred_at": self.clock.isoformat(), "recorded_by": "dealer-1"}  # fmt: skip
+        if model.ROUND_LEVEL:
+            envelope["round_id"] = self.round_id
+        self.events.append(parse_event({**example, "type": event_type, **envelope, **fields}))
+        return self.events[-1]
+
+    def start(self, bank=None, co_bank=False, dealer_wager=None):
+        """Start a round; a player bank (and its co-bank, or the dealer's wager) if given."""
+        self.rounds += 1
+        self.round_id = f"r{self.rounds}"
+        self.add("round_started", round_number=self.rounds, dealer_id="dealer-1")
+        if bank is not None:
+            self.add("bank_offered", position=bank)
+            self.add("bank_accepted", position=bank, chips_on_table="5000.00")
+            if co_bank:
+                self.add("co_bank_requested", position=bank)
+        if dealer_wager is not None:
+            self.add("dealer_wager_against_bank", amount=dealer_wager)
+        return self
+
+    def wager(self, position, amount, kind="pai_gow"):
+        self.add("wager_placed", position=position, amount=amount, kind=kind)
+        return self
+
+    def deliver(self, position, tiles):
+        self.add("stack_delivered", position=position, order=position, tiles=tiles.split())
+        return self
+
+    def hand(self, position, setting, set_by="player"):
+        high, low = (part.split() for part in setting.split("/"))
+        return self.add("hand_set", position=position, high=high, low=low, set_by=set_by)
+
+    def reveal(self, position):
+        return self.add("hands_revealed", position=position)
+
+    def settle(self, position, outcome, kind="pai_gow", **money):
+        return self.add("wager_settled", position=position, kind=kind, outcome=outcome, **money)
+
+    def complete(self):
+        self.add("round_completed")
+        return self
+
+    def findings(self, *codes):
+        """Return the findings of the given codes over everything built so far."""
+        return [f for f in verify_stream(self.events) if f.code in codes]
+
+
+def facts(finding):
+    return finding.code, finding.position, finding.rule, str(finding.at_stake)
+
+
+def dealer_banked(rule_set="pa-2012", dealer=DEALER, player=WINS, **options):
+    """A dealer-banked round with one $25 wager at position 1, settled as the hands say."""
+    table = Table(rule_set, **options).start().wager(1, "25.00")
+    table.hand(1, player)
+    table.hand(0, dealer, set_by="dealer")
+    table.reveal(1)
+    table.settle(1, "win", paid="25.00", vigorish="1.25")
+    return table.complete()
+
+
+# --- PG-SET-MISORDERED -------------------------------------------------------------------------
+
+
+def test_a_clean_round_has_no_setting_finding():
+    assert dealer_banked().findings(*SETTING_CODES) == []
+
+
+def test_a_player_hand_set_low_over_high():
+    table = dealer_banked(player="6-6a 5-6a / 4-6a 4-6b")  # 7 high over a Ping pair low
+    [finding] = table.findings("PG-SET-MISORDERED")
+    assert facts(finding) == ("PG-SET-MISORDERED", 1, "PA 621a.8(a)", "25.00")
+    assert finding.expected == "4-6a 4-6b / 6-6a 5-6a"
+
+
+def test_two_hands_of_equal_rank_may_be_set_either_way():
+    for player in ("4-5 1-4 / 3-6 2-3", "3-6 2-3 / 4-5 1-4"):  # both 4, a Chop Gow on top
+        assert dealer_banked(player=player).findings("PG-SET-MISORDERED") == []
+
+
+def test_misordered_cites_nj():
+    table = dealer_banked("nj", player="6-6a 5-6a / 4-6a 4-6b")
+    [finding] = table.findings("PG-SET-MISORDERED")
+    assert finding.rule == "NJ 19:47-10.7(a)"
+
+
+def test_a_hand_with_a_repeated_tile_is_left_to_the_tile_checks():
+    table = dealer_banked(player="6-6a 6-6a / 4-6a 4-6b")
+    assert table.findings(*SETTING_CODES) == []
+
+
+# --- PG-SET-HOUSE-WAY and PG-SET-DEALER-RULE -----------------------------------------------------
+
+
+def test_a_dealer_off_the_house_way_and_the_dealer_rule():
+    table = dealer_banked(dealer="1-1a 3-3a / 2-6 1-5a")  # 8 / 4: the Day Gong broken up
+    found = {f.code: f for f in table.findings(*SETTING_CODES)}
+    assert sorted(found) == ["PG-SET-DEALER-RULE", "PG-SET-HOUSE-WAY"]
+    assert facts(found["PG-SET-HOUSE-WAY"]) == ("PG-SET-HOUSE-WAY", 0, "PA 621a.10(f)", "25.00")
+    assert facts(found["PG-SET-DEALER-RULE"]) == ("PG-SET-DEALER-RULE", 0, "PA 621a.8(d)", "25.00")
+    assert found["PG-SET-HOUSE-WAY"].expected.startswith(DEALER)
+
+
+def test_house_way_and_dealer_rule_cite_nj():
+    table = dealer_banked("nj", dealer="1-1a 3-3a / 2-6 1-5a")
+    rules = sorted(f.rule for f in table.findings(*SETTING_CODES))
+    assert rules == ["NJ 19:47-10.7(d)", "NJ 19:47-10.9(f)"]
+
+
+def test_tiles_listed_in_another_order_within_a_hand_are_the_same_setting():
+    assert dealer_banked(dealer="2-6 1-1a / 1-5a 3-3a").findings(*SETTING_CODES) == []
+
+
+def test_a_house_way_outside_the_dealer_rule_fires_only_the_rule():
+    # A PA casino whose Rules Submission adopts the California way: it splits the Teens.
+    tiles_set_by_ca_way = "6-6b 1-2 / 6-6a 1-3a"
+    table = dealer_banked(dealer=tiles_set_by_ca_way, player="4-6a 4-6b / 5-5a 1-6a",
+                          house_way="california-posted")  # fmt: skip
+    [finding] = table.findings(*SETTING_CODES)
+    assert facts(finding) == ("PG-SET-DEALER-RULE", 0, "PA 621a.8(d)", "25.00")
+    assert finding.expected == "6-6a 6-6b / 1-3a 1-2"
+
+
+def test_the_dealer_rule_way_on_a_california_way_table_fires_only_the_house_way():
+    table = dealer_banked(dealer="6-6a 6-6b / 1-3a 1-2", player="4-6a 4-6b / 5-5a 1-6a",
+                          house_way="california-posted")  # fmt: skip
+    [finding] = table.findings(*SETTING_CODES)
+    assert facts(finding) == ("PG-SET-HOUSE-WAY", 0, "PA 621a.10(f)", "25.00")
+
+
+def co_banked(bank_hand):
+    table = Table().start(bank=2, co_bank=True).wager(1, "40.00").wager(3, "60.00")
+    table.hand(1, WINS)
+    table.hand(3, LOSES)
+    table.hand(2, bank_hand, set_by="dealer")  # PA 621a.9(e): the dealer sets the co-bank's hand
+    return table.complete()
+
+
+def test_the_co_banks_hand_is_set_by_the_house_way():
+    assert co_banked(DEALER).findings(*SETTING_CODES) == []
+    [finding] = co_banked("1-1a 3-3a / 2-6 1-5a").findings(*SETTING_CODES)
+    assert facts(finding) == ("PG-SET-HOUSE-WAY", 2, "PA 621a.10(f)", "100.00")
+
+
+def test_a_player_banks_hand_is_the_players_own():
+    table = Table().start(bank=2).wager(1, "40.00")
+    table.hand(1, WINS)
+    table.hand(2, "1-1a 3-3a / 2-6 1-5a")
+    assert table.complete().findings(*SETTING_CODES) == []
+
+
+def test_the_dealers_hand_against_a_player_bank_stakes_the_dealers_wager():
+    table = Table().start(bank=2, dealer_wager="30.00").wager(1, "40.00")
+    table.hand(1, WINS)
+    table.hand(2, LOSES_TOO)
+    table.hand(0, "1-1a 3-3a / 2-6 1-5a", set_by="dealer")
+    found = {f.code: f for f in table.complete().findings(*SETTING_CODES)}
+    assert str(found["PG-SET-HOUSE-WAY"].at_stake) == "30.00"
+    assert found["PG-SET-DEALER-RULE"].position == 0
+
+
+def test_a_california_player_dealer_sets_freely():
+    table = Table("california").start().wager(0, "50.00").wager(3, "40.00")
+    table.hand(3, WINS)
+    table.hand(0, "1-1a 3-3a / 2-6 1-5a")
+    assert table.complete().findings(*SETTING_CODES) == []
+
+
+def test_a_reset_hand_is_judged_as_reset():
+    table = Table().start().wager(1, "25.00")
+    table.hand(1, WINS)
+    table.hand(0, "1-1a 3-3a / 2-6 1-5a", set_by="dealer")
+    table.hand(0, DEALER, set_by="dealer")  # PA 621a.10(f): reset by the house way
+    assert table.complete().findings(*SETTING_CODES) == []
+
+
+# --- PG-SET-SURRENDER-LATE ---------------------------------------------------------------------
+
+
+def surrender(rule_set, after_reveal):
+    table = Table(rule_set).start().wager(2, "50.00")
+    table.hand(2, LOSES)
+    table.hand(0, DEALER, set_by="dealer")
+    if after_reveal:
+        table.reveal(2)
+    table.add("surrendered", position=2)
+    table.settle(2, "surrendered", collected="50.00")
+    return table.complete()
+
+
+@pytest.mark.parametrize(("rule_set", "rule"), [("pa-2012", "PA 621a.8(e)"),
+                                                ("pa-2019", "PA 621a.8(e) (2019)"),
+                                                ("nj", "NJ 19:47-10.7(f)")])  # fmt: skip
+def test_a_surrender_after_the_hands_were_revealed(rule_set, rule):
+    [finding] = surrender(rule_set, after_reveal=True).findings(*SETTING_CODES)
+    assert facts(finding) == ("PG-SET-SURRENDER-LATE", 2, rule, "50.00")
+
+
+def test_a_surrender_before_the_reveal_is_in_time():
+    assert surrender("pa-2012", after_reveal=False).findings(*SETTING_CODES) == []
+
+
+# --- No false positives on simulated play -------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_simulated_shifts_raise_no_setting_finding(seed):
+    events = list(simulate_shift(ShiftConfig(tables=6, rounds_per_table=30), random.Random(seed)))
+    types = {e.type for e in events}
+    assert {"surrendered", "co_bank_requested", "dealer_wager_against_bank"} <= types
+    assert [f for f in verify_stream(events) if f.code in SETTING_CODES] == []

@@ -1,0 +1,389 @@
+"""Settlement checks (audit/verification/paigow/settlement_checks.py), each from a hand-written
+round: a clean variant, and one that breaks the rule with a known amount at stake."""
+
+import random
+
+import pytest
+
+from audit.simulation.shift import ShiftConfig, simulate_shift
+from audit.verification.paigow.verify import verify_stream
+from tests.unit.verification.test_setting_checks import (
+    DEALER,
+    LOSES,
+    LOSES_TOO,
+    PUSHES,
+    WINS,
+    Table,
+    facts,
+)
+
+SETTLEMENT_CODES = (
+    "PG-SETTLE-OUTCOME", "PG-SETTLE-PAYOUT", "PG-SETTLE-VIG-UNCOLLECTED", "PG-SETTLE-VIG-SHORT",
+    "PG-SETTLE-VIG-OVER", "PG-SETTLE-UNBALANCED", "PG-BANK-SHORTFALL", "PG-BANK-SURPLUS",
+    "PG-BANK-DEALER-WAGER-LIMIT", "PG-BANK-DEALER-WAGER-CO-BANK", "PG-COBANK-SPLIT",
+    "PG-CA-COVERAGE", "PG-CA-ORDER", "PG-CA-FEE", "PG-PF-PAYOUT",
+)  # fmt: skip
+WINS_TOO = "1-4 2-3 / 3-5 1-2"  # a Chop Ng pair over 4: beats DEALER both ways
+
+
+def found(table):
+    return sorted((facts(f) for f in table.findings(*SETTLEMENT_CODES)), key=str)
+
+
+# --- Dealer-banked: outcome, payout, vigorish -----------------------------------------------------
+
+
+def dealer_round(changes=None, rule_set="pa-2012"):
+    """Three wagers against the dealer's DEALER hand: a $25 win, a $50 loss and a $30 push."""
+    table = Table(rule_set).start().wager(1, "25.00").wager(2, "50.00").wager(3, "30.00")
+    table.hand(1, WINS)
+    table.hand(2, LOSES)
+    table.hand(3, PUSHES)
+    table.hand(0, DEALER, set_by="dealer")
+    lines = {
+        1: ("win", {"paid": "25.00", "vigorish": "1.25"}),
+        2: ("lose", {"collected": "50.00"}),
+        3: ("push", {"returned": "30.00"}),
+        **(changes or {}),
+    }
+    for position, (outcome, money) in lines.items():
+        table.reveal(position)
+        table.settle(position, outcome, **money)
+    return table.complete()
+
+
+def test_a_clean_dealer_banked_round_has_no_settlement_finding():
+    assert found(dealer_round()) == []
+
+
+def test_a_push_collected_as_a_loss():
+    table = dealer_round({3: ("lose", {"collected": "30.00"})})
+    assert found(table) == [
+        ("PG-SETTLE-OUTCOME", 3, "PA 621a.8(g)-(k)", "30.00"),
+        ("PG-SETTLE-PAYOUT", 3, "PA 621a.8(g)-(k)", "30.00"),
+    ]
+
+
+def test_a_winner_paid_short_is_one_finding():
+    table = dealer_round({1: ("win", {"paid": "20.00", "vigorish": "1.00"})})
+    assert found(table) == [("PG-SETTLE-PAYOUT", 1, "PA 621a.8(g)-(k)", "5.00")]
+
+
+@pytest.mark.parametrize(
+    ("vigorish", "code", "at_stake"),
+    [("0.00", "PG-SETTLE-VIG-UNCOLLECTED", "1.25"), ("1.00", "PG-SETTLE-VIG-SHORT", "0.25"),
+     ("2.00", "PG-SETTLE-VIG-OVER", "0.75")],
+)  # fmt: skip
+def test_vigorish_wrongly_taken(vigorish, code, at_stake):
+    table = dealer_round({1: ("win", {"paid": "25.00", "vigorish": vigorish})})
+    assert found(table) == [(code, 1, "PA 621a.8(k)", at_stake)]
+
+
+@pytest.mark.parametrize(
+    ("rule_set", "rule"), [("nj", "NJ 19:47-10.7(k)"), ("pa-2019", "PA 621a.11(a)")]
+)
+def test_vigorish_cites_each_jurisdiction(rule_set, rule):
+    table = dealer_round({1: ("win", {"paid": "25.00"})}, rule_set)
+    assert found(table) == [("PG-SETTLE-VIG-UNCOLLECTED", 1, rule, "1.25")]
+
+
+def test_vigorish_rounded_up_to_the_quarter_where_the_table_says():
+    def eleven_dollar_win(vigorish):
+        table = Table("pa-2012", vig_rounding="quarter").start().wager(1, "11.00")
+        table.hand(1, WINS)
+        table.hand(0, DEALER, set_by="dealer")
+        table.settle(1, "win", paid="11.00", vigorish=vigorish)
+        return table.complete()
+
+    assert found(eleven_dollar_win("0.75")) == []
+    assert found(eleven_dollar_win("0.55")) == [("PG-SETTLE-VIG-SHORT", 1, "PA 621a.8(k)", "0.20")]
+
+
+def test_a_settlement_with_no_wager_behind_it():
+    table = dealer_round({5: ("win", {"paid": "40.00", "vigorish": "2.00"})})
+    assert found(table) == [("PG-SETTLE-PAYOUT", 5, "PA 621a.8(g)-(k)", "40.00")]
+
+
+def test_hands_that_cannot_decide_are_judged_on_the_recorded_outcome():
+    table = Table().start().wager(1, "25.00").wager(2, "50.00")
+    table.hand(1, WINS)  # position 2 never set; the dealer's hand never recorded
+    table.settle(1, "win", paid="25.00")
+    table.settle(2, "lose", collected="50.00")
+    assert found(table.complete()) == [("PG-SETTLE-VIG-UNCOLLECTED", 1, "PA 621a.8(k)", "1.25")]
+
+
+def test_an_unsettled_round_is_not_judged():
+    table = Table().start().wager(1, "25.00").wager(2, "50.00")
+    table.hand(1, WINS)
+    assert found(table) == []
+
+
+# --- Voided rounds --------------------------------------------------------------------------------
+
+
+def voided_round(second):
+    table = Table().start().wager(1, "25.00").wager(2, "50.00")
+    table.add("tile_exposed", position=0, tile="1-1a")
+    table.add("round_voided", reason="banker_tile_exposed")
+    table.settle(1, "returned", returned="25.00")
+    outcome, money = second
+    table.settle(2, outcome, **money)
+    return table.complete()
+
+
+def test_a_voided_round_returns_every_wager_whole():
+    assert found(voided_round(("returned", {"returned": "50.00"}))) == []
+    table = voided_round(("lose", {"collected": "50.00"}))
+    assert found(table) == [("PG-SETTLE-PAYOUT", 2, "PA 621a.10(e)", "50.00")]
+
+
+# --- Player bank ----------------------------------------------------------------------------------
+
+
+def banked_round(
+    first="100.00", dealer_wager="40.00", flows=(), dealer_settled="lose", vig=None, third="30.00"
+):
+    """A dealer-banked round (position 2 wagers $40), then position 2 banks against 1 and 3.
+
+    The dealer's LOSES loses to the bank's DEALER hand; 1 wins ``first``; 3 loses $30, of
+    which ``third`` is collected.
+    """
+    table = Table().start().wager(2, "40.00")
+    table.hand(2, LOSES)
+    table.hand(0, DEALER, set_by="dealer")
+    table.settle(2, "lose", collected="40.00")
+    table.complete()
+    table.start(bank=2, dealer_wager=dealer_wager).wager(1, first).wager(3, "30.00")
+    table.hand(1, WINS)
+    table.hand(3, LOSES_TOO)
+    table.hand(2, DEALER)
+    if dealer_wager:
+        table.hand(0, LOSES, set_by="dealer")
+    table.reveal(2)
+    if dealer_wager:
+        table.add("dealer_wager_settled", outcome=dealer_settled, amount=dealer_wager)
+    table.settle(1, "win", paid=first, vigorish=vig or FIVE_PERCENT[first])
+    table.settle(3, "lose", collected=third)
+    for event_type, fields in flows:
+        table.add(event_type, **fields)
+    return table.complete()
+
+
+FIVE_PERCENT = {"25.00": "1.25", "50.00": "2.50", "100.00": "5.00"}
+SHORTFALL = [("bank_shortfall_collected", {"amount": "30.00"})]  # $100 paid from $30 + $40
+SURPLUS = [("bank_surplus_settled", {"surplus": "20.00", "vigorish": "1.00",
+                                     "paid_to_bank": "19.00"})]  # fmt: skip
+
+
+def test_clean_player_banked_rounds():
+    assert found(banked_round("100.00", flows=SHORTFALL)) == []
+    assert found(banked_round("50.00", flows=SURPLUS)) == []
+
+
+def test_a_wrong_shortfall_leaves_the_centre_unbalanced():
+    table = banked_round("100.00", flows=[("bank_shortfall_collected", {"amount": "20.00"})])
+    assert found(table) == [
+        ("PG-BANK-SHORTFALL", 2, "PA 621a.9(o)", "10.00"),
+        ("PG-SETTLE-UNBALANCED", 2, "PA 621a.9(o)", "10.00"),
+    ]
+
+
+def test_a_surplus_paid_over_to_the_bank():
+    surplus = [("bank_surplus_settled", {"surplus": "20.00", "vigorish": "1.00",
+                                         "paid_to_bank": "25.00"})]  # fmt: skip
+    assert found(banked_round("50.00", flows=surplus)) == [
+        ("PG-BANK-SURPLUS", 2, "PA 621a.9(o)", "6.00"),
+        ("PG-SETTLE-UNBALANCED", 2, "PA 621a.9(o)", "6.00"),
+    ]
+
+
+def test_surplus_vigorish_not_taken_balances_but_is_wrong():
+    surplus = [("bank_surplus_settled", {"surplus": "20.00", "vigorish": "0.00",
+                                         "paid_to_bank": "20.00"})]  # fmt: skip
+    assert found(banked_round("50.00", flows=surplus)) == [
+        ("PG-BANK-SURPLUS", 2, "PA 621a.9(o)", "1.00"),
+    ]
+
+
+def test_a_winner_against_the_bank_pays_vigorish_under_9q():
+    table = banked_round("100.00", flows=SHORTFALL, vig="0.00")
+    assert found(table) == [("PG-SETTLE-VIG-UNCOLLECTED", 1, "PA 621a.9(q)", "5.00")]
+
+
+def test_a_wager_left_unsettled_leaves_the_centre_unjudged():
+    table = banked_round("100.00", flows=SHORTFALL)
+    table.events = [e for e in table.events if not (e.type == "wager_settled" and e.position == 3)]
+    assert found(table) == []  # the flows still match the engine; the centre is not complete
+
+
+def test_the_dealers_wager_over_the_banks_last_wager():
+    table = banked_round("100.00", dealer_wager="60.00",
+                         flows=[("bank_shortfall_collected", {"amount": "10.00"})])  # fmt: skip
+    assert found(table) == [("PG-BANK-DEALER-WAGER-LIMIT", 2, "PA 621a.9(h)", "20.00")]
+
+
+def test_the_dealers_wager_settled_the_wrong_way():
+    table = banked_round("100.00", flows=SHORTFALL, dealer_settled="win")
+    codes = {f[0]: f for f in found(table)}
+    assert codes["PG-SETTLE-OUTCOME"] == ("PG-SETTLE-OUTCOME", 0, "PA 621a.9(n)", "40.00")
+    assert codes["PG-SETTLE-PAYOUT"] == ("PG-SETTLE-PAYOUT", 0, "PA 621a.9(n)", "80.00")
+
+
+def test_a_player_bank_payout_cites_9o():
+    table = banked_round("100.00", flows=SHORTFALL, third="25.00")
+    assert found(table) == [
+        ("PG-SETTLE-PAYOUT", 3, "PA 621a.9(o)", "5.00"),
+        ("PG-SETTLE-UNBALANCED", 2, "PA 621a.9(o)", "5.00"),
+    ]
+
+
+# --- Co-bank --------------------------------------------------------------------------------------
+
+
+def co_banked_round(split, first="100.00", third="30.00", dealer_wager=None):
+    table = Table().start(bank=2, co_bank=True, dealer_wager=dealer_wager)
+    table.wager(1, first).wager(3, third)
+    table.hand(1, WINS)
+    table.hand(3, LOSES_TOO)
+    table.hand(2, DEALER, set_by="dealer")
+    table.settle(1, "win", paid=first, vigorish=FIVE_PERCENT[first])
+    table.settle(3, "lose", collected=third)
+    table.add("co_bank_split", **split)
+    return table.complete()
+
+
+HALVES = {"shortfall_from_co_bank": "35.00", "shortfall_from_house": "35.00"}
+
+
+def test_a_co_bank_shortfall_and_surplus_split_in_halves():
+    assert found(co_banked_round(HALVES)) == []
+    surplus = {"surplus_to_house": "27.50", "surplus_vigorish": "1.38",
+               "surplus_to_co_bank": "26.12"}  # fmt: skip
+    assert found(co_banked_round(surplus, first="25.00", third="80.00")) == []
+
+
+def test_the_co_bank_paying_the_whole_shortfall():
+    table = co_banked_round({"shortfall_from_co_bank": "70.00"})
+    assert found(table) == [("PG-COBANK-SPLIT", 2, "PA 621a.9(r)", "35.00")]
+
+
+def test_the_dealer_wagering_against_a_co_bank():
+    table = co_banked_round(HALVES, dealer_wager="25.00")
+    assert found(table) == [("PG-BANK-DEALER-WAGER-CO-BANK", 2, "PA 621a.9(e)", "25.00")]
+
+
+def test_co_bank_findings_cite_nj():
+    table = Table("nj").start(bank=2, co_bank=True).wager(1, "100.00")
+    table.hand(1, WINS)
+    table.hand(2, DEALER, set_by="dealer")
+    table.settle(1, "win", paid="100.00", vigorish="5.00")
+    table.add("co_bank_split", shortfall_from_co_bank="100.00")
+    assert found(table.complete()) == [("PG-COBANK-SPLIT", 2, "NJ 19:47-10.8(p)", "50.00")]
+
+
+# --- California -----------------------------------------------------------------------------------
+
+CA = "CA Pai Gow Tiles"
+# The dice total 12 puts the button on seat 3: settled 3, 4, 5, 6, 7, 1, 2. The $50
+# player-dealer pays seat 3's $40, can pay only $10 of seat 4's $30, and is then exhausted:
+# seat 1's losing $20 goes back.
+CA_LINES = {
+    3: ("win", {"paid": "40.00"}),
+    4: ("win", {"paid": "10.00", "returned": "20.00"}),
+    1: ("lose", {"returned": "20.00"}),
+}
+CA_FEES = {3: "1.00", 4: "1.00", 1: "1.00", 0: "1.00"}  # schedule option 1
+
+
+def ca_round(changes=None, order=(3, 4, 1), fees=None):
+    table = Table("california").start().wager(0, "50.00")
+    table.wager(3, "40.00").wager(4, "30.00").wager(1, "20.00")
+    table.add("dice_revealed", faces=[3, 4, 5], announced_total=12)
+    table.hand(3, WINS)
+    table.hand(4, WINS_TOO)
+    table.hand(1, LOSES)
+    table.hand(0, DEALER)
+    table.reveal(0)
+    lines = {**CA_LINES, **(changes or {})}
+    for position in order:
+        table.reveal(position)
+        table.settle(position, lines[position][0], **lines[position][1])
+    for position, amount in (CA_FEES if fees is None else fees).items():
+        table.add("collection_fee_taken", position=position, amount=amount, schedule_option=1)
+    return table.complete()
+
+
+def test_a_clean_california_round():
+    assert found(ca_round()) == []
+
+
+def test_paid_and_collected_beyond_the_player_dealers_wager():
+    table = ca_round({4: ("win", {"paid": "30.00"}), 1: ("lose", {"collected": "20.00"})})
+    assert found(table) == [
+        ("PG-CA-COVERAGE", 1, f"{CA}, Type of Game", "20.00"),
+        ("PG-CA-COVERAGE", 4, f"{CA}, Type of Game", "20.00"),
+    ]
+
+
+def test_a_covered_winner_paid_short_is_a_payout_finding():
+    changes = {3: ("win", {"paid": "35.00"}), 4: ("win", {"paid": "15.00", "returned": "15.00"})}
+    table = ca_round(changes)
+    assert found(table) == [
+        ("PG-CA-COVERAGE", 4, f"{CA}, Type of Game", "5.00"),
+        ("PG-SETTLE-PAYOUT", 3, f"{CA}, How Winners are Determined and Paid", "5.00"),
+    ]
+
+
+def test_settled_out_of_clockwise_order_from_the_button():
+    # Seat 1 first: its $20 is collected, so the player-dealer can pay seat 4 in full.
+    changes = {1: ("lose", {"collected": "20.00"}), 4: ("win", {"paid": "30.00"})}
+    table = ca_round(changes, order=(1, 3, 4))
+    assert found(table) == [("PG-CA-ORDER", 1, f"{CA}, Method used to Determine Action", "20.00")]
+
+
+def test_a_wrong_and_a_missing_collection_fee():
+    table = ca_round(fees={3: "2.00", 4: "1.00", 1: "1.00"})
+    rule = f"{CA}, Collection Rates Schedule"
+    assert found(table) == [("PG-CA-FEE", 0, rule, "1.00"), ("PG-CA-FEE", 3, rule, "1.00")]
+
+
+def test_vigorish_at_a_california_table_is_a_wrong_fee():
+    table = ca_round({3: ("win", {"paid": "40.00", "vigorish": "2.00"})})
+    assert found(table) == [("PG-CA-FEE", 3, f"{CA}, Collection Rates Schedule", "2.00")]
+
+
+# --- Pair Fortunes --------------------------------------------------------------------------------
+
+
+def pair_fortunes_round(paid):
+    table = Table("pa-2019").start().wager(4, "25.00").wager(4, "5.00", kind="pair_fortunes")
+    table.deliver(4, "1-4 2-3 3-5 1-2")  # a mixed pair (1-4 with 2-3): 4 to 1, illustratively
+    table.deliver(0, "1-1a 2-6 3-3a 1-5a")
+    table.hand(4, WINS_TOO)
+    table.hand(0, DEALER, set_by="dealer")
+    table.reveal(4)
+    table.settle(4, "win", paid="25.00", vigorish="1.25")
+    table.settle(4, "win", kind="pair_fortunes", paid=paid)
+    return table.complete()
+
+
+def test_pair_fortunes_paid_by_the_paytable():
+    assert found(pair_fortunes_round("20.00")) == []
+    assert found(pair_fortunes_round("15.00")) == [
+        ("PG-PF-PAYOUT", 4, "PA 621a.8(j) (2019)", "5.00")
+    ]
+
+
+# --- No false positives on simulated play ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_simulated_shifts_raise_no_settlement_finding(seed):
+    events = list(simulate_shift(ShiftConfig(tables=6, rounds_per_table=30), random.Random(seed)))
+    types = {e.type for e in events}
+    rule_sets = {e.rule_set for e in events if e.type == "table_opened"}
+    assert {"california", "nj", "pa-2019"} <= rule_sets
+    assert {"collection_fee_taken", "co_bank_split", "dealer_wager_settled",
+            "bank_surplus_settled", "surrendered"} <= types  # fmt: skip
+    assert any(e.type == "wager_placed" and e.kind.value == "pair_fortunes" for e in events)
+    assert [f for f in verify_stream(events) if f.code in SETTLEMENT_CODES] == []

@@ -1,0 +1,190 @@
+"""Stream, equipment and banking-rotation checks, each from a hand-written table."""
+
+import itertools
+import uuid
+from datetime import UTC, datetime, timedelta
+
+from audit.events.catalogue import parse_event
+from audit.events.examples import EXAMPLES
+from audit.verification.paigow.verify import verify_stream
+
+START = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
+TABLE = "PG-07"
+
+
+class Table:
+    """Builds one table's events in order, with seq and time running on."""
+
+    def __init__(self, rule_set="pa-2012", inspected=True):
+        self.events = []
+        self.seq = itertools.count()
+        self.clock = START
+        self.add("table_opened", rule_set=rule_set)
+        self.add("tile_set_received", tile_set_id="TS-1")
+        if inspected:
+            self.add("tile_set_inspected", tile_set_id="TS-1")
+        self.add("dice_placed_in_shaker")
+
+    def add(self, event_type, round_id=None, /, advance=timedelta(seconds=5), **fields):
+        self.clock += advance
+        envelope = {"table_id": TABLE, "seq": next(self.seq), "event_id": str(uuid.uuid4()),
+                    "occurred_at": self.clock.isoformat()}  # fmt: skip
+        data = {**EXAMPLES[event_type], **envelope, **fields}
+        data.pop("round_id", None)
+        if round_id is not None:
+            data["round_id"] = round_id
+        self.events.append(parse_event(data))
+        return self.events[-1]
+
+    def round(self, number, bank=None, offers=(), wagers=(3,), chips=None, advance=None):
+        """A minimal round: offers, a bank if any, Pai Gow wagers at the given positions."""
+        rid = f"r{number}"
+        self.add("round_started", rid, round_number=number,
+                 advance=advance or timedelta(seconds=5))  # fmt: skip
+        for position in offers:
+            self.add("bank_offered", rid, position=position)
+            if position != bank:
+                self.add("bank_declined", rid, position=position)
+        if bank is not None:
+            self.add("bank_accepted", rid, position=bank, chips_on_table=chips)
+        for position in wagers:
+            self.add("wager_placed", rid, position=position, amount="25.00", kind="pai_gow")
+        self.add("round_completed", rid)
+        return rid
+
+
+def codes(table, prefix="PG-"):
+    return [f for f in verify_stream(table.events) if f.code.startswith(prefix)]
+
+
+def test_a_clean_table_has_no_stream_or_rotation_findings():
+    table = Table()
+    table.round(1, wagers=(2, 3))
+    table.round(2, bank=2, offers=[1, 2], wagers=(1, 2, 3))
+    table.round(3)
+    assert codes(table, "PG-ROT") == []
+    assert codes(table, "PG-EQ") == []
+    assert codes(table, "PG-DATA") == []
+
+
+def test_a_bank_in_the_games_first_round():
+    table = Table()
+    table.round(1, bank=2, offers=[1, 2], wagers=(2, 3))
+    [finding] = codes(table, "PG-ROT-START")
+    assert (finding.rule, finding.position, str(finding.at_stake)) == ("PA 621a.9(b)", 2, "25.00")
+
+
+def test_a_tile_set_replacement_starts_a_new_game():
+    table = Table()
+    table.round(1)
+    table.add("tile_set_received", tile_set_id="TS-2")
+    table.add("tile_set_inspected", tile_set_id="TS-2")
+    table.add("tile_set_replaced", old_tile_set_id="TS-1", new_tile_set_id="TS-2",
+              reason="scheduled_change")  # fmt: skip
+    table.round(2, bank=3, offers=[3], wagers=(3,))
+    assert [f.code for f in codes(table, "PG-ROT")] == ["PG-ROT-START-OF-GAME"]
+    assert codes(table, "PG-EQ") == []  # the new set was inspected before it went in
+
+
+def test_the_same_player_banking_two_rounds_running():
+    table = Table(rule_set="nj")
+    table.round(1, wagers=(2, 3))
+    table.round(2, bank=2, offers=[2], wagers=(2, 3))
+    table.round(3, bank=2, offers=[2], wagers=(2, 3))
+    [finding] = codes(table, "PG-ROT-CONSECUTIVE")
+    assert (finding.rule, finding.round_id) == ("NJ 19:47-10.8(c)", "r3")
+
+
+def test_california_allows_two_rounds_running_but_not_three():
+    table = Table(rule_set="california")
+    for number in (1, 2, 3):
+        table.round(number, bank=4, offers=[4], wagers=(4, 5))
+    [finding] = codes(table, "PG-ROT")
+    assert (finding.code, finding.round_id) == ("PG-ROT-CONSECUTIVE", "r3")
+    assert finding.rule.startswith("CA Pai Gow Tiles")
+
+
+def test_a_bank_that_did_not_wager_in_the_last_dealer_banked_round():
+    table = Table()
+    table.round(1, wagers=(3,))
+    table.round(2, bank=5, offers=[5], wagers=(3, 5))
+    [finding] = codes(table, "PG-ROT-NO-PRIOR")
+    assert (finding.rule, finding.position) == ("PA 621a.9(d)", 5)
+
+
+def test_a_bank_without_chips_to_cover_the_table():
+    table = Table()
+    table.round(1, wagers=(2, 3, 4))
+    table.round(2, bank=2, offers=[1, 2], wagers=(2, 3, 4), chips="40.00")
+    [finding] = codes(table, "PG-ROT-INSUFF")
+    assert (finding.recorded, finding.expected, str(finding.at_stake)) == (
+        "40.00 on the table", "at least 50.00", "10.00",
+    )  # fmt: skip
+
+
+def test_the_bank_offered_out_of_rotation_order():
+    table = Table()
+    table.round(1, wagers=(2, 3, 5))
+    table.round(2, bank=2, offers=[5, 3, 2], wagers=(2, 3, 5))
+    [finding] = codes(table, "PG-ROT-OUT")  # counterclockwise from 5: ... 2, 3, so 2 goes back
+    assert (finding.rule, finding.position) == ("PA 621a.9(c)", 2)
+
+
+def test_tiles_never_inspected_are_reported_once():
+    table = Table(inspected=False)
+    table.round(1)
+    table.round(2)
+    [finding] = codes(table, "PG-EQ")
+    assert (finding.code, finding.rule, finding.round_id) == (
+        "PG-EQ-NOT-INSPECTED", "PA 621a.4(a)", "r1",
+    )  # fmt: skip
+
+
+def test_tiles_over_twelve_hours_on_pa_but_not_nj():
+    for rule_set, expected in (("pa-2012", ["PG-EQ-TILES-OVERDUE"]), ("nj", [])):
+        table = Table(rule_set=rule_set)
+        table.round(1, advance=timedelta(hours=12, minutes=1))
+        assert [f.code for f in codes(table, "PG-EQ")] == expected, rule_set
+
+
+def test_dice_over_twenty_four_hours():
+    table = Table()
+    table.round(1, advance=timedelta(hours=24, minutes=1))
+    findings = {f.code: f for f in codes(table, "PG-EQ")}
+    assert findings["PG-EQ-DICE-OVERDUE"].rule == "PA 621a.2(d)(1)"
+
+
+def test_the_ingests_observations_become_findings():
+    table = Table()
+    table.add("sequence_gap_observed", recorded_by="tablewatch-ingest", expected_seq=4,
+              observed_seq=6, about_round_id=None)  # fmt: skip
+    table.add("event_id_reused", recorded_by="tablewatch-ingest")
+    found = {f.code: f for f in codes(table, "PG-DATA")}
+    assert found["PG-DATA-SEQ-GAP"].recorded == "seq 6"
+    assert found["PG-DATA-ID-REUSED"].severity.value == "critical"
+    assert found["PG-DATA-SEQ-GAP"].rule == "tablewatch record integrity (no gaming regulation)"
+
+
+def test_a_round_the_stream_never_completes():
+    table = Table()
+    table.round(1)
+    table.add("round_started", "r2", round_number=2)
+    table.add("no_more_bets", "r2")
+    [finding] = codes(table, "PG-DATA-ROUND")
+    assert (finding.round_id, finding.recorded) == ("r2", "last recorded: no_more_bets")
+
+
+def test_findings_have_stable_ids():
+    table = Table()
+    table.round(1, bank=2, offers=[2], wagers=(2, 3))
+    first = [f.finding_id for f in verify_stream(table.events)]
+    assert first == [f.finding_id for f in verify_stream(table.events)]
+    assert len(set(first)) == len(first)
+
+
+def test_an_option_the_rule_set_does_not_allow_never_stops_the_judging():
+    from audit.verification.paigow.context import rule_set_for
+
+    ruleset = rule_set_for("california", {"vig_rounding": "quarter", "colour": "red"})
+    assert ruleset.vig_rounding is None
+    assert rule_set_for("pa-2012", {"vig_rounding": "quarter"}).vig_rounding.value == "quarter"
