@@ -120,6 +120,9 @@ def parse_kind(text: str) -> TileKind:
 
 def parse_tile(text: str) -> Tile:
     """Parse one tile; a matched kind without a copy letter means its first copy (``a``)."""
+    found = _TILE_BY_NAME.get(text)
+    if found is not None:  # the canonical spelling, as every event carries it
+        return found
     stripped = text.strip()
     if stripped[-1:] in ("a", "b"):
         try:
