@@ -98,29 +98,61 @@ def verify_round(view: RoundView, context: TableContext) -> list[Finding]:
     return emit.findings
 
 
-def verify_stream(events: Iterable[Event]) -> Iterator[Finding]:
-    """Judge a stream of events in order: each round when it ends, table facts as they come."""
-    from audit.verification.paigow import rotation_checks, stream_checks
+class StreamVerifier:
+    """Judges a stream one event at a time, keeping each table's context and open rounds.
 
-    contexts: dict[str, TableContext] = {}
-    open_rounds: dict[tuple[str, str], list[Event]] = {}
-    for event in events:
-        context = contexts.setdefault(event.table_id, TableContext(event.table_id))
-        yield from stream_checks.check_event(event, context)
+    A round is judged when its ``round_completed`` arrives. Rounds still open when
+    their table closes (or when :meth:`finish` is called at the end of a finite
+    stream) are judged as they stand and reported incomplete.
+    """
+
+    def __init__(self) -> None:
+        self.contexts: dict[str, TableContext] = {}
+        self.open_rounds: dict[tuple[str, str], list[Event]] = {}
+
+    def feed(self, event: Event) -> list[Finding]:
+        """Take one event; return the findings it completes (often none)."""
+        from audit.verification.paigow import rotation_checks, stream_checks
+
+        context = self.contexts.setdefault(event.table_id, TableContext(event.table_id))
+        findings = stream_checks.check_event(event, context)
         if event.round_id is None:
+            if event.type_name() == "table_closed":
+                findings += self._close_rounds(event.table_id)
             context.observe(event)
-            continue
+            return findings
         key = (event.table_id, event.round_id)
-        round_events = open_rounds.setdefault(key, [])
-        round_events.append(event)
+        self.open_rounds.setdefault(key, []).append(event)
         if event.type_name() == "round_completed":
-            view = view_round(open_rounds.pop(key))
-            findings = verify_round(view, context)
-            yield from findings
-            stream_checks.after_round(view, findings, context)
+            view = view_round(self.open_rounds.pop(key))
+            judged = verify_round(view, context)
+            stream_checks.after_round(view, judged, context)
             rotation_checks.after_round(view, context)
-    for (table_id, _), leftover in open_rounds.items():
-        view = view_round(leftover)
-        context = contexts[table_id]
-        yield from verify_round(view, context)
-        yield from stream_checks.incomplete(view, context)
+            findings += judged
+        return findings
+
+    def finish(self) -> list[Finding]:
+        """Judge every round still open, as the stream ends."""
+        findings: list[Finding] = []
+        for table_id in {table for table, _ in self.open_rounds}:
+            findings += self._close_rounds(table_id)
+        return findings
+
+    def _close_rounds(self, table_id: str) -> list[Finding]:
+        from audit.verification.paigow import stream_checks
+
+        findings: list[Finding] = []
+        for key in [k for k in self.open_rounds if k[0] == table_id]:
+            view = view_round(self.open_rounds.pop(key))
+            context = self.contexts[table_id]
+            findings += verify_round(view, context)
+            findings += stream_checks.incomplete(view, context)
+        return findings
+
+
+def verify_stream(events: Iterable[Event]) -> Iterator[Finding]:
+    """Judge a finite stream of events in order: each round as it ends, open rounds at the end."""
+    verifier = StreamVerifier()
+    for event in events:
+        yield from verifier.feed(event)
+    yield from verifier.finish()

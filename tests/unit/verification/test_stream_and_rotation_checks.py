@@ -188,3 +188,18 @@ def test_an_option_the_rule_set_does_not_allow_never_stops_the_judging():
     ruleset = rule_set_for("california", {"vig_rounding": "quarter", "colour": "red"})
     assert ruleset.vig_rounding is None
     assert rule_set_for("pa-2012", {"vig_rounding": "quarter"}).vig_rounding.value == "quarter"
+
+
+def test_rounds_open_when_the_table_closes_are_judged_incomplete_then():
+    from audit.verification.paigow.verify import StreamVerifier
+
+    table = Table()
+    table.round(1)
+    table.add("round_started", "r2", round_number=2)
+    verifier = StreamVerifier()
+    closing = table.add("table_closed")
+    found = [f for e in table.events[:-1] for f in verifier.feed(e)]
+    assert found == []
+    [incomplete] = verifier.feed(closing)
+    assert (incomplete.code, incomplete.round_id) == ("PG-DATA-ROUND-INCOMPLETE", "r2")
+    assert verifier.finish() == []
