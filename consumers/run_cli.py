@@ -18,19 +18,19 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from audit.events.catalogue import parse_event
 from audit.events.envelope import Event
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.store.application import FactStore, StoreConfig
 from audit.store.ingest import Ingestor
 from audit.store.verify import verify_chain
-from audit.verification.paigow.verify import verify_stream
 from consumers.errors import ConfigError
 from consumers.kafka_ingest import consume
 from consumers.kafka_io import ensure_topics, flush, make_producer, publish
 from consumers.settings import Settings
-from consumers.verify_cli import summarise
+from consumers.verify_cli import summarise_rows
 from consumers.wiring import SQLITE_FILE, kafka, store_config
+from projections.findings import FindingsProjection
+from projections.findings_view import FindingFilter
 
 
 def register(commands: Any) -> None:
@@ -151,6 +151,7 @@ def report_store(store: FactStore, out: TextIO) -> None:
     print(
         f"hash chain over {chain.facts:,} facts in {len(chain.heads)} tables: {verdict}", file=out
     )
-    # The stored facts already carry the ingest's observations: judge them as they are.
-    findings = list(verify_stream(parse_event(stored.fact_json) for stored in store.facts()))
-    summarise(findings, out)
+    projection = FindingsProjection(store)
+    projection.catch_up()
+    rows = projection.view.select(FindingFilter())
+    summarise_rows(rows, out)

@@ -52,12 +52,16 @@ def print_findings(findings: Iterable[Finding], out: TextIO) -> Counter[Severity
 
 def summarise(findings: list[Finding], out: TextIO) -> None:
     """Print a findings summary: counts by severity and by code."""
-    by_severity = Counter(f.severity.value for f in findings)
+    summarise_rows([{"code": f.code, "severity": f.severity.value} for f in findings], out)
+
+
+def summarise_rows(findings: list[dict[str, Any]], out: TextIO) -> None:
+    """Print a findings summary from finding rows (dicts with a code and a severity)."""
+    by_severity = Counter(f["severity"] for f in findings)
     shares = ", ".join(f"{by_severity[s.value]} {s.value}" for s in reversed(Severity))
     print(f"findings: {len(findings)} ({shares})", file=out)
-    for (code, severity), count in sorted(
-        Counter((f.code, f.severity.value) for f in findings).items()
-    ):
+    by_code = Counter((f["code"], f["severity"]) for f in findings)
+    for (code, severity), count in sorted(by_code.items()):
         print(f"  {count:>6}  {code} ({severity})", file=out)
 
 

@@ -1,0 +1,166 @@
+"""The findings read model: one row per finding, written with its store position in one transaction.
+
+Built on eventsourcing's tracking recorders (one per database), so the view's
+position in the store's notification log is recorded exactly as the ingest's
+Kafka positions are: a position already recorded writes nothing. Rows are keyed
+by the finding's stable id, so rebuilding from zero gives the same rows.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from eventsourcing.persistence import Tracking
+from eventsourcing.postgres import PostgresTrackingRecorder
+from eventsourcing.sqlite import SQLiteTrackingRecorder
+
+from audit.verification.findings import Finding, Severity
+
+_COLUMNS = (
+    "finding_id", "code", "severity", "rule", "title", "table_id", "round_id", "position",
+    "dealer_id", "recorded", "expected", "at_stake", "occurred_at", "event_ids",
+    "notification_id",
+)  # fmt: skip
+_SEVERITY_RANK = {s.value: s.rank for s in Severity}
+
+
+def _row(finding: Finding, notification_id: int) -> tuple[Any, ...]:
+    return (
+        finding.finding_id, finding.code, finding.severity.value, finding.rule, finding.title,
+        finding.table_id, finding.round_id, finding.position, finding.dealer_id,
+        finding.recorded, finding.expected, str(finding.at_stake), finding.occurred_at,
+        json.dumps(list(finding.event_ids)), notification_id,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class FindingFilter:
+    """What ``tablewatch findings`` asks for; every field narrows the answer."""
+
+    table_id: str | None = None
+    dealer_id: str | None = None
+    code: str | None = None
+    min_severity: Severity | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    after_row: int = 0
+    """Only rows stored after this row number (alerts resume from here)."""
+
+
+def _where(query: FindingFilter, placeholder: str) -> tuple[str, list[Any]]:
+    clauses, params = ["row_number > " + placeholder], [query.after_row]
+    for column, value in (
+        ("table_id", query.table_id),
+        ("dealer_id", query.dealer_id),
+        ("code", query.code),
+    ):
+        if value is not None:
+            clauses.append(f"{column} = {placeholder}")
+            params.append(value)
+    if query.min_severity is not None:
+        allowed = [s.value for s in Severity if s.rank >= query.min_severity.rank]
+        clauses.append("severity IN (" + ", ".join([placeholder] * len(allowed)) + ")")
+        params += allowed
+    if query.since is not None:
+        clauses.append(f"occurred_at >= {placeholder}")
+        params.append(query.since.isoformat())
+    if query.until is not None:
+        clauses.append(f"occurred_at < {placeholder}")
+        params.append(query.until.isoformat())
+    return " AND ".join(clauses), params
+
+
+def _as_dict(row: Sequence[Any], names: Sequence[str]) -> dict[str, Any]:
+    found = dict(zip(names, row, strict=True))
+    found["event_ids"] = json.loads(found["event_ids"])
+    found["at_stake"] = str(found["at_stake"])
+    return found
+
+
+class SQLiteFindingsView(SQLiteTrackingRecorder):
+    """The findings view in the embedded SQLite store."""
+
+    def create_table(self) -> None:
+        """Create the tracking table and the findings table."""
+        super().create_table()
+        with self.datastore.transaction(commit=True) as cursor:
+            cursor.execute(
+                "CREATE TABLE IF NOT EXISTS findings ("
+                "row_number INTEGER PRIMARY KEY AUTOINCREMENT, finding_id TEXT UNIQUE NOT NULL, "
+                "code TEXT NOT NULL, severity TEXT NOT NULL, rule TEXT NOT NULL, "
+                "title TEXT NOT NULL, table_id TEXT NOT NULL, round_id TEXT, position INTEGER, "
+                "dealer_id TEXT, recorded TEXT NOT NULL, expected TEXT NOT NULL, "
+                "at_stake TEXT NOT NULL, occurred_at TEXT, event_ids TEXT NOT NULL, "
+                "notification_id INTEGER NOT NULL)"
+            )
+
+    def record(self, findings: Sequence[tuple[Finding, int]], tracking: Tracking) -> None:
+        """Write findings and the view's position in one transaction."""
+        with self.datastore.transaction(commit=True) as cursor:
+            cursor.executemany(
+                f"INSERT OR IGNORE INTO findings ({', '.join(_COLUMNS)}) "
+                f"VALUES ({', '.join('?' * len(_COLUMNS))})",
+                [_row(finding, position) for finding, position in findings],
+            )
+            self._insert_tracking(cursor, tracking)
+
+    def select(self, query: FindingFilter) -> list[dict[str, Any]]:
+        """Return the findings the filter asks for, in the order they were found."""
+        where, params = _where(query, "?")
+        names = ("row_number", *_COLUMNS)
+        with self.datastore.transaction(commit=False) as cursor:
+            cursor.execute(
+                f"SELECT {', '.join(names)} FROM findings WHERE {where} ORDER BY row_number",
+                params,
+            )
+            return [_as_dict(tuple(row), names) for row in cursor.fetchall()]
+
+
+class PostgresFindingsView(PostgresTrackingRecorder):
+    """The findings view in PostgreSQL."""
+
+    def create_table(self) -> None:
+        """Create the tracking table and the findings table."""
+        super().create_table()
+        with self.datastore.transaction(commit=True) as cursor:
+            cursor.execute(
+                "CREATE TABLE IF NOT EXISTS findings ("
+                "row_number BIGSERIAL PRIMARY KEY, finding_id TEXT UNIQUE NOT NULL, "
+                "code TEXT NOT NULL, severity TEXT NOT NULL, rule TEXT NOT NULL, "
+                "title TEXT NOT NULL, table_id TEXT NOT NULL, round_id TEXT, position INTEGER, "
+                "dealer_id TEXT, recorded TEXT NOT NULL, expected TEXT NOT NULL, "
+                "at_stake NUMERIC(14, 2) NOT NULL, occurred_at TEXT, event_ids TEXT NOT NULL, "
+                "notification_id BIGINT NOT NULL)"
+            )
+            cursor.execute("CREATE INDEX IF NOT EXISTS findings_table ON findings (table_id)")
+
+    def record(self, findings: Sequence[tuple[Finding, int]], tracking: Tracking) -> None:
+        """Write findings and the view's position in one transaction."""
+        with self.datastore.transaction(commit=True) as cursor:
+            if findings:
+                cursor.executemany(
+                    f"INSERT INTO findings ({', '.join(_COLUMNS)}) "
+                    f"VALUES ({', '.join(['%s'] * len(_COLUMNS))}) "
+                    "ON CONFLICT (finding_id) DO NOTHING",
+                    [_row(finding, position) for finding, position in findings],
+                )
+            self._insert_tracking(cursor, tracking)
+
+    def select(self, query: FindingFilter) -> list[dict[str, Any]]:
+        """Return the findings the filter asks for, in the order they were found."""
+        where, params = _where(query, "%s")
+        names = ("row_number", *_COLUMNS)
+        with self.datastore.transaction(commit=False) as cursor:
+            cursor.execute(
+                f"SELECT {', '.join(names)} FROM findings WHERE {where} ORDER BY row_number",  # type: ignore[arg-type]
+                params,
+            )
+            rows = cursor.fetchall()
+        return [_as_dict([row[name] for name in names], names) for row in rows]
+
+
+FindingsView = SQLiteFindingsView | PostgresFindingsView
