@@ -30,3 +30,11 @@ class OffsetError(TablewatchError, ValueError):
 
 class PublishError(TablewatchError):
     """Raised when the broker does not acknowledge a published message."""
+
+
+class RoundNotFoundError(TablewatchError, LookupError):
+    """Raised for a round id the store does not hold (at the table named, if one was)."""
+
+
+class AmbiguousRoundError(TablewatchError, LookupError):
+    """Raised for a round id recorded at more than one table when no table was named."""

@@ -1,0 +1,185 @@
+"""``tablewatch replay ROUND_ID [--table TABLE_ID]``: one round from the store, step by step.
+
+The analyst's view of a round: the dice and the count, the stacks and who received
+which, every hand as set beside the house way, each wager's settlement beside the
+engine's, and verification's findings placed under the step each concerns. The
+replay itself is pure (``audit/verification/paigow/replay.py``); this module finds
+the round's table and events in the store and prints the steps as plain text.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import textwrap
+from collections.abc import Iterator
+from typing import Any, TextIO
+
+from eventsourcing.application import AggregateNotFoundError
+
+from audit.events.catalogue import InvalidEventError, parse_event
+from audit.events.envelope import Event
+from audit.store.application import FactStore
+from audit.verification.findings import Finding, Severity
+from audit.verification.paigow.replay import MISMATCH, Replay, RoundNotInEventsError, replay_round
+from consumers.errors import AmbiguousRoundError, RoundNotFoundError
+from consumers.settings import Settings
+from consumers.wiring import open_store
+
+WIDTH = 100
+"""Every line printed fits in this many columns."""
+
+_COLOURS = {Severity.CRITICAL: "\033[1;31m", Severity.WARNING: "\033[1;33m", Severity.INFO: ""}
+_RED, _RESET = "\033[31m", "\033[0m"
+
+
+def register(commands: Any) -> None:
+    """Add the ``replay`` command."""
+    replay = commands.add_parser(
+        "replay",
+        help="replay one stored round step by step, with its findings",
+        description="Replay one Pai Gow round from the store: the count, the deal, the hands, "
+        "the settlement beside the engine's, and the findings under the step each concerns.",
+    )
+    replay.add_argument("round_id", help="the round's id, e.g. PG-07-20261121-0002")
+    replay.add_argument(
+        "--table", metavar="TABLE_ID", help="the round's table (default: found in the store)"
+    )
+    replay.set_defaults(handler=_replay)
+
+
+def _replay(args: argparse.Namespace) -> int:
+    store = open_store(Settings.from_env())
+    table = args.table or find_table(store, args.round_id)
+    events = table_events(store, table, args.round_id, sys.stderr)
+    try:
+        replay = replay_round(events, args.round_id, table)
+    except RoundNotInEventsError as error:  # every fact of the round unreadable
+        raise RoundNotFoundError(str(error)) from None
+    out = sys.stdout
+    colour = out.isatty() and "NO_COLOR" not in os.environ
+    out.write(render(replay, colour=colour))
+    return 0
+
+
+# --- The store ---------------------------------------------------------------------------------
+
+
+def find_table(store: FactStore, round_id: str) -> str:
+    """Return the one table at which ``round_id`` was recorded.
+
+    Raises :class:`RoundNotFoundError` when no table has it and
+    :class:`AmbiguousRoundError`, naming the tables, when several do.
+    """
+    tables: set[str] = set()
+    for stored in store.facts():
+        if round_id not in stored.fact_json:  # a cheap test before the JSON is read
+            continue
+        fact = stored.fact
+        if fact.get("round_id") == round_id:
+            tables.add(str(fact.get("table_id")))
+    if not tables:
+        raise RoundNotFoundError(f"no round {round_id!r} in the store")
+    if len(tables) > 1:
+        raise AmbiguousRoundError(
+            f"round {round_id!r} was recorded at {len(tables)} tables: "
+            f"{', '.join(sorted(tables))}; name one with --table"
+        )
+    return tables.pop()
+
+
+def table_events(store: FactStore, table_id: str, round_id: str, errors: TextIO) -> list[Event]:
+    """Return the table's stored events in stored order, up to the round's last fact.
+
+    Earlier rounds and the table's own events come with it, so the replay judges
+    the round in the context the live stream had. A stored fact the catalogue can
+    no longer read is left out and counted on ``errors``.
+    """
+    try:
+        wanted = len(store.round(table_id, round_id).fact_jsons)
+    except AggregateNotFoundError:
+        raise RoundNotFoundError(f"no round {round_id!r} at table {table_id!r}") from None
+    events: list[Event] = []
+    unreadable = 0
+    for fact_json, fact in _table_facts(store, table_id):
+        try:
+            events.append(parse_event(fact_json))
+        except InvalidEventError:
+            unreadable += 1
+            continue
+        if fact.get("round_id") == round_id:
+            wanted -= 1
+            if wanted == 0:
+                break  # the rest of the table's stream comes after the round
+    if unreadable:
+        print(f"tablewatch: {unreadable} stored fact(s) of {table_id} could not be read; "
+              "replayed without them", file=errors)  # fmt: skip
+    return events
+
+
+def _table_facts(store: FactStore, table_id: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    for stored in store.facts():
+        if table_id not in stored.fact_json:  # a cheap test before the JSON is read
+            continue
+        fact = stored.fact
+        if fact.get("table_id") == table_id:
+            yield stored.fact_json, fact
+
+
+# --- Rendering ---------------------------------------------------------------------------------
+
+
+def render(replay: Replay, *, colour: bool = False) -> str:
+    """Return the replay as plain text, every line within :data:`WIDTH` columns."""
+    findings = replay.findings
+    title = f"Replay of round {replay.round_id} at table {replay.table_id}"
+    title += f": {len(findings)} finding(s)" if findings else ": no findings"
+    lines = [title, "=" * min(len(title), WIDTH)]
+    for number, step in enumerate(replay.steps, start=1):
+        lines += ["", f"{number}. {step.title}"]
+        lines += [_fit("  " + line) for line in step.lines]
+        for finding in step.findings:
+            lines += _finding_lines(finding, replay)
+    text = "\n".join(lines) + "\n"
+    if colour:
+        text = text.replace(f"[{MISMATCH}]", f"[{_RED}{MISMATCH}{_RESET}]")
+    return _coloured(text, findings) if colour else text
+
+
+def _fit(line: str) -> str:
+    """Return a line cut to :data:`WIDTH` columns (the replay's lines are made to fit)."""
+    return line if len(line) <= WIDTH else line[: WIDTH - 3] + "..."
+
+
+def _finding_lines(finding: Finding, replay: Replay) -> list[str]:
+    """Return a finding as an analyst reads it: what, where, the rule, the money, the evidence."""
+    where = ""
+    if finding.position is not None:
+        names = replay.position_names
+        known = 0 <= finding.position < len(names)
+        where = f" at {names[finding.position] if known else f'position {finding.position}'}"
+    head = f"  >> {finding.severity.value.upper()} {finding.code}{where} ({finding.rule})"
+    lines = [_fit(head), *textwrap.wrap(finding.title, WIDTH, initial_indent=" " * 5,
+                                        subsequent_indent=" " * 5)]  # fmt: skip
+    for label, text in (("recorded", finding.recorded), ("expected", finding.expected)):
+        lines += textwrap.wrap(
+            text,
+            WIDTH,
+            initial_indent=f"     {label}: ",
+            subsequent_indent=" " * 15,
+            break_on_hyphens=False,  # tiles (6-6a) and codes stay whole
+        )
+    lines.append(f"     at stake: ${finding.at_stake:,.2f}")
+    return lines
+
+
+def _coloured(text: str, findings: tuple[Finding, ...]) -> str:
+    """Colour each finding's first line by its severity."""
+    for severity in {f.severity for f in findings}:
+        start = _COLOURS[severity]
+        if start:
+            text = text.replace(
+                f"  >> {severity.value.upper()} ", f"  {start}>> {severity.value.upper()}{_RESET} "
+            )
+    return text
