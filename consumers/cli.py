@@ -14,7 +14,16 @@ import psycopg
 
 from audit.games.errors import RulesError
 from audit.store.application import StoreConfigError, StoreUnavailableError
-from consumers import findings_cli, rules_cli, run_cli, schema_cli, store_cli, verify_cli
+from consumers import (
+    alerts_cli,
+    findings_cli,
+    replay_cli,
+    rules_cli,
+    run_cli,
+    schema_cli,
+    store_cli,
+    verify_cli,
+)
 from consumers.errors import TablewatchError
 
 
@@ -30,6 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
     schema_cli.register(commands)
     store_cli.register(commands)
     verify_cli.register(commands)
+    replay_cli.register(commands)
+    alerts_cli.register(commands)
     findings_cli.register(commands)
     return parser
 

@@ -1,0 +1,284 @@
+"""Alerts: each new finding at warning or above goes to Kafka and, when one is set, a webhook.
+
+An :class:`Alerter` reads the findings view after its own tracked position
+(``alerts<-findings`` in the view's tracking table) and handles one finding at
+a time, in row order: publish to the alerts topic and flush, POST to the
+webhook, then record the finding's row number as the position. A crash
+therefore re-sends at most the one alert in flight, and it carries the same
+finding id: the Kafka header ``x-finding-id`` and the webhook's
+``Idempotency-Key`` are how a receiver drops the repeat.
+
+Delivery is at least once, never "probably": a finding's position is recorded
+only after the broker acknowledged it and the webhook answered 2xx. A webhook
+that refuses an alert (4xx other than 429) stops the alerter with
+:class:`AlertDeliveryError` and the position stays where it was.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Mapping
+from email.message import Message
+from http.client import HTTPException
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+from eventsourcing.persistence import Tracking
+
+from audit.store.application import FactStore
+from audit.verification.findings import Severity
+from consumers.errors import ConfigError, TablewatchError
+from consumers.kafka_io import Producer, StopFlag, ensure_topics, flush, make_producer, publish
+from consumers.settings import Settings
+from projections.findings import FindingsProjection
+from projections.findings_view import FindingFilter
+
+log = logging.getLogger(__name__)
+
+TRACKING_NAME = "alerts<-findings"
+"""The alerter's name in the findings view's tracking table; its position is a row number."""
+
+MIN_SEVERITY = Severity.WARNING
+"""The least severe finding that becomes an alert."""
+
+ALERT_FIELDS = (
+    "finding_id", "code", "severity", "rule", "title", "table_id", "round_id", "position",
+    "dealer_id", "recorded", "expected", "at_stake", "event_ids", "occurred_at",
+)  # fmt: skip
+"""The fields an alert carries: those of ``Finding.as_dict``, in its order.
+
+The view's ``row_number`` and ``notification_id`` stay out: they are positions in
+our databases, and a rebuilt view numbers its rows anew.
+"""
+
+FINDING_ID_HEADER = "x-finding-id"
+
+
+class AlertDeliveryError(TablewatchError):
+    """Raised when the webhook refuses an alert, or still fails after every retry."""
+
+
+class FindingsSource(Protocol):
+    """What an alerter needs of the findings view (both views provide it)."""
+
+    def select(self, query: FindingFilter) -> list[dict[str, Any]]: ...
+
+    def max_tracking_id(self, application_name: str) -> int | None: ...
+
+    def insert_tracking(self, tracking: Tracking) -> None: ...
+
+
+def alert_body(row: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the finding a view row holds, as an alert carries it."""
+    return {name: row[name] for name in ALERT_FIELDS}
+
+
+class Webhook:
+    """POST alerts as JSON to one URL, retrying what may pass on a later try.
+
+    Connection errors, timeouts, 5xx and 429 are retried ``retries`` times after
+    the first attempt, waiting ``backoff_s`` doubled on each retry, at most
+    ``max_backoff_s`` (or what a ``Retry-After`` in seconds asks, within that
+    cap). Any other answer outside 2xx raises :class:`AlertDeliveryError` at
+    once, redirects included: a POST that follows one loses its body.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        timeout_s: float = 5,
+        retries: int = 5,
+        backoff_s: float = 0.5,
+        max_backoff_s: float = 30,
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        parts = urlsplit(url)
+        try:
+            port = f":{parts.port}" if parts.port else ""
+        except ValueError:  # a port that is not a number from 0 to 65535
+            port = None
+        if parts.scheme not in ("http", "https") or not parts.hostname or port is None:
+            raise ConfigError(f"the webhook must be an http:// or https:// URL, not {url!r}")
+        if timeout_s <= 0 or retries < 0 or backoff_s < 0 or max_backoff_s < 0:
+            raise ConfigError(
+                "the webhook needs a positive timeout and no negative retries or backoff: "
+                f"timeout_s={timeout_s!r}, retries={retries!r}, backoff_s={backoff_s!r}, "
+                f"max_backoff_s={max_backoff_s!r}"
+            )
+        self.url = url
+        self.timeout_s = timeout_s
+        self.retries = retries
+        self.backoff_s = backoff_s
+        self.max_backoff_s = max_backoff_s
+        self._sleep = sleep
+        self._opener = urllib.request.build_opener(_RefuseRedirects())
+        # Webhook URLs often carry a token in the path or query; messages name the host only.
+        self.name = f"{parts.scheme}://{parts.hostname}{port}"
+
+    def __repr__(self) -> str:
+        return f"Webhook({self.name!r})"
+
+    def post(self, alert: Mapping[str, Any], idempotency_key: str) -> int:
+        """Deliver ``alert`` with ``"alert_type": "finding"``; return the answer's status."""
+        body = json.dumps({**alert, "alert_type": "finding"}).encode()
+        attempt = 0
+        while True:
+            attempt += 1
+            status, reason, retry_after = self._attempt(body, idempotency_key)
+            if 200 <= status < 300:
+                return status
+            if status and not _retryable(status):
+                raise AlertDeliveryError(
+                    f"webhook {self.name} refused finding {idempotency_key!r}: {reason}"
+                )
+            if attempt > self.retries:
+                raise AlertDeliveryError(
+                    f"webhook {self.name} failed finding {idempotency_key!r} "
+                    f"after {attempt} attempts: {reason}"
+                )
+            delay = self._delay(attempt, retry_after)
+            log.warning(
+                "webhook %s: %s; retry %d of %d in %.1fs",
+                self.name,
+                reason,
+                attempt,
+                self.retries,
+                delay,
+            )
+            self._sleep(delay)
+
+    def _attempt(self, body: bytes, idempotency_key: str) -> tuple[int, str, float | None]:
+        """POST once; return (status or 0 when there was none, a reason, any Retry-After)."""
+        request = urllib.request.Request(
+            self.url,
+            data=body,
+            method="POST",
+            headers={"Content-Type": "application/json", "Idempotency-Key": idempotency_key},
+        )
+        try:
+            with self._opener.open(request, timeout=self.timeout_s) as response:
+                response.read()
+                return response.status, f"answered {response.status}", None
+        except urllib.error.HTTPError as error:
+            error.close()
+            reason = f"answered {error.code} {error.reason}"
+            return error.code, reason, _retry_after(error.headers)
+        except (HTTPException, OSError) as error:
+            # URLError (an OSError) wraps refused connections and connect timeouts; a
+            # timeout or a reset while the answer is read comes as another OSError, and a
+            # garbled or missing status line as an HTTPException.
+            detail = error.reason if isinstance(error, urllib.error.URLError) else error
+            return 0, f"no answer ({detail or type(error).__name__})", None
+
+    def _delay(self, attempt: int, retry_after: float | None) -> float:
+        """Return how long to wait before retry number ``attempt``."""
+        if retry_after is not None:
+            return min(retry_after, self.max_backoff_s)
+        return float(min(self.backoff_s * 2 ** (attempt - 1), self.max_backoff_s))
+
+
+def _retryable(status: int) -> bool:
+    return status >= 500 or status == 429
+
+
+def _retry_after(headers: Message | None) -> float | None:
+    """Return a ``Retry-After`` given in seconds; None for a date or nothing."""
+    value = headers.get("Retry-After") if headers is not None else None
+    if value is None or not value.strip().isdigit():
+        return None
+    return float(value.strip())
+
+
+class _RefuseRedirects(urllib.request.HTTPRedirectHandler):
+    """Leave a 3xx as the error it is for a POST, rather than re-sending it as a bodiless GET."""
+
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+class Alerter:
+    """Send each new finding at warning or above to Kafka and the webhook, once per position."""
+
+    def __init__(
+        self,
+        view: FindingsSource,
+        producer: Producer,
+        topic: str,
+        webhook: Webhook | None = None,
+    ) -> None:
+        self.view = view
+        self.producer = producer
+        self.topic = topic
+        self.webhook = webhook
+
+    @property
+    def position(self) -> int:
+        """Return the row number of the last finding sent, 0 before the first."""
+        return self.view.max_tracking_id(TRACKING_NAME) or 0
+
+    def publish_new(self) -> int:
+        """Send every finding stored after the position, in row order; return how many."""
+        sent = 0
+        for row in self.view.select(
+            FindingFilter(min_severity=MIN_SEVERITY, after_row=self.position)
+        ):
+            self._send(row)
+            sent += 1
+        return sent
+
+    def _send(self, row: Mapping[str, Any]) -> None:
+        """Publish, flush, POST, then record the row: a crash repeats only this alert."""
+        finding_id: str = row["finding_id"]
+        alert = alert_body(row)
+        publish(
+            self.producer,
+            self.topic,
+            str(row["table_id"]).encode(),
+            json.dumps(alert).encode(),
+            [(FINDING_ID_HEADER, finding_id.encode())],
+        )
+        flush(self.producer)
+        if self.webhook is not None:
+            self.webhook.post(alert, finding_id)
+        self.view.insert_tracking(Tracking(TRACKING_NAME, row["row_number"]))
+        log.info("alert %s (%s %s) sent", finding_id, row["severity"], row["code"])
+
+
+def run_alerts(
+    settings: Settings,
+    store: FactStore,
+    *,
+    webhook_url: str | None = None,
+    follow: bool = False,
+    poll_s: float = 1.0,
+) -> int:
+    """Bring the findings up to date and send the new alerts; with ``follow``, until SIGTERM.
+
+    Return how many alerts were sent. Needs ``KAFKA_BOOTSTRAP_SERVERS``: a dev
+    broker forgets its topics on exit, and the position would say the alerts
+    had been delivered.
+    """
+    bootstrap = settings.kafka_bootstrap_servers
+    if bootstrap is None:
+        raise ConfigError("alerts need KAFKA_BOOTSTRAP_SERVERS (the dev broker keeps nothing)")
+    webhook = Webhook(webhook_url) if webhook_url is not None else None
+    projection = FindingsProjection(store)
+    ensure_topics(bootstrap, {settings.alerts_topic: settings.partitions})
+    sent = 0
+    with make_producer(bootstrap, client_id="tablewatch-alerts") as producer:
+        alerter = Alerter(projection.view, producer, settings.alerts_topic, webhook)
+        if not follow:
+            projection.catch_up()
+            return alerter.publish_new()
+        with StopFlag() as stop:
+            while not stop.is_set():
+                projection.catch_up()
+                sent += alerter.publish_new()
+                if not stop.is_set():
+                    time.sleep(poll_s)
+    return sent

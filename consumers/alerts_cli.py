@@ -1,0 +1,43 @@
+"""``tablewatch alerts``: new findings at warning or above to the alerts topic and a webhook."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from consumers.alerts import run_alerts
+from consumers.settings import Settings
+from consumers.wiring import open_store
+
+WEBHOOK_ENV = "TABLEWATCH_WEBHOOK_URL"
+
+
+def register(commands: Any) -> None:
+    """Add the ``alerts`` command."""
+    alerts = commands.add_parser(
+        "alerts", help="send new findings at warning or above to Kafka and a webhook"
+    )
+    alerts.add_argument(
+        "--webhook",
+        metavar="URL",
+        help=f"also POST each alert here as JSON (default: ${WEBHOOK_ENV}, if set)",
+    )
+    alerts.add_argument(
+        "--follow", action="store_true", help="keep watching for new findings until stopped"
+    )
+    alerts.set_defaults(handler=_alerts)
+
+
+def _alerts(args: argparse.Namespace) -> int:
+    settings = Settings.from_env()
+    webhook_url = args.webhook or os.environ.get(WEBHOOK_ENV, "").strip() or None
+    store = open_store(settings)
+    print(f"store: {store.config.describe()}", file=sys.stderr)
+    sent = run_alerts(settings, store, webhook_url=webhook_url, follow=args.follow)
+    print(
+        f"sent {sent:,} alerts to {settings.alerts_topic}"
+        + (" and the webhook" if webhook_url else "")
+    )
+    return 0
