@@ -7,7 +7,7 @@ A :class:`TableContext` is built from the table's own events in order
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
@@ -68,6 +68,14 @@ class TableContext:
     inspection_reported: bool = False
     tiles_overdue_reported: bool = False
     dice_overdue_reported: bool = False
+
+    def snapshot(self) -> TableContext:
+        """Return a copy as of now, for judging a round later against the table as it then was."""
+        return replace(
+            self,
+            inspected_sets=set(self.inspected_sets),
+            last_dealer_banked_wagers=dict(self.last_dealer_banked_wagers),
+        )
 
     def observe(self, event: Event) -> None:
         """Update the context with one table-level event."""

@@ -109,6 +109,9 @@ class StreamVerifier:
     def __init__(self) -> None:
         self.contexts: dict[str, TableContext] = {}
         self.open_rounds: dict[tuple[str, str], list[Event]] = {}
+        self._opened_with: dict[tuple[str, str], TableContext] = {}
+        """Each open round's table as it stood when the round began: later rounds must not
+        leak into the judging of a round that is closed out incomplete."""
 
     def feed(self, event: Event) -> list[Finding]:
         """Take one event; return the findings it completes (often none)."""
@@ -122,8 +125,11 @@ class StreamVerifier:
             context.observe(event)
             return findings
         key = (event.table_id, event.round_id)
+        if key not in self.open_rounds:
+            self._opened_with[key] = context.snapshot()
         self.open_rounds.setdefault(key, []).append(event)
         if event.type_name() == "round_completed":
+            self._opened_with.pop(key, None)
             view = view_round(self.open_rounds.pop(key))
             judged = verify_round(view, context)
             stream_checks.after_round(view, judged, context)
@@ -144,7 +150,7 @@ class StreamVerifier:
         findings: list[Finding] = []
         for key in [k for k in self.open_rounds if k[0] == table_id]:
             view = view_round(self.open_rounds.pop(key))
-            context = self.contexts[table_id]
+            context = self._opened_with.pop(key, None) or self.contexts[table_id]
             findings += verify_round(view, context)
             findings += stream_checks.incomplete(view, context)
         return findings

@@ -203,3 +203,18 @@ def test_rounds_open_when_the_table_closes_are_judged_incomplete_then():
     [incomplete] = verifier.feed(closing)
     assert (incomplete.code, incomplete.round_id) == ("PG-DATA-ROUND-INCOMPLETE", "r2")
     assert verifier.finish() == []
+
+
+def test_an_incomplete_round_is_judged_against_the_table_as_it_began():
+    """A round left open is judged at the table's close, but against the history it started with,
+    not the banking of rounds recorded after it (found by the injected ground truth)."""
+    table = Table()
+    table.round(1, wagers=(2, 3))
+    table.add("round_started", "r2", round_number=2)
+    table.add("bank_offered", "r2", position=2)
+    table.add("bank_accepted", "r2", position=2)  # eligible: position 2 wagered in round 1
+    table.round(3, wagers=(3,))  # a later dealer-banked round without position 2
+    table.add("table_closed")
+    found = codes(table)
+    assert "PG-ROT-NO-PRIOR-WAGER" not in [f.code for f in found]
+    assert [f.code for f in found] == ["PG-DATA-ROUND-INCOMPLETE"]
