@@ -21,6 +21,7 @@ from consumers import (
     rules_cli,
     run_cli,
     schema_cli,
+    score_cli,
     store_cli,
     verify_cli,
 )
@@ -37,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     run_cli.register(commands)
     rules_cli.register(commands)
     schema_cli.register(commands)
+    score_cli.register(commands)
     store_cli.register(commands)
     verify_cli.register(commands)
     replay_cli.register(commands)

@@ -9,6 +9,7 @@ and what was stored is reported, with the hash chain verified.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 from collections import Counter
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from audit.events.envelope import Event
+from audit.simulation.irregularities import Label, careless_shift
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.store.application import FactStore, StoreConfig
 from audit.store.ingest import Ingestor
@@ -41,6 +43,19 @@ def register(commands: Any) -> None:
     target.add_argument("--out", type=Path, help="write JSON Lines here (default: stdout)")
     target.add_argument(
         "--to-kafka", action="store_true", help="produce to KAFKA_BOOTSTRAP_SERVERS"
+    )
+    simulate.add_argument(
+        "--irregularities",
+        type=float,
+        default=0.0,
+        metavar="RATE",
+        help="share of rounds a careless dealer plays irregularly, 0 to 1 (default 0)",
+    )
+    simulate.add_argument(
+        "--labels",
+        type=Path,
+        help="write the irregularities' labels here (default with --out: OUT's name "
+        "with .labels.jsonl)",
     )
     simulate.set_defaults(handler=_simulate)
 
@@ -73,8 +88,49 @@ def produce_events(bootstrap: str, topic: str, events: Iterable[Event]) -> int:
     return count
 
 
+def labels_path(out: Path | None, labels: Path | None) -> Path | None:
+    """Return where the labels go: ``labels`` if given, else beside ``out`` (``shift.jsonl``
+    gives ``shift.labels.jsonl``), else nowhere."""
+    if labels is not None or out is None:
+        return labels
+    stem = out.name[: -len(".jsonl")] if out.name.endswith(".jsonl") else out.name
+    return out.with_name(stem + ".labels.jsonl")
+
+
+def _careless(args: argparse.Namespace) -> tuple[Iterable[Event], list[Label] | None, Path | None]:
+    """Return the shift's events, its labels (``None`` for a clean shift) and the labels' path."""
+    rate = args.irregularities
+    if not 0 <= rate <= 1:
+        raise ConfigError(f"--irregularities must be a rate from 0 to 1: {rate!r}")
+    target = labels_path(args.out, args.labels) if rate > 0 else args.labels
+    if rate > 0 and target is None:
+        raise ConfigError("--irregularities needs --labels (or --out) to write the labels to")
+    if target is None:
+        return _shift(args), None, None
+    config = ShiftConfig(tables=args.tables, rounds_per_table=args.rounds)
+    events, labels = careless_shift(config, random.Random(args.seed), rate)
+    return events, labels, target
+
+
+def write_labels(labels: Iterable[Label], path: Path) -> int:
+    """Write labels as JSON Lines, by table and round; return how many."""
+    ordered = sorted(labels, key=lambda label: (label.table_id, label.round_id))
+    with path.open("w") as out:
+        for label in ordered:
+            out.write(json.dumps(label.as_dict()) + "\n")
+    return len(ordered)
+
+
 def _simulate(args: argparse.Namespace) -> int:
-    events = _shift(args)
+    events, labels, target = _careless(args)
+    status = _write_events(args, events)
+    if labels is not None and target is not None:  # complete now the events are written
+        count = write_labels(labels, target)
+        print(f"wrote {count:,} irregularity labels to {target}", file=sys.stderr)
+    return status
+
+
+def _write_events(args: argparse.Namespace, events: Iterable[Event]) -> int:
     if args.to_kafka:
         settings = Settings.from_env()
         if settings.kafka_bootstrap_servers is None:

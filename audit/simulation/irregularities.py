@@ -1,0 +1,180 @@
+"""The careless dealer: a seeded shift with irregularities injected at a known rate, and the
+truth about each as a :class:`Label`.
+
+Each round, with probability ``rate``, one irregularity is chosen uniformly from
+those that fit the round (a bank's flows only where a player banks, California's
+coverage only at a California table, Pair Fortunes only where one was wagered)
+and played into it the way a careless or dishonest dealer would: a step of the
+round replaced, or what the round recorded edited. Its label names every finding
+code verification must make of it; the rest of the round stays rule-correct, so
+it must make no other.
+
+The plans live in :mod:`audit.simulation.irregular_play` (the count, the deal,
+wagers, tiles, setting, the bank, equipment, the record) and
+:mod:`audit.simulation.irregular_money` (outcomes, payouts, vigorish, bank flows,
+California, Pair Fortunes); what they share, in :mod:`audit.simulation.irregular_common`.
+
+Pure: no I/O. With ``rate`` 0 the shift is exactly :func:`simulate_shift`'s for the
+same generator, and every rate gives the same shift for the same seed.
+
+>>> config = ShiftConfig(tables=2, rounds_per_table=20)
+>>> events, labels = careless_shift(config, random.Random(7), rate=0.2)
+>>> count = len(list(events))  # the labels are complete once the events are consumed
+>>> len(labels), labels[0].as_dict()  # doctest: +NORMALIZE_WHITESPACE
+(8, {'table_id': 'PG-20', 'round_id': 'PG-20-20261121-0003',
+     'codes': ['PG-DEAL-SETTLED-AFTER-WRONG-DEAL', 'PG-DEAL-START'],
+     'kind': 'wrong_start', 'position': None})
+>>> clean, none = careless_shift(config, random.Random(7), rate=0.0)
+>>> list(clean) == list(simulate_shift(config, random.Random(7))), none
+(True, [])
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+
+from audit.events.envelope import Event
+from audit.games.paigow.settlement import BankingMode
+from audit.simulation.irregular_common import (
+    Expect,
+    InvalidLabelError,
+    Label,
+    Plan,
+    Preview,
+    TableNotes,
+    fork_table,
+    make_label,
+)
+from audit.simulation.irregular_money import MONEY_KINDS
+from audit.simulation.irregular_play import PLAY_KINDS
+from audit.simulation.paigow_round import play_round
+from audit.simulation.round_state import RoundState
+from audit.simulation.shift import ShiftConfig, set_up_floor, simulate_shift
+from audit.simulation.table import SimTable, between_rounds, close_table, open_table
+
+__all__ = [
+    "KINDS",
+    "CarelessDealer",
+    "Expect",
+    "InvalidLabelError",
+    "InvalidRateError",
+    "Label",
+    "Plan",
+    "careless_shift",
+    "kind_named",
+]
+
+KINDS: tuple[type[Plan], ...] = (*PLAY_KINDS, *MONEY_KINDS)
+"""Every irregularity the careless dealer can inject."""
+
+_BY_NAME: dict[str, type[Plan]] = {kind.name: kind for kind in KINDS}
+
+
+class InvalidRateError(ValueError):
+    """Raised for an injection rate that is not a probability."""
+
+
+def kind_named(name: str) -> type[Plan]:
+    """Return the irregularity called ``name`` (e.g. ``'wrong_start'``)."""
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        raise ValueError(f"no irregularity called {name!r}") from None
+
+
+@dataclass
+class CarelessDealer:
+    """Deals one table's shift, now and then carelessly; the labels go to ``labels``."""
+
+    table: SimTable
+    rate: float
+    kinds: tuple[type[Plan], ...]
+    rng: random.Random
+    """The dealer's own generator: whether and how to go wrong, never the table's play."""
+    labels: list[Label]
+    notes: TableNotes = field(default_factory=TableNotes)
+
+    def events(self, rounds: int) -> Iterator[Event]:
+        """Yield the table's events: opening, ``rounds`` rounds, closing."""
+        table = self.table
+        open_table(table)
+        yield from table.recorder.drain()
+        for _ in range(rounds):
+            between_rounds(table)
+            yield from self.round()
+        close_table(table)
+        yield from table.recorder.drain()
+
+    def round(self) -> list[Event]:
+        """Play the next round, with an irregularity at the dealer's rate; return its events."""
+        if self.rate and self.rng.random() < self.rate:
+            injected = self._inject()
+            if injected is not None:
+                return injected
+        played = play_round(self.table)
+        self._remember(played, completed=True)
+        return self.table.recorder.drain()
+
+    def _inject(self) -> list[Event] | None:
+        table = self.table
+        clean = table.freq
+        # An injected round is never voided by chance: its irregularity must be played out.
+        table.freq = replace(clean, dealer_tile_exposed=0.0)
+        try:
+            preview = self._preview()
+            fitting = [kind for kind in self.kinds if kind.applies(preview)]
+            if not fitting:
+                return None
+            plan = self.rng.choice(fitting)(preview, self.rng)
+            played = play_round(table, plan.steps())
+        finally:
+            table.freq = clean
+        plan.finish(played)
+        events = plan.edit(played, table.recorder.drain())
+        label = make_label(played, plan.name, plan.expected(played, events))
+        if label is not None:
+            self.labels.append(label)
+        completed = any(
+            e.type_name() == "round_completed" and e.round_id == played.round_id for e in events
+        )
+        self._remember(played, completed=completed)
+        return events
+
+    def _preview(self) -> Preview:
+        copy = fork_table(self.table)
+        previewed = play_round(copy)
+        return Preview(previewed, tuple(copy.recorder.drain()), self.notes, self.table)
+
+    def _remember(self, played: RoundState, *, completed: bool) -> None:
+        if completed and played.mode is BankingMode.DEALER and played.wagers:
+            self.notes.last_dealer_wagers = dict(played.wagers)
+
+
+def careless_shift(
+    config: ShiftConfig,
+    rng: random.Random,
+    rate: float,
+    *,
+    kinds: Sequence[type[Plan]] = KINDS,
+) -> tuple[Iterator[Event], list[Label]]:
+    """Return a shift's events, all tables interleaved in time, and the list of its labels.
+
+    Each round gets one irregularity of ``kinds`` with probability ``rate``. The
+    labels list fills as the events are consumed, and is complete once they are.
+    """
+    if not isinstance(rate, int | float) or isinstance(rate, bool) or not 0 <= rate <= 1:
+        raise InvalidRateError(f"the irregularity rate must be a probability: {rate!r}")
+    tables = set_up_floor(config, rng)
+    labels: list[Label] = []
+    dealers = [
+        CarelessDealer(table, rate, tuple(kinds), random.Random(rng.getrandbits(64)), labels)
+        for table in tables
+    ]
+    streams = [dealer.events(config.rounds_per_table) for dealer in dealers]
+    return heapq.merge(*streams, key=lambda event: event.occurred_at), labels
+
+
+_ = simulate_shift  # the clean shift, for the doctest above
