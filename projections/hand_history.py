@@ -1,0 +1,375 @@
+"""The hand-history read model: one row per hand played, written with its store position.
+
+Every round, every position that held a Pai Gow wager or played the banker's
+hand (the dealer, a player bank, a co-bank or a California player-dealer) gets
+one row when the round completes, or when its table closes with the round still
+open. Rows are keyed by (table_id, round_id, position) and inserted with
+"insert or ignore", so a restart or a rebuild from zero gives the same rows; the
+view's position in the store's notification log is recorded in the same
+transaction, exactly as the findings view does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from decimal import Decimal
+from typing import Any
+
+from eventsourcing.persistence import Tracking
+from eventsourcing.postgres import PostgresTrackingRecorder
+from eventsourcing.sqlite import SQLiteTrackingRecorder
+
+from audit.events.catalogue import parse_event
+from audit.events.envelope import Event
+from audit.events.paigow.wagers import WagerKind
+from audit.games.errors import RulesError
+from audit.games.paigow.hands import describe_hand
+from audit.games.paigow.rulesets import RuleSet
+from audit.games.paigow.tiles import parse_tile
+from audit.store.aggregates import FactRecorded
+from audit.store.application import FactStore
+from audit.verification.paigow.context import TableContext
+from audit.verification.paigow.round_view import RoundView, view_round
+
+TRACKING_NAME = "hand-history<-tablewatch"
+"""The view's name in the tracking table it shares with the store."""
+
+ZERO = Decimal("0.00")
+BANKINGS = ("dealer", "player bank", "co-bank", "player-dealer")
+
+COLUMNS = (
+    "table_id", "round_id", "position", "round_number", "dealer_id", "banking",
+    "bank_position", "is_bank", "tiles", "high", "high_name", "low", "low_name", "set_by",
+    "wager", "outcome", "paid", "collected", "vigorish", "returned", "collection_fee",
+    "pf_wager", "pf_outcome", "pf_paid", "started_at", "completed_at", "voided",
+    "notification_id",
+)  # fmt: skip
+_MONEY = ("wager", "paid", "collected", "vigorish", "returned", "collection_fee", "pf_wager",
+          "pf_paid")  # fmt: skip
+_FLAGS = ("is_bank", "voided")
+
+
+def _sql(money: str, flag: str, bigint: str) -> str:
+    return (
+        "CREATE TABLE IF NOT EXISTS hand_history ("
+        "table_id TEXT NOT NULL, round_id TEXT NOT NULL, position INTEGER NOT NULL, "
+        "round_number INTEGER, dealer_id TEXT, banking TEXT NOT NULL, "
+        f"bank_position INTEGER NOT NULL, is_bank {flag} NOT NULL, tiles TEXT, "
+        "high TEXT, high_name TEXT, low TEXT, low_name TEXT, set_by TEXT, "
+        f"wager {money}, outcome TEXT, paid {money}, collected {money}, "
+        f"vigorish {money}, returned {money}, collection_fee {money}, "
+        f"pf_wager {money}, pf_outcome TEXT, pf_paid {money}, "
+        "started_at TEXT, completed_at TEXT, "
+        f"voided {flag} NOT NULL, notification_id {bigint} NOT NULL, "
+        "PRIMARY KEY (table_id, round_id, position))"
+    )
+
+
+# --- building rows -------------------------------------------------------------------------
+
+
+def _money(amount: Decimal | None) -> str | None:
+    return None if amount is None else str(amount.quantize(ZERO))
+
+
+def _hand(tiles: Sequence[str] | None) -> tuple[str | None, str | None]:
+    """Return a two-tile hand as written ('6-6a 4-5') and its name, if it can be named."""
+    if not tiles:
+        return None, None
+    try:
+        name = describe_hand(*(parse_tile(t) for t in tiles)).name
+    except (RulesError, TypeError):
+        name = None  # odd data (a tile twice): shown as recorded, not named
+    return " ".join(tiles), name
+
+
+def banking_of(view: RoundView, ruleset: RuleSet) -> tuple[str, int]:
+    """Return who banked the round and the position of the banker's hand."""
+    if ruleset.jurisdiction == "CA":
+        return "player-dealer", 0
+    if view.bank is None:
+        return "dealer", 0
+    return ("co-bank" if view.co_bank is not None else "player bank"), view.bank.position
+
+
+def hand_rows(view: RoundView, ruleset: RuleSet, notification_id: int) -> list[tuple[Any, ...]]:
+    """Return one round's rows: every Pai Gow wager's position and the banker's hand."""
+    banking, bank_position = banking_of(view, ruleset)
+    pai_gow: dict[int, Decimal] = {}
+    pair_fortunes: dict[int, Decimal] = {}
+    for _, placed in view.placed:
+        into = pai_gow if placed.kind is WagerKind.PAI_GOW else pair_fortunes
+        into[placed.position] = into.get(placed.position, ZERO) + placed.amount
+    for _, withdrawn in view.withdrawn:
+        into = pai_gow if withdrawn.kind is WagerKind.PAI_GOW else pair_fortunes
+        if withdrawn.position in into:
+            into[withdrawn.position] -= withdrawn.amount
+    positions = set(pai_gow) | {bank_position}
+    if view.dealer_wager is not None:
+        positions.add(0)  # the dealer's hand plays the player bank (PA 621a.9(h))
+    delivered = view.delivered_to()
+    fees: dict[int, Decimal] = {}
+    for fee in view.fees:
+        fees[fee.position] = fees.get(fee.position, ZERO) + fee.amount
+    started = view.started
+    rows = []
+    for position in sorted(positions):
+        settled = [s for _, s in view.settled if s.position == position]
+        main = [s for s in settled if s.kind is WagerKind.PAI_GOW]
+        side = [s for s in settled if s.kind is WagerKind.PAIR_FORTUNES]
+        hand = view.hands.get(position)
+        high, high_name = _hand(hand.high if hand else None)
+        low, low_name = _hand(hand.low if hand else None)
+        tiles = delivered.get(position)
+
+        def total(field: str, found: list[Any] = main) -> str | None:
+            return _money(sum((getattr(s, field) for s in found), ZERO)) if found else None
+
+        wager, outcome = pai_gow.get(position), main[-1].outcome if main else None
+        if position == 0 and position != bank_position and view.dealer_wager is not None:
+            wager = view.dealer_wager.amount  # the dealer's wager against the player bank
+            settled_dealer = view.dealer_wager_settled
+            outcome = settled_dealer.outcome if settled_dealer else None
+        rows.append((
+            view.table_id, view.round_id, position,
+            started.round_number if started else None, view.dealer_id, banking,
+            bank_position, position == bank_position, " ".join(tiles) if tiles else None,
+            high, high_name, low, low_name, hand.set_by if hand else None,
+            _money(wager), outcome,
+            total("paid"), total("collected"), total("vigorish"), total("returned"),
+            _money(fees.get(position)), _money(pair_fortunes.get(position)),
+            side[-1].outcome if side else None, total("paid", side),
+            started.occurred_at.isoformat() if started else None,
+            view.completed.occurred_at.isoformat() if view.completed else None,
+            view.voided is not None, notification_id,
+        ))  # fmt: skip
+    return rows
+
+
+# --- the views -----------------------------------------------------------------------------
+
+
+def _where(filters: dict[str, Any], placeholder: str) -> tuple[str, list[Any]]:
+    clauses, params = ["1 = 1"], []
+    for column, value in filters.items():
+        if value is not None:
+            clauses.append(f"{column} = {placeholder}")
+            params.append(value)
+    return " AND ".join(clauses), params
+
+
+def _as_dict(row: Sequence[Any]) -> dict[str, Any]:
+    found = dict(zip(COLUMNS, row, strict=True))
+    for name in _MONEY:
+        if found[name] is not None:
+            found[name] = str(Decimal(found[name]).quantize(ZERO))
+    for name in _FLAGS:
+        found[name] = bool(found[name])
+    return found
+
+
+def _query(filters: dict[str, Any], limit: int | None, placeholder: str) -> tuple[str, list[Any]]:
+    where, params = _where(filters, placeholder)
+    sql = (
+        f"SELECT {', '.join(COLUMNS)} FROM hand_history WHERE {where} "
+        "ORDER BY table_id, round_id, position"
+    )
+    if limit is not None:
+        sql += f" LIMIT {placeholder}"
+        params.append(limit)
+    return sql, params
+
+
+class SQLiteHandHistoryView(SQLiteTrackingRecorder):
+    """The hand-history view in the embedded SQLite store."""
+
+    def create_table(self) -> None:
+        """Create the tracking table and the hand-history table."""
+        super().create_table()
+        with self.datastore.transaction(commit=True) as cursor:
+            cursor.execute(_sql("TEXT", "INTEGER", "INTEGER"))
+            cursor.execute(
+                "CREATE INDEX IF NOT EXISTS hand_history_dealer ON hand_history (dealer_id)"
+            )
+
+    def record(self, rows: Sequence[tuple[Any, ...]], tracking: Tracking) -> None:
+        """Write hand rows and the view's position in one transaction."""
+        with self.datastore.transaction(commit=True) as cursor:
+            cursor.executemany(
+                f"INSERT OR IGNORE INTO hand_history ({', '.join(COLUMNS)}) "
+                f"VALUES ({', '.join('?' * len(COLUMNS))})",
+                [tuple(int(v) if isinstance(v, bool) else v for v in row) for row in rows],
+            )
+            self._insert_tracking(cursor, tracking)
+
+    def select(
+        self,
+        table_id: str | None = None,
+        round_id: str | None = None,
+        dealer_id: str | None = None,
+        limit: int | None = None,
+    ) -> list[dict[str, Any]]:
+        """Return hand rows, by table, round and position."""
+        filters = {"table_id": table_id, "round_id": round_id, "dealer_id": dealer_id}
+        sql, params = _query(filters, limit, "?")
+        with self.datastore.transaction(commit=False) as cursor:
+            cursor.execute(sql, params)
+            return [_as_dict(tuple(row)) for row in cursor.fetchall()]
+
+
+class PostgresHandHistoryView(PostgresTrackingRecorder):
+    """The hand-history view in PostgreSQL."""
+
+    def create_table(self) -> None:
+        """Create the tracking table and the hand-history table."""
+        super().create_table()
+        with self.datastore.transaction(commit=True) as cursor:
+            cursor.execute(_sql("NUMERIC(14, 2)", "BOOLEAN", "BIGINT"))  # type: ignore[arg-type]
+            cursor.execute(
+                "CREATE INDEX IF NOT EXISTS hand_history_dealer ON hand_history (dealer_id)"
+            )
+
+    def record(self, rows: Sequence[tuple[Any, ...]], tracking: Tracking) -> None:
+        """Write hand rows and the view's position in one transaction."""
+        with self.datastore.transaction(commit=True) as cursor:
+            if rows:
+                cursor.executemany(
+                    f"INSERT INTO hand_history ({', '.join(COLUMNS)}) "  # type: ignore[arg-type]
+                    f"VALUES ({', '.join(['%s'] * len(COLUMNS))}) "
+                    "ON CONFLICT (table_id, round_id, position) DO NOTHING",
+                    list(rows),
+                )
+            self._insert_tracking(cursor, tracking)
+
+    def select(
+        self,
+        table_id: str | None = None,
+        round_id: str | None = None,
+        dealer_id: str | None = None,
+        limit: int | None = None,
+    ) -> list[dict[str, Any]]:
+        """Return hand rows, by table, round and position."""
+        filters = {"table_id": table_id, "round_id": round_id, "dealer_id": dealer_id}
+        sql, params = _query(filters, limit, "%s")
+        with self.datastore.transaction(commit=False) as cursor:
+            cursor.execute(sql, params)  # type: ignore[arg-type]
+            rows = cursor.fetchall()
+        return [_as_dict([row[name] for name in COLUMNS]) for row in rows]
+
+
+HandHistoryView = SQLiteHandHistoryView | PostgresHandHistoryView
+
+
+def open_hand_history_view(store: FactStore) -> HandHistoryView:
+    """Return the hand-history view in the store's own database, creating its table if need be."""
+    view_class = PostgresHandHistoryView if store.is_postgres else SQLiteHandHistoryView
+    return store.factory.tracking_recorder(view_class)  # type: ignore[arg-type,return-value]
+
+
+# --- the projections -----------------------------------------------------------------------
+
+
+class FactProjection:
+    """Reads the store's facts after a view's position: warm-up, then catch-up in batches.
+
+    Subclasses say what a fact does (``apply``, returning rows to write) and how
+    rows and a position are written (``write``). Warm-up replays the facts up to
+    the recorded position without writing, so state is as it was.
+    """
+
+    tracking_name: str
+
+    def __init__(self, store: FactStore, view: Any) -> None:
+        self.store = store
+        self.view = view
+        self.position = 0
+        recorded = self.view.max_tracking_id(self.tracking_name) or 0
+        if recorded:
+            for notification_id, fact in self._facts(1, stop=recorded):
+                if fact is not None:
+                    self.apply(fact, notification_id)
+        self.position = recorded
+
+    def apply(self, fact: Event, notification_id: int) -> list[tuple[Any, ...]]:
+        """Take one fact; return the rows it completes."""
+        raise NotImplementedError
+
+    def pending(self) -> list[tuple[Any, ...]]:
+        """Return rows that are due at a batch's end, beside those ``apply`` returned."""
+        return []
+
+    def write(self, rows: list[tuple[Any, ...]], tracking: Tracking) -> None:
+        """Write rows and the position in one transaction."""
+        self.view.record(rows, tracking)
+
+    def _facts(
+        self, start: int, stop: int | None = None, batch: int = 2_000
+    ) -> Iterator[tuple[int, Event | None]]:
+        """Yield (notification id, fact as an event, or None for other stored events)."""
+        recorder = self.store.process_recorder
+        while True:
+            notifications = recorder.select_notifications(start, batch, stop=stop)
+            for notification in notifications:
+                event = self.store.mapper.to_domain_event(notification)
+                fact = parse_event(event.fact_json) if isinstance(event, FactRecorded) else None
+                yield notification.id, fact
+            if len(notifications) < batch:
+                return
+            start = notifications[-1].id + 1
+
+    def catch_up(self, batch: int = 2_000) -> int:
+        """Apply every fact stored since the view's position; return how many rows it wrote."""
+        written = 0
+        rows: list[tuple[Any, ...]] = []
+        last = self.position
+        for notification_id, fact in self._facts(self.position + 1):
+            if fact is not None:
+                rows += self.apply(fact, notification_id)
+            last = notification_id
+            if notification_id - self.position >= batch:
+                written += self._write(rows, last)
+                rows = []
+        if last > self.position:
+            written += self._write(rows, last)
+        return written
+
+    def _write(self, rows: list[tuple[Any, ...]], position: int) -> int:
+        rows = rows + self.pending()
+        self.write(rows, Tracking(self.tracking_name, position))
+        self.position = position
+        return len(rows)
+
+
+class HandHistoryProjection(FactProjection):
+    """Keeps the hand-history view up to date with the store."""
+
+    tracking_name = TRACKING_NAME
+
+    def __init__(self, store: FactStore, view: HandHistoryView | None = None) -> None:
+        self.contexts: dict[str, TableContext] = {}
+        self.open_rounds: dict[tuple[str, str], list[Event]] = {}
+        self._rules_at_start: dict[tuple[str, str], RuleSet] = {}
+        super().__init__(store, view or open_hand_history_view(store))
+
+    def apply(self, fact: Event, notification_id: int) -> list[tuple[Any, ...]]:
+        """Take one fact; return the rows of a round it completes (or its table closes out)."""
+        context = self.contexts.setdefault(fact.table_id, TableContext(fact.table_id))
+        if fact.round_id is None:
+            rows: list[tuple[Any, ...]] = []
+            if fact.type_name() == "table_closed":
+                for key in [k for k in self.open_rounds if k[0] == fact.table_id]:
+                    rows += self._close(key, notification_id)
+            context.observe(fact)
+            return rows
+        key = (fact.table_id, fact.round_id)
+        if key not in self.open_rounds:
+            self._rules_at_start[key] = context.ruleset
+        self.open_rounds.setdefault(key, []).append(fact)
+        if fact.type_name() == "round_completed":
+            return self._close(key, notification_id)
+        return []
+
+    def _close(self, key: tuple[str, str], notification_id: int) -> list[tuple[Any, ...]]:
+        view = view_round(self.open_rounds.pop(key))
+        ruleset = self._rules_at_start.pop(key)
+        return hand_rows(view, ruleset, notification_id)

@@ -1,0 +1,221 @@
+"""The table-state read model: one row per table, upserted with the view's store position.
+
+Each table's rule set, gaming day, dealer, equipment (tile set and dice, and
+since when) and banking rotation, as its events told them. Tables changed in a
+batch are upserted (``INSERT ... ON CONFLICT (table_id) DO UPDATE``) in the same
+transaction as the view's position in the store's notification log, so the row
+is always the table as of that position; a rebuild from zero gives the same rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from eventsourcing.persistence import Tracking
+from eventsourcing.postgres import PostgresTrackingRecorder
+from eventsourcing.sqlite import SQLiteTrackingRecorder
+
+from audit.events.envelope import Event
+from audit.store.application import FactStore
+from audit.verification.paigow import rotation_checks
+from audit.verification.paigow.context import TableContext
+from audit.verification.paigow.round_view import view_round
+from projections.hand_history import FactProjection
+
+TRACKING_NAME = "table-state<-tablewatch"
+"""The view's name in the tracking table it shares with the store."""
+
+COLUMNS = (
+    "table_id", "rule_set", "gaming_day", "is_open", "dealer_id", "tile_set_id",
+    "tiles_since", "dice_set_id", "dice_since", "rounds_played", "rounds_in_game",
+    "bank_position", "bank_streak", "last_event_at", "notification_id",
+)  # fmt: skip
+
+
+def _sql(flag: str, bigint: str) -> str:
+    return (
+        "CREATE TABLE IF NOT EXISTS table_state ("
+        "table_id TEXT PRIMARY KEY, rule_set TEXT NOT NULL, gaming_day TEXT, "
+        f"is_open {flag} NOT NULL, dealer_id TEXT, tile_set_id TEXT, tiles_since TEXT, "
+        "dice_set_id TEXT, dice_since TEXT, rounds_played INTEGER NOT NULL, "
+        "rounds_in_game INTEGER NOT NULL, bank_position INTEGER, bank_streak INTEGER NOT NULL, "
+        f"last_event_at TEXT, notification_id {bigint} NOT NULL)"
+    )
+
+
+def _upsert(placeholder: str) -> str:
+    updates = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS[1:])
+    return (
+        f"INSERT INTO table_state ({', '.join(COLUMNS)}) "
+        f"VALUES ({', '.join([placeholder] * len(COLUMNS))}) "
+        f"ON CONFLICT (table_id) DO UPDATE SET {updates}"
+    )
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment is not None else None
+
+
+@dataclass
+class TableState:
+    """What the view knows of one table beyond the verifier's :class:`TableContext`."""
+
+    context: TableContext
+    gaming_day: str | None = None
+    is_open: bool = False
+    dice_set_id: str | None = None
+    rounds_played: int = 0
+    last_event_at: datetime | None = None
+    notification_id: int = 0
+
+    def row(self) -> tuple[Any, ...]:
+        """Return the table's row as written."""
+        c = self.context
+        bank_position, streak = c.bank_streak
+        return (
+            c.table_id, c.ruleset.name, self.gaming_day, self.is_open, c.dealer_id,
+            c.tile_set_id, _iso(c.tiles_since), self.dice_set_id, _iso(c.dice_since),
+            self.rounds_played, c.rounds_in_game, bank_position, streak,
+            _iso(self.last_event_at), self.notification_id,
+        )  # fmt: skip
+
+
+def _as_dict(row: Sequence[Any]) -> dict[str, Any]:
+    found = dict(zip(COLUMNS, row, strict=True))
+    found["is_open"] = bool(found["is_open"])
+    return found
+
+
+def _age(since: str | None, now: datetime) -> timedelta | None:
+    return None if since is None else now - datetime.fromisoformat(since)
+
+
+class _Queries:
+    """Reads shared by both databases."""
+
+    def select(self) -> list[dict[str, Any]]:
+        """Return every table's row, by table id."""
+        raise NotImplementedError
+
+    def ages(self, now: datetime) -> dict[str, dict[str, timedelta | None]]:
+        """Return each table's tile-set and dice ages at ``now`` (aware), None where unknown."""
+        return {
+            row["table_id"]: {
+                "tiles": _age(row["tiles_since"], now),
+                "dice": _age(row["dice_since"], now),
+            }
+            for row in self.select()
+        }
+
+
+class SQLiteTableStateView(_Queries, SQLiteTrackingRecorder):
+    """The table-state view in the embedded SQLite store."""
+
+    def create_table(self) -> None:
+        """Create the tracking table and the table-state table."""
+        super().create_table()
+        with self.datastore.transaction(commit=True) as cursor:
+            cursor.execute(_sql("INTEGER", "INTEGER"))
+
+    def record(self, rows: Sequence[tuple[Any, ...]], tracking: Tracking) -> None:
+        """Upsert table rows and write the view's position in one transaction."""
+        with self.datastore.transaction(commit=True) as cursor:
+            cursor.executemany(
+                _upsert("?"),
+                [tuple(int(v) if isinstance(v, bool) else v for v in row) for row in rows],
+            )
+            self._insert_tracking(cursor, tracking)
+
+    def select(self) -> list[dict[str, Any]]:
+        """Return every table's row, by table id."""
+        with self.datastore.transaction(commit=False) as cursor:
+            cursor.execute(f"SELECT {', '.join(COLUMNS)} FROM table_state ORDER BY table_id")
+            return [_as_dict(tuple(row)) for row in cursor.fetchall()]
+
+
+class PostgresTableStateView(_Queries, PostgresTrackingRecorder):
+    """The table-state view in PostgreSQL."""
+
+    def create_table(self) -> None:
+        """Create the tracking table and the table-state table."""
+        super().create_table()
+        with self.datastore.transaction(commit=True) as cursor:
+            cursor.execute(_sql("BOOLEAN", "BIGINT"))  # type: ignore[arg-type]
+
+    def record(self, rows: Sequence[tuple[Any, ...]], tracking: Tracking) -> None:
+        """Upsert table rows and write the view's position in one transaction."""
+        with self.datastore.transaction(commit=True) as cursor:
+            if rows:
+                cursor.executemany(_upsert("%s"), list(rows))  # type: ignore[arg-type]
+            self._insert_tracking(cursor, tracking)
+
+    def select(self) -> list[dict[str, Any]]:
+        """Return every table's row, by table id."""
+        with self.datastore.transaction(commit=False) as cursor:
+            cursor.execute(f"SELECT {', '.join(COLUMNS)} FROM table_state ORDER BY table_id")  # type: ignore[arg-type]
+            rows = cursor.fetchall()
+        return [_as_dict([row[name] for name in COLUMNS]) for row in rows]
+
+
+TableStateView = SQLiteTableStateView | PostgresTableStateView
+
+
+def open_table_state_view(store: FactStore) -> TableStateView:
+    """Return the table-state view in the store's own database, creating its table if need be."""
+    view_class = PostgresTableStateView if store.is_postgres else SQLiteTableStateView
+    return store.factory.tracking_recorder(view_class)  # type: ignore[arg-type,return-value]
+
+
+class TableStateProjection(FactProjection):
+    """Keeps the table-state view up to date with the store."""
+
+    tracking_name = TRACKING_NAME
+
+    def __init__(self, store: FactStore, view: TableStateView | None = None) -> None:
+        self.tables: dict[str, TableState] = {}
+        self.open_rounds: dict[tuple[str, str], list[Event]] = {}
+        self._changed: set[str] = set()
+        super().__init__(store, view or open_table_state_view(store))
+        self._changed.clear()  # warm-up only rebuilds: those rows are already written
+
+    def apply(self, fact: Event, notification_id: int) -> list[tuple[Any, ...]]:
+        """Take one fact into its table's state; rows are written at the batch's end."""
+        state = self.tables.get(fact.table_id)
+        if state is None:
+            state = self.tables[fact.table_id] = TableState(TableContext(fact.table_id))
+        state.last_event_at = fact.occurred_at
+        state.notification_id = notification_id
+        self._changed.add(fact.table_id)
+        kind = fact.type_name()
+        if fact.round_id is None:
+            state.context.observe(fact)
+            if kind == "table_opened":
+                state.is_open = True
+                state.gaming_day = fact.gaming_day.isoformat()  # type: ignore[attr-defined]
+                state.rounds_played = 0
+                state.context.bank_streak = (None, 0)
+            elif kind == "table_closed":
+                state.is_open = False
+                for key in [k for k in self.open_rounds if k[0] == fact.table_id]:
+                    del self.open_rounds[key]  # never played to the end: not counted
+            elif kind == "dice_placed_in_shaker":
+                state.dice_set_id = fact.dice_set_id  # type: ignore[attr-defined]
+            return []
+        key = (fact.table_id, fact.round_id)
+        self.open_rounds.setdefault(key, []).append(fact)
+        if kind == "round_started":
+            state.context.dealer_id = fact.dealer_id  # type: ignore[attr-defined]
+        elif kind == "round_completed":
+            view = view_round(self.open_rounds.pop(key))
+            state.rounds_played += 1  # a voided round counts, as the verifier counts it
+            rotation_checks.after_round(view, state.context)
+        return []
+
+    def pending(self) -> list[tuple[Any, ...]]:
+        """Return the rows of the tables changed since the last write."""
+        rows = [self.tables[table_id].row() for table_id in sorted(self._changed)]
+        self._changed.clear()
+        return rows
