@@ -33,6 +33,8 @@ from consumers.verify_cli import summarise_rows
 from consumers.wiring import SQLITE_FILE, kafka, store_config
 from projections.findings import FindingsProjection
 from projections.findings_view import FindingFilter
+from projections.hand_history import HandHistoryProjection
+from projections.table_state import TableStateProjection
 
 
 def register(commands: Any) -> None:
@@ -207,6 +209,12 @@ def report_store(store: FactStore, out: TextIO) -> None:
     print(
         f"hash chain over {chain.facts:,} facts in {len(chain.heads)} tables: {verdict}", file=out
     )
+    history = HandHistoryProjection(store)
+    history.catch_up()
+    tables = TableStateProjection(store)
+    tables.catch_up()
+    print(f"read models: hand history {len(history.view.select()):,} hands, "
+          f"table state {len(tables.view.select())} tables", file=out)  # fmt: skip
     projection = FindingsProjection(store)
     projection.catch_up()
     rows = projection.view.select(FindingFilter())
