@@ -22,6 +22,7 @@ from consumers import (
     run_cli,
     schema_cli,
     score_cli,
+    stats_cli,
     store_cli,
     verify_cli,
 )
@@ -44,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay_cli.register(commands)
     alerts_cli.register(commands)
     findings_cli.register(commands)
+    stats_cli.register(commands)
     return parser
 
 

@@ -1,0 +1,88 @@
+"""``tablewatch stats FILE.jsonl``: player win rates by table, dealer or position, offline.
+
+Each group's observed Pai Gow win rate is set against the rules engine's
+expected rate (both sides setting by the table's house way) with a Wilson
+score interval; a group is marked FLAG only when the expected rate lies outside
+that interval (``audit.verification.statistics``). The exit status is 1 when a
+group is flagged, else 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from audit.verification.statistics import (
+    DEFAULT_CONFIDENCE,
+    GROUP_BYS,
+    GroupStats,
+    group_stats,
+    settled_wagers,
+)
+from consumers.verify_cli import read_events
+
+
+def register(commands: Any) -> None:
+    """Add the ``stats`` command."""
+    stats = commands.add_parser(
+        "stats", help="win rates by table, dealer or position against expectation, offline"
+    )
+    stats.add_argument("file", type=Path, help="a JSON Lines file of table events")
+    stats.add_argument(
+        "--by", choices=GROUP_BYS, default="table", help="how to group wagers (default: table)"
+    )
+    stats.add_argument(
+        "--confidence",
+        type=_confidence,
+        default=DEFAULT_CONFIDENCE,
+        help=f"the interval's confidence, between 0 and 1 (default: {DEFAULT_CONFIDENCE})",
+    )
+    stats.add_argument("--json", action="store_true", help="print one JSON line per group")
+    stats.set_defaults(handler=_stats)
+
+
+def _confidence(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"must lie strictly between 0 and 1: {text!r}")
+    return value
+
+
+def print_stats(rows: list[GroupStats], out: TextIO) -> None:
+    """Print group statistics as a readable table."""
+    if not rows:
+        print("no settled Pai Gow wagers", file=out)
+        return
+    confidence = f"{rows[0].confidence:.4g}"
+    print(
+        f"{rows[0].by:<14} {'n':>7} {'win':>6} {'push':>6} {'lose':>6} "
+        f"{'observed':>9} {'expected':>9}  {confidence} interval",
+        file=out,
+    )
+    for r in rows:
+        mark = f"FLAG ({r.direction})" if r.flagged else ""
+        print(
+            f"{r.group:<14} {r.n:>7} {r.wins:>6} {r.pushes:>6} {r.losses:>6} "
+            f"{r.observed:>9.4f} {r.expected:>9.4f}  [{r.low:.4f}, {r.high:.4f}]  {mark}".rstrip(),
+            file=out,
+        )
+    flagged = sum(r.flagged for r in rows)
+    print(f"groups: {len(rows)}, flagged: {flagged}", file=out)
+
+
+def _stats(args: argparse.Namespace) -> int:
+    args.file.open("rb").close()  # a missing file fails before any work
+    wagers = settled_wagers(read_events(args.file, sys.stderr))
+    rows = group_stats(wagers, args.by, args.confidence)
+    if args.json:
+        for row in rows:
+            print(json.dumps(row.as_dict()))
+    else:
+        print_stats(rows, sys.stdout)
+    return 1 if any(r.flagged for r in rows) else 0

@@ -1,0 +1,203 @@
+"""Win-rate statistics: the Wilson interval, narrowing with volume, and when a group is flagged."""
+
+import random
+
+import pytest
+
+from audit.games.paigow.probabilities import PRECOMPUTED
+from audit.games.paigow.rulesets import get_rule_set
+from audit.simulation.shift import ShiftConfig, simulate_shift
+from audit.verification.statistics import (
+    GROUP_BYS,
+    SettledWager,
+    expected_win,
+    group_stats,
+    settled_wagers,
+    wilson_interval,
+    z_for,
+)
+
+EXPECTED = PRECOMPUTED[("dealer-rule-max-low", "pa")].win
+
+
+def wagers(
+    n: int, win_rate: float, dealer: str = "dealer-1", table: str = "PG-01", position: int = 1
+) -> list[SettledWager]:
+    """``n`` wagers with exactly ``round(n * win_rate)`` wins; the rest split push and lose."""
+    wins = round(n * win_rate)
+    rest = n - wins
+    outcomes = ["win"] * wins + ["push"] * (rest // 2) + ["lose"] * (rest - rest // 2)
+    return [SettledWager(table, dealer, position, o, EXPECTED) for o in outcomes]
+
+
+@pytest.mark.parametrize(
+    ("successes", "n", "confidence", "low", "high"),
+    [
+        (5, 10, 0.95, 0.2366, 0.7634),  # the textbook example
+        (0, 10, 0.95, 0.0, 0.2775),
+        (10, 10, 0.95, 0.7225, 1.0),
+        (12, 40, 0.95, 0.1807, 0.4543),
+    ],
+)
+def test_wilson_interval_known_values(successes, n, confidence, low, high):
+    got = wilson_interval(successes, n, confidence)
+    assert got == pytest.approx((low, high), abs=1e-4)
+
+
+def test_z_and_bad_inputs():
+    assert z_for(0.95) == pytest.approx(1.959964, abs=1e-6)
+    assert z_for(0.999) == pytest.approx(3.290527, abs=1e-6)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    for bad in (0.0, 1.0, 1.5):
+        with pytest.raises(ValueError, match="confidence"):
+            z_for(bad)
+    with pytest.raises(ValueError, match="successes"):
+        wilson_interval(11, 10)
+
+
+def test_interval_narrows_with_n():
+    intervals = [wilson_interval(round(n * 0.3), n) for n in (40, 400, 4_000, 40_000)]
+    widths = [high - low for low, high in intervals]
+    assert widths == sorted(widths, reverse=True)
+    assert widths[0] / widths[2] == pytest.approx(10, rel=0.2)  # ~ 1 / sqrt(n)
+
+
+def test_forty_hands_do_not_flag_what_four_thousand_do():
+    rate = EXPECTED - 0.05
+    (few,) = group_stats(wagers(40, rate), by="dealer")
+    (many,) = group_stats(wagers(4_000, rate), by="dealer")
+    assert few.observed == pytest.approx(many.observed, abs=0.01)
+    assert not few.flagged
+    assert few.direction == ""
+    assert many.flagged
+    assert many.direction == "low"
+
+
+def test_a_biased_dealer_is_flagged_and_a_fair_one_is_not():
+    rng = random.Random(5)
+    fair = [
+        SettledWager(
+            "PG-01",
+            "fair",
+            2,
+            rng.choices(["win", "push", "lose"], [0.295, 0.398, 0.307])[0],
+            EXPECTED,
+        )
+        for _ in range(4_000)
+    ]
+    biased = wagers(4_000, EXPECTED - 0.05, dealer="biased")
+    rows = {r.group: r for r in group_stats(fair + biased, by="dealer")}
+    assert rows["biased"].flagged
+    assert not rows["fair"].flagged
+    assert rows["biased"].n == 4_000
+    assert rows["biased"].wins == round(4_000 * (EXPECTED - 0.05))
+
+
+def test_surrendered_and_returned_are_not_trials():
+    ws = [
+        *wagers(10, 0.3),
+        SettledWager("PG-01", "dealer-1", 1, "surrendered", EXPECTED),
+        SettledWager("PG-01", "dealer-1", 1, "returned", EXPECTED),
+    ]
+    (row,) = group_stats(ws, by="table")
+    assert (row.n, row.wins, row.pushes + row.losses) == (10, 3, 7)
+    only_returned = [SettledWager("PG-02", "d", 3, "returned", EXPECTED)]
+    assert group_stats(only_returned) == []
+
+
+def test_grouping_and_mixed_expectations():
+    ws = [
+        SettledWager("PG-01", "a", 1, "win", 0.30),
+        SettledWager("PG-02", "a", 10, "lose", 0.20),
+        SettledWager("PG-02", "b", 2, "push", 0.20),
+    ]
+    by_dealer = {r.group: r for r in group_stats(ws, by="dealer")}
+    assert by_dealer["a"].expected == pytest.approx(0.25)  # the mean over its wagers
+    assert [r.group for r in group_stats(ws, by="position")] == ["1", "2", "10"]
+    assert [r.group for r in group_stats(ws, by="table")] == ["PG-01", "PG-02"]
+    with pytest.raises(ValueError, match="group by"):
+        group_stats(ws, by="seat")  # type: ignore[arg-type]
+
+
+def test_expected_win_follows_the_rule_set():
+    assert expected_win(get_rule_set("pa-2019")) == EXPECTED
+    assert expected_win(get_rule_set("california")) == PRECOMPUTED[("california-posted", "pa")].win
+    assert expected_win(get_rule_set("nj")) == PRECOMPUTED[("dealer-rule-max-low", "nj")].win
+
+
+@pytest.fixture(scope="module")
+def clean_shift():
+    return list(simulate_shift(ShiftConfig(tables=6, rounds_per_table=60), random.Random(1)))
+
+
+def test_a_clean_simulated_shift_flags_nothing(clean_shift):
+    settled = list(settled_wagers(clean_shift))
+    assert len(settled) > 500
+    assert all(w.dealer_id and w.dealer_id.startswith("dealer-") for w in settled)
+    for by in GROUP_BYS:
+        rows = group_stats(settled, by=by)
+        assert rows, by
+        assert [r.group for r in rows if r.flagged] == [], by
+
+
+def test_only_house_way_contests_of_pai_gow_wagers_count(clean_shift):
+    pai_gow = {
+        (e.round_id, e.position)
+        for e in clean_shift
+        if e.type == "wager_settled" and getattr(e.kind, "value", e.kind) == "pai_gow"
+    }
+    counted = {(w.table_id, w.position) for w in settled_wagers(clean_shift)}
+    assert counted  # most players take the house way
+    assert len(list(settled_wagers(clean_shift))) < len(pai_gow)  # some set their own
+
+
+def test_a_hand_set_off_the_house_way_takes_its_wager_out(clean_shift):
+    from audit.games.paigow.rulesets import get_rule_set
+    from audit.games.paigow.setting import settings_for
+    from audit.games.paigow.tiles import parse_tile, tile_name
+
+    counted = list(settled_wagers(clean_shift))
+    hand = next(
+        e for e in clean_shift
+        if e.type == "hand_set" and e.set_by == "house_way_on_request"
+    )  # fmt: skip
+    tiles = [parse_tile(t) for t in (*hand.high, *hand.low)]
+    ranking = get_rule_set("pa-2019").ranking
+    other = next(
+        s for s in settings_for(tiles, ranking)
+        if {tile_name(t) for t in s.high} != set(hand.high)
+    )  # fmt: skip
+    changed = hand.model_copy(
+        update={
+            "high": [tile_name(t) for t in other.high],
+            "low": [tile_name(t) for t in other.low],
+        }
+    )
+    edited = [changed if e is hand else e for e in clean_shift]
+    assert len(list(settled_wagers(edited))) == len(counted) - 1
+
+
+def test_stats_command_prints_groups_and_flags(clean_shift, tmp_path, capsys):
+    import argparse
+    import json
+
+    from consumers import stats_cli
+
+    path = tmp_path / "shift.jsonl"
+    path.write_text("".join(e.model_dump_json() + "\n" for e in clean_shift))
+    parser = argparse.ArgumentParser(prog="tablewatch")
+    stats_cli.register(parser.add_subparsers(dest="command", required=True))
+
+    args = parser.parse_args(["stats", str(path), "--by", "dealer"])
+    assert args.handler(args) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith("dealer")
+    assert "flagged: 0" in out
+
+    args = parser.parse_args(["stats", str(path), "--by", "position", "--json"])
+    assert args.handler(args) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert {r["by"] for r in rows} == {"position"}
+    assert all(r["low"] <= r["observed"] <= r["high"] for r in rows)
+    with pytest.raises(SystemExit):
+        parser.parse_args(["stats", str(path), "--confidence", "1.5"])
