@@ -11,6 +11,7 @@ transaction, exactly as the findings view does.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from decimal import Decimal
 from typing import Any
@@ -269,7 +270,7 @@ def open_hand_history_view(store: FactStore) -> HandHistoryView:
 # --- the projections -----------------------------------------------------------------------
 
 
-class FactProjection:
+class FactProjection(ABC):
     """Reads the store's facts after a view's position: warm-up, then catch-up in batches.
 
     Subclasses say what a fact does (``apply``, returning rows to write) and how
@@ -290,9 +291,9 @@ class FactProjection:
                     self.apply(fact, notification_id)
         self.position = recorded
 
+    @abstractmethod
     def apply(self, fact: Event, notification_id: int) -> list[tuple[Any, ...]]:
         """Take one fact; return the rows it completes."""
-        raise NotImplementedError
 
     def pending(self) -> list[tuple[Any, ...]]:
         """Return rows that are due at a batch's end, beside those ``apply`` returned."""

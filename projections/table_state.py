@@ -9,6 +9,7 @@ is always the table as of that position; a rebuild from zero gives the same rows
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -93,12 +94,12 @@ def _age(since: str | None, now: datetime) -> timedelta | None:
     return None if since is None else now - datetime.fromisoformat(since)
 
 
-class _Queries:
+class _Queries(ABC):
     """Reads shared by both databases."""
 
+    @abstractmethod
     def select(self) -> list[dict[str, Any]]:
         """Return every table's row, by table id."""
-        raise NotImplementedError
 
     def ages(self, now: datetime) -> dict[str, dict[str, timedelta | None]]:
         """Return each table's tile-set and dice ages at ``now`` (aware), None where unknown."""

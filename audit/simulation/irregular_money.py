@@ -91,9 +91,9 @@ class _Recorded(Plan):
     def options(cls, round_: RoundState) -> list[Position]:
         """Return the positions whose settlement the irregularity could alter."""
 
+    @abstractmethod
     def wrong(self, line: SettlementLine, rng: random.Random) -> LineRecord:
         """Return what the careless dealer records for ``line``."""
-        raise NotImplementedError
 
     def steps(self) -> tuple[Step, ...]:
         records = {self.position: self.record}
