@@ -24,7 +24,7 @@ from audit.store.application import FactStore
 from audit.verification.paigow import rotation_checks
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.round_view import view_round
-from projections.hand_history import FactProjection
+from projections.fact_projection import FactProjection
 
 TRACKING_NAME = "table-state<-tablewatch"
 """The view's name in the tracking table it shares with the store."""
