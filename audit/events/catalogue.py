@@ -25,6 +25,15 @@ from typing import Annotated, Any
 
 from pydantic import Field, TypeAdapter, ValidationError
 
+from audit.events.accounting import (
+    BuyInRecorded,
+    CloserRecorded,
+    CreditRecorded,
+    DropBoxExchanged,
+    DropCounted,
+    FillRecorded,
+    OpenerRecorded,
+)
 from audit.events.envelope import Event
 from audit.events.ingest import EventIdReused, SequenceGapObserved
 from audit.events.paigow.equipment import (
@@ -89,6 +98,9 @@ EVENT_CLASSES: tuple[type[Event], ...] = (
     Surrendered, HandsRevealed,
     WagerSettled, DealerWagerSettled, BankShortfallCollected, BankSurplusSettled,
     CoBankSplit, CollectionFeeTaken, RoundVoided, RoundCompleted,
+    # the table's money: slips, buy-ins, drop and count
+    OpenerRecorded, FillRecorded, CreditRecorded, BuyInRecorded, CloserRecorded,
+    DropBoxExchanged, DropCounted,
     # observed by the ingest
     SequenceGapObserved, EventIdReused,
 )  # fmt: skip
@@ -104,7 +116,8 @@ AnyEvent = Annotated[
     | UnwageredStacksCollected | TileExposed | HandVoided | HandSet | Surrendered
     | HandsRevealed | WagerSettled | DealerWagerSettled | BankShortfallCollected
     | BankSurplusSettled | CoBankSplit | CollectionFeeTaken | RoundVoided | RoundCompleted
-    | SequenceGapObserved | EventIdReused,
+    | OpenerRecorded | FillRecorded | CreditRecorded | BuyInRecorded | CloserRecorded
+    | DropBoxExchanged | DropCounted | SequenceGapObserved | EventIdReused,
     Field(discriminator="type"),
 ]  # fmt: skip
 EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(AnyEvent)
