@@ -13,7 +13,7 @@ from typing import Any, TextIO
 from audit.events.catalogue import InvalidEventError, parse_event
 from audit.events.envelope import Event
 from audit.verification.findings import Finding, Severity
-from audit.verification.paigow.verify import verify_stream
+from audit.verification.floor import verify_floor
 from audit.verification.stream import as_stored
 
 
@@ -67,7 +67,7 @@ def summarise_rows(findings: list[dict[str, Any]], out: TextIO) -> None:
 
 def _verify(args: argparse.Namespace) -> int:
     args.file.open("rb").close()  # a missing file fails before any work
-    findings = verify_stream(as_stored(read_events(args.file, sys.stderr)))
+    findings = verify_floor(as_stored(read_events(args.file, sys.stderr)))
     if args.json:
         counts: Counter[Severity] = Counter()
         for finding in findings:

@@ -12,7 +12,7 @@ from typing import Any
 
 from audit.events.envelope import Event
 from audit.store.application import FactStore
-from audit.verification.paigow.verify import StreamVerifier
+from audit.verification.floor import FloorVerifier
 from projections.fact_projection import FactProjection
 from projections.findings_view import FindingsView, PostgresFindingsView, SQLiteFindingsView
 
@@ -32,7 +32,7 @@ class FindingsProjection(FactProjection):
     tracking_name = TRACKING_NAME
 
     def __init__(self, store: FactStore, view: FindingsView | None = None) -> None:
-        self.verifier = StreamVerifier()  # before the warm-up, which feeds it
+        self.verifier = FloorVerifier()  # before the warm-up, which feeds it
         super().__init__(store, view or open_findings_view(store))
 
     def apply(self, fact: Event, notification_id: int) -> list[tuple[Any, ...]]:

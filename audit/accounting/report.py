@@ -1,0 +1,179 @@
+"""The Master Game Report and the variance report, from stored shift ledgers. Pure.
+
+The MGR has one row per table and shift: opener, fills, credits, drop, closer, win
+(by accounting), hold %, the replayed win, the variance between them, vigorish owed
+but not collected, and the shift's findings. Totals follow by game and for the day.
+Amounts are dollars; a part not yet recorded (a box not yet counted) shows as ``-``
+and leaves the win open rather than guessing it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from audit.games.money import Cents, to_dollars
+
+COLUMNS = (
+    "table", "game", "shift", "opener", "fills", "credits", "drop", "closer", "win",
+    "hold_pct", "replayed_win", "variance", "vig_uncollected", "findings",
+)  # fmt: skip
+_MONEY = ("opener", "fills", "credits", "drop", "closer", "win", "replayed_win", "variance",
+          "vig_uncollected")  # fmt: skip
+
+
+@dataclass
+class MgrLine:
+    """One row of the MGR, amounts in cents (``None``: not recorded yet)."""
+
+    table: str
+    game: str
+    shift: str
+    opener: Cents | None
+    fills: Cents
+    credits: Cents
+    drop: Cents | None
+    closer: Cents | None
+    win: Cents | None
+    replayed_win: Cents
+    vig_uncollected: Cents
+    findings: int
+
+    @property
+    def variance(self) -> Cents | None:
+        """Return win by accounting less replayed win."""
+        return None if self.win is None else self.win - self.replayed_win
+
+    @property
+    def hold_pct(self) -> Decimal | None:
+        """Return win / drop in percent, two places."""
+        return hold(self.win, self.drop)
+
+    def values(self) -> dict[str, Any]:
+        """Return the row as display values (dollars as Decimal, missing as None)."""
+        raw = {name: getattr(self, name) for name in COLUMNS}
+        for name in _MONEY:
+            raw[name] = None if raw[name] is None else to_dollars(raw[name])
+        return raw
+
+
+@dataclass
+class MgrTotal:
+    """A total over rows: only complete rows enter the win, so the hold is never half-known."""
+
+    label: str
+    rows: list[MgrLine] = field(default_factory=list)
+
+    def values(self) -> dict[str, Any]:
+        """Return the total as display values."""
+        done = [r for r in self.rows if r.win is not None]
+        sums: dict[str, Any] = {"table": self.label, "game": "", "shift": ""}
+        for name in _MONEY:
+            if name == "variance":
+                continue
+            parts = [getattr(r, name) for r in self.rows]
+            sums[name] = to_dollars(sum(p for p in parts if p is not None))
+        win = sum(r.win for r in done if r.win is not None)
+        drop = sum(r.drop for r in done if r.drop is not None)
+        sums["win"] = to_dollars(win)
+        sums["variance"] = to_dollars(sum(r.variance or 0 for r in done))
+        sums["hold_pct"] = hold(win, drop)
+        sums["findings"] = sum(r.findings for r in self.rows)
+        return {name: sums[name] for name in COLUMNS}
+
+
+def hold(win: Cents | None, drop: Cents | None) -> Decimal | None:
+    """Return win / drop as a percentage to two places, ``None`` without a drop.
+
+    >>> hold(26_000, 152_500), hold(-100, 0)
+    (Decimal('17.05'), None)
+    """
+    if win is None or not drop:
+        return None
+    return (Decimal(win) * 100 / Decimal(drop)).quantize(Decimal("0.01"))
+
+
+def mgr_lines(
+    ledgers: Iterable[Mapping[str, Any]], findings_of: Callable[[Mapping[str, Any]], int]
+) -> list[MgrLine]:
+    """Return the MGR rows for stored ledgers (``ShiftLedger.as_dict``), in table and shift
+    order; ``findings_of`` counts a ledger's findings."""
+    lines = []
+    for ledger in sorted(ledgers, key=lambda d: (d["key"]["table_id"], _shift_order(d))):
+        replay = ledger["replay"]
+        lines.append(MgrLine(
+            table=ledger["key"]["table_id"], game=ledger["game"], shift=ledger["key"]["shift"],
+            opener=ledger["opener"], fills=ledger["fills_total"], credits=ledger["credits_total"],
+            drop=ledger["drop"], closer=ledger["closer"], win=ledger["accounting_win"],
+            replayed_win=replay["total"],
+            vig_uncollected=replay["vigorish_owed"] - replay["vigorish"]
+            - replay["surplus_vigorish"],
+            findings=findings_of(ledger),
+        ))  # fmt: skip
+    return lines
+
+
+def _shift_order(ledger: Mapping[str, Any]) -> tuple[str, str]:
+    return (ledger["key"]["gaming_day"], ledger["opened_at"] or "")
+
+
+def mgr_totals(lines: list[MgrLine]) -> list[MgrTotal]:
+    """Return a total per game, then the day's."""
+    games = sorted({line.game for line in lines})
+    totals = [MgrTotal(f"total {game}", [ln for ln in lines if ln.game == game]) for game in games]
+    return [*totals, MgrTotal("total day", list(lines))]
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, Decimal):
+        return f"{value:,.2f}"
+    return str(value)
+
+
+def render_text(lines: list[MgrLine], totals: list[MgrTotal], title: str) -> str:
+    """Return the MGR as an aligned table."""
+    rows = [[_shown(v) for v in line.values().values()] for line in lines]
+    rows += [[_shown(v) for v in total.values().values()] for total in totals]
+    widths = [max([len(c)] + [len(r[i]) for r in rows]) for i, c in enumerate(COLUMNS)]
+
+    def fmt(cells: list[str]) -> str:
+        return "  ".join(
+            c.ljust(w) if i < 3 else c.rjust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ).rstrip()
+
+    out = [title, fmt(list(COLUMNS)), fmt(["-" * w for w in widths])]
+    out += [fmt(r) for r in rows[: len(lines)]]
+    out.append(fmt(["-" * w for w in widths]))
+    out += [fmt(r) for r in rows[len(lines) :]]
+    return "\n".join(out)
+
+
+def render_csv(lines: list[MgrLine], totals: list[MgrTotal]) -> str:
+    """Return the MGR as CSV: one header, the rows, then the totals."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for values in [line.values() for line in lines] + [t.values() for t in totals]:
+        writer.writerow(["" if v is None else str(v) for v in values.values()])
+    return buffer.getvalue()
+
+
+def render_json(lines: list[MgrLine], totals: list[MgrTotal], gaming_day: str | None) -> str:
+    """Return the MGR as one JSON document."""
+
+    def plain(values: dict[str, Any]) -> dict[str, Any]:
+        return {k: str(v) if isinstance(v, Decimal) else v for k, v in values.items()}
+
+    return json.dumps({
+        "gaming_day": gaming_day,
+        "rows": [plain(line.values()) for line in lines],
+        "totals": [plain(total.values()) for total in totals],
+    })  # fmt: skip
