@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 from uuid import UUID
 
+from audit.accounting.controls import ACCOUNTING_KINDS
 from audit.events.envelope import Event
 from audit.events.paigow.play import (
     DiceRevealed,
@@ -86,7 +87,8 @@ class Label:
     """
 
     table_id: str
-    round_id: str
+    round_id: str | None
+    """``None`` for a variance of a table's shift rather than of one round."""
     kind: str
     codes: tuple[str, ...]
     position: Position | None = None
@@ -116,12 +118,12 @@ class Label:
         except KeyError as missing:
             raise InvalidLabelError(f"a label needs {missing.args[0]!r}") from None
         position = data.get("position")
-        texts = (table_id, round_id, kind)
+        texts = (table_id, kind) if round_id is None else (table_id, round_id, kind)
         if not all(isinstance(text, str) and text for text in texts):
             raise InvalidLabelError(f"table_id, round_id and kind must be text: {texts!r}")
         if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
             raise InvalidLabelError(f"codes must be a list of finding codes: {codes!r}")
-        unknown = [code for code in codes if code not in FINDING_KINDS]
+        unknown = [code for code in codes if code not in FINDING_KINDS | ACCOUNTING_KINDS]
         if unknown:
             raise InvalidLabelError(f"unknown finding codes: {unknown!r}")
         if position is not None and (not isinstance(position, int) or isinstance(position, bool)):
@@ -202,6 +204,7 @@ def fork_table(table: SimTable) -> SimTable:
         recorder=recorder,
         seating=deepcopy(table.seating),
         rotation=deepcopy(table.rotation),
+        books=None,  # a preview moves no chips
     )
 
 

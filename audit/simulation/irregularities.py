@@ -38,6 +38,7 @@ from dataclasses import dataclass, field, replace
 
 from audit.events.envelope import Event
 from audit.games.paigow.settlement import BankingMode
+from audit.simulation.accounting import Mishaps, closing_time, count_room, keep_books, observed
 from audit.simulation.irregular_common import (
     Expect,
     InvalidLabelError,
@@ -101,12 +102,12 @@ class CarelessDealer:
         """Yield the table's events: opening, ``rounds`` rounds, closing."""
         table = self.table
         open_table(table)
-        yield from table.recorder.drain()
+        yield from observed(table, table.recorder.drain())
         for _ in range(rounds):
             between_rounds(table)
-            yield from self.round()
+            yield from observed(table, self.round())
         close_table(table)
-        yield from table.recorder.drain()
+        yield from observed(table, table.recorder.drain())
 
     def round(self) -> list[Event]:
         """Play the next round, with an irregularity at the dealer's rate; return its events."""
@@ -159,22 +160,33 @@ def careless_shift(
     rate: float,
     *,
     kinds: Sequence[type[Plan]] = KINDS,
+    variances: bool = True,
 ) -> tuple[Iterator[Event], list[Label]]:
     """Return a shift's events, all tables interleaved in time, and the list of its labels.
 
-    Each round gets one irregularity of ``kinds`` with probability ``rate``. The
-    labels list fills as the events are consumed, and is complete once they are.
+    Each round gets one irregularity of ``kinds`` with probability ``rate``, and, with
+    ``variances``, each table's shift one accounting variance at the same rate
+    (audit/simulation/accounting.py). The labels list fills as the events are
+    consumed, and is complete once they are.
     """
     if not isinstance(rate, int | float) or isinstance(rate, bool) or not 0 <= rate <= 1:
         raise InvalidRateError(f"the irregularity rate must be a probability: {rate!r}")
     tables = set_up_floor(config, rng)
+    counting = random.Random(rng.getrandbits(64))  # drawn first, as a clean shift draws it
     labels: list[Label] = []
     dealers = [
         CarelessDealer(table, rate, tuple(kinds), random.Random(rng.getrandbits(64)), labels)
         for table in tables
     ]
+    mishaps = Mishaps(rate if variances else 0.0, random.Random(rng.getrandbits(64)), labels)
+    books = keep_books(tables, config.shifts, config.rounds_per_table, mishaps)
     streams = [dealer.events(config.rounds_per_table) for dealer in dealers]
-    return heapq.merge(*streams, key=lambda event: event.occurred_at), labels
+
+    def floor() -> Iterator[Event]:
+        yield from heapq.merge(*streams, key=lambda event: event.occurred_at)
+        yield from count_room(books, counting, closing_time(tables), labels)
+
+    return floor(), labels
 
 
 _ = simulate_shift  # the clean shift, for the doctest above

@@ -23,6 +23,7 @@ from audit.games.paigow.layout import Position
 from audit.games.paigow.pair_fortunes import settle_pair_fortunes
 from audit.games.paigow.settlement import (
     BANK,
+    HOUSE,
     BankingMode,
     DealerWager,
     SettlementLine,
@@ -199,14 +200,19 @@ def complete_round(rnd: RoundState) -> None:
 def close_books(rnd: RoundState) -> None:
     """Move the chips and remember the round's banking for the next (no event)."""
     settlement = rnd.settlement
+    books = rnd.table.books
     if settlement is not None:
         for party, net in settlement.nets().items():
             if isinstance(party, int):
                 rnd.player(party).chips += net
             elif party == BANK and rnd.bank is not None:
                 rnd.bank.chips += net
+            elif party == HOUSE and books is not None:
+                books.engine_win += net
     for position, result in rnd.side_results.items():
         rnd.player(position).chips += result.net
+        if books is not None:
+            books.engine_win -= result.net  # Pair Fortunes is always against the house
     dealer_round = None
     if rnd.mode is BankingMode.DEALER:
         dealer_round = {}

@@ -26,6 +26,7 @@ from datetime import UTC, date, datetime, timedelta
 from audit.events.envelope import Event
 from audit.games.paigow.rulesets import RULE_SETS, RuleSet
 from audit.games.paigow.vigorish import VigRounding
+from audit.simulation.accounting import closing_time, count_room, keep_books, observed
 from audit.simulation.frequencies import Frequencies
 from audit.simulation.paigow_round import ROUND_STEPS, Step, play_round
 from audit.simulation.players import DOLLAR, TableLimits
@@ -58,8 +59,12 @@ class ShiftConfig:
     rule_set_mix: tuple[tuple[str, float], ...] = DEFAULT_RULE_SET_MIX
     """Rule-set names and their shares of the tables."""
     frequencies: Frequencies = field(default_factory=Frequencies)
+    shifts: int = 1
+    """Shifts the rounds are split into, each with its opener, closer and drop box."""
 
     def __post_init__(self) -> None:
+        if not isinstance(self.shifts, int) or isinstance(self.shifts, bool) or self.shifts < 1:
+            raise InvalidShiftConfigError(f"shifts must be a whole number >= 1: {self.shifts!r}")
         for name, value in (("tables", self.tables), ("rounds_per_table", self.rounds_per_table)):
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise InvalidShiftConfigError(f"{name} must be a whole number >= 0: {value!r}")
@@ -150,13 +155,13 @@ def table_events(
 ) -> Iterator[Event]:
     """Yield one table's events for the shift: opening, ``rounds`` rounds, closing."""
     open_table(table)
-    yield from table.recorder.drain()
+    yield from observed(table, table.recorder.drain())
     for _ in range(rounds):
         between_rounds(table)
         play_round(table, steps)
-        yield from table.recorder.drain()
+        yield from observed(table, table.recorder.drain())
     close_table(table)
-    yield from table.recorder.drain()
+    yield from observed(table, table.recorder.drain())
 
 
 def simulate_shift(
@@ -168,5 +173,8 @@ def simulate_shift(
     a layer that perturbs rounds passes its own.
     """
     tables = set_up_floor(config, rng)
+    books = keep_books(tables, config.shifts, config.rounds_per_table)
+    counting = random.Random(rng.getrandbits(64))
     streams = [table_events(table, config.rounds_per_table, steps) for table in tables]
     yield from heapq.merge(*streams, key=lambda event: event.occurred_at)
+    yield from count_room(books, counting, closing_time(tables), None)

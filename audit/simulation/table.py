@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from uuid import UUID
 
 from audit.events.envelope import Event
@@ -28,6 +28,9 @@ from audit.games.paigow.rulesets import RuleSet
 from audit.simulation.bank_rotation import BankRotation
 from audit.simulation.frequencies import Frequencies
 from audit.simulation.players import Seating, TableLimits, refresh_seating, seat_player
+
+if TYPE_CHECKING:
+    from audit.simulation.accounting import TableBooks
 
 EventT = TypeVar("EventT", bound=Event)
 
@@ -111,6 +114,8 @@ class SimTable:
     dice_sets: int = 0
     rounds: int = 0
     """Rounds started this gaming day: the next round's number is one more."""
+    books: TableBooks | None = None
+    """The table's chips, slips and drop box, when the shift keeps accounts."""
 
     @property
     def layout(self) -> TableLayout:
@@ -184,6 +189,8 @@ def open_table(table: SimTable) -> None:
             table.seating, table.number, table.rule_set, table.limits, table.freq, table.rng
         )
     table.rotation.start_game()
+    if table.books is not None:
+        table.books.open()
 
 
 def _change_dealer(table: SimTable) -> None:
@@ -240,6 +247,8 @@ def between_rounds(table: SimTable) -> None:
         rng,
         fewest=table.fewest_players,
     )
+    if table.books is not None:
+        table.books.between_rounds()
     if rng.random() < freq.dealer_change:
         _change_dealer(table)
     now = table.recorder.now
@@ -254,5 +263,7 @@ def between_rounds(table: SimTable) -> None:
 
 
 def close_table(table: SimTable) -> None:
-    """Close the table for the gaming day."""
+    """Close the table for the gaming day: the last shift's closer and drop, then the table."""
+    if table.books is not None:
+        table.books.close()
     table.emit(TableClosed, (30, 120), table.floorperson)

@@ -34,6 +34,7 @@ from audit.games.paigow.setting import Setting
 from audit.games.paigow.tiles import TILES, parse_tile
 from audit.games.paigow.vigorish import VigRounding, vigorish
 from audit.simulation import Frequencies, ShiftConfig, simulate_shift
+from audit.simulation.accounting import COUNT_ROOM
 from audit.simulation.shift import InvalidShiftConfigError
 
 SEED = 20261121
@@ -160,7 +161,8 @@ def test_same_seed_same_stream_and_another_seed_another():
 def test_each_table_runs_seq_without_gap_in_time_order(events):
     per_table: dict[str, list[Event]] = defaultdict(list)
     for e in events:
-        per_table[e.table_id].append(e)
+        if e.table_id != COUNT_ROOM:  # the count room is a station of its own, counted later
+            per_table[e.table_id].append(e)
     assert len(per_table) == CONFIG.tables
     for table_events in per_table.values():
         assert [e.seq for e in table_events] == list(range(len(table_events)))
@@ -478,7 +480,7 @@ def test_a_moderate_shift_shows_everything_a_floor_does(events, rounds):
             allowed = r.rule_set.styles_when_dealer_banks if dealer else r.rule_set.delivery_styles
             assert e.style in allowed
     side = [e for e in events if e.type == "wager_settled" and e.kind.value == "pair_fortunes"]
-    assert {e.outcome for e in side} == {"win", "lose"}
+    assert {"win", "lose"} <= {e.outcome for e in side} <= {"win", "lose", "returned"}
     assert {e.set_by for e in events if e.type == "hand_set"} == {
         "player",
         "dealer",
