@@ -18,6 +18,7 @@ from consumers import (
     alerts_cli,
     findings_cli,
     replay_cli,
+    report_cli,
     rules_cli,
     run_cli,
     schema_cli,
@@ -46,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     alerts_cli.register(commands)
     findings_cli.register(commands)
     stats_cli.register(commands)
+    report_cli.register(commands)
     return parser
 
 

@@ -28,6 +28,7 @@ from audit.store.verify import verify_chain
 from consumers.errors import ConfigError
 from consumers.kafka_ingest import consume
 from consumers.kafka_io import ensure_topics, flush, make_producer, publish
+from consumers.report_cli import mgr_report
 from consumers.settings import Settings
 from consumers.verify_cli import summarise_rows
 from consumers.wiring import SQLITE_FILE, kafka, store_config
@@ -62,12 +63,19 @@ def register(commands: Any) -> None:
     simulate.set_defaults(handler=_simulate)
 
     run = commands.add_parser("run", help="the main job: simulate, produce, ingest, report")
-    _shift_arguments(run, tables=8, rounds=30)
+    _shift_arguments(run, tables=8, rounds=30, shifts=2)
     run.set_defaults(handler=_run)
 
 
-def _shift_arguments(parser: argparse.ArgumentParser, tables: int = 40, rounds: int = 240) -> None:
+def _shift_arguments(
+    parser: argparse.ArgumentParser, tables: int = 40, rounds: int = 240, shifts: int = 1
+) -> None:
     parser.add_argument("--tables", type=int, default=tables, help=f"tables (default {tables})")
+    parser.add_argument(
+        "--shifts", type=int, default=shifts,
+        help=f"shifts the rounds are split into, each with its own opener, closer and drop box "
+        f"(default {shifts})",
+    )  # fmt: skip
     parser.add_argument(
         "--rounds", type=int, default=rounds, help=f"rounds per table (default {rounds})"
     )
@@ -75,7 +83,7 @@ def _shift_arguments(parser: argparse.ArgumentParser, tables: int = 40, rounds: 
 
 
 def _shift(args: argparse.Namespace) -> Iterable[Event]:
-    config = ShiftConfig(tables=args.tables, rounds_per_table=args.rounds)
+    config = ShiftConfig(tables=args.tables, rounds_per_table=args.rounds, shifts=args.shifts)
     return simulate_shift(config, random.Random(args.seed))
 
 
@@ -109,14 +117,14 @@ def _careless(args: argparse.Namespace) -> tuple[Iterable[Event], list[Label] | 
         raise ConfigError("--irregularities needs --labels (or --out) to write the labels to")
     if target is None:
         return _shift(args), None, None
-    config = ShiftConfig(tables=args.tables, rounds_per_table=args.rounds)
+    config = ShiftConfig(tables=args.tables, rounds_per_table=args.rounds, shifts=args.shifts)
     events, labels = careless_shift(config, random.Random(args.seed), rate)
     return events, labels, target
 
 
 def write_labels(labels: Iterable[Label], path: Path) -> int:
     """Write labels as JSON Lines, by table and round; return how many."""
-    ordered = sorted(labels, key=lambda label: (label.table_id, label.round_id))
+    ordered = sorted(labels, key=lambda label: (label.table_id, label.round_id or ""))
     with path.open("w") as out:
         for label in ordered:
             out.write(json.dumps(label.as_dict()) + "\n")
@@ -192,6 +200,8 @@ def _run(args: argparse.Namespace) -> int:
         summary = consume(bootstrap, settings, Ingestor(store), until_caught_up=True)
     print(f"ingest: {summary.line()}", file=out)
     report_store(store, out)
+    print(file=out)
+    print(mgr_report(store, None), file=out)
     return 0
 
 

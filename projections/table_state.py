@@ -184,6 +184,8 @@ class TableStateProjection(FactProjection):
 
     def apply(self, fact: Event, notification_id: int) -> list[tuple[Any, ...]]:
         """Take one fact into its table's state; rows are written at the batch's end."""
+        if fact.type_name() == "drop_counted":
+            return []  # the count room's station, not a table: no tiles, dice or rotation
         state = self.tables.get(fact.table_id)
         if state is None:
             state = self.tables[fact.table_id] = TableState(TableContext(fact.table_id))

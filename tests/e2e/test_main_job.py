@@ -18,3 +18,10 @@ def test_the_main_job_runs_a_shift_through_every_part(tmp_path, monkeypatch, cap
     assert "table state 3 tables" in out
     assert "findings: 0 (0 critical, 0 warning, 0 info)" in out
     assert list((tmp_path / "data" / "runs").glob("*/tablewatch.sqlite"))
+    # It ends with the Master Game Report: each table's two shifts, reconciled to the cent.
+    mgr = out.split("Master Game Report")[1].splitlines()
+    rows = [line.split() for line in mgr if line.startswith("PG-")]
+    assert len(rows) == 6
+    assert {row[2] for row in rows} == {"day", "swing"}
+    assert all(row[11] == "0.00" for row in rows)  # variance: accounting win = replayed win
+    assert mgr[-1].startswith("total day")

@@ -1,0 +1,183 @@
+"""``tablewatch report mgr|variance``: the auditors' Master Game Report and variance report.
+
+Both first bring the findings and reconciliation views up to date with the store
+(exactly once, so always safe), then read them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+from collections.abc import Mapping
+from datetime import date
+from typing import Any
+
+from audit.accounting.reconcile import SERIES, Used, series_gaps
+from audit.accounting.report import mgr_lines, mgr_totals, render_csv, render_json, render_text
+from audit.store.application import FactStore
+from consumers.errors import ConfigError
+from consumers.settings import Settings
+from consumers.wiring import open_store
+from projections.findings import FindingsProjection
+from projections.findings_view import FindingFilter
+from projections.reconciliation import ReconciliationProjection
+
+FORMATS = ("text", "csv", "json")
+
+
+def register(commands: Any) -> None:
+    """Add the ``report`` command and its two reports."""
+    report = commands.add_parser("report", help="auditors' reports from the store")
+    reports = report.add_subparsers(dest="report", required=True)
+    for name, text in (("mgr", "the Master Game Report: one row per table and shift"),
+                       ("variance", "every variance with its evidence")):  # fmt: skip
+        parser = reports.add_parser(name, help=text)
+        parser.add_argument("--gaming-day", help="YYYY-MM-DD (default: every day stored)")
+        parser.add_argument("--format", choices=FORMATS, default="text")
+        parser.set_defaults(handler=_mgr if name == "mgr" else _variance)
+
+
+def _day(text: str | None) -> str | None:
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text).isoformat()
+    except ValueError:
+        raise ConfigError(f"--gaming-day is not a date (YYYY-MM-DD): {text!r}") from None
+
+
+def _views(store: FactStore) -> tuple[FindingsProjection, ReconciliationProjection]:
+    findings, reconciliation = FindingsProjection(store), ReconciliationProjection(store)
+    findings.catch_up()
+    reconciliation.catch_up()
+    return findings, reconciliation
+
+
+def shift_findings(ledger: Mapping[str, Any], rows: list[dict[str, Any]]) -> int:
+    """Count a shift's findings: those of its rounds, those about the table (no round) found
+    between its opener and closer, and its variances."""
+    table, start, end = ledger["key"]["table_id"], ledger["opened_at"], ledger["closed_at"]
+    rounds = set(ledger["round_ids"])
+
+    def within(row: dict[str, Any]) -> bool:
+        when = row["occurred_at"]
+        return bool(when) and (start is None or when >= start) and (end is None or when <= end)
+
+    found = sum(
+        1
+        for row in rows
+        if row["table_id"] == table and not row["code"].startswith("ACC-")
+        and (row["round_id"] in rounds if row["round_id"] else within(row))
+    )  # fmt: skip
+    return found + len(ledger["variance_codes"])
+
+
+def mgr_report(store: FactStore, gaming_day: str | None, form: str = "text") -> str:
+    """Return the MGR for a gaming day (or all stored), in ``form``."""
+    findings, reconciliation = _views(store)
+    rows = findings.view.select(FindingFilter())
+    ledgers = reconciliation.view.ledgers(gaming_day)
+    lines = mgr_lines(ledgers, lambda ledger: shift_findings(ledger, rows))
+    totals = mgr_totals(lines)
+    if form == "csv":
+        return render_csv(lines, totals)
+    if form == "json":
+        return render_json(lines, totals, gaming_day)
+    title = f"Master Game Report, gaming day {gaming_day or 'all'} (dollars)"
+    return render_text(lines, totals, title)
+
+
+def _mgr(args: argparse.Namespace) -> int:
+    store = open_store(Settings.from_env())
+    print(mgr_report(store, _day(args.gaming_day), args.format).rstrip("\n"))
+    return 0
+
+
+def _used(ledgers: list[dict[str, Any]]) -> Used:
+    used: Used = {series: {} for series in SERIES.values()}
+    for ledger in ledgers:
+        where = (ledger["key"]["table_id"], ledger["key"]["gaming_day"])
+        if ledger["closer_slip"] is not None:
+            used["inventory"].setdefault(ledger["closer_slip"], (*where, ""))
+        for series, slips in (("fill", ledger["fills"]), ("credit", ledger["credits"])):
+            for slip in slips:
+                used[series].setdefault(slip["number"], (*where, slip["event_id"]))
+    return used
+
+
+def variance_rows(store: FactStore, gaming_day: str | None) -> list[dict[str, Any]]:
+    """Return every variance of the day with its evidence: slips, box, counts, events, rounds."""
+    findings, reconciliation = _views(store)
+    ledgers = reconciliation.view.ledgers(gaming_day)
+    by_table: dict[str, list[dict[str, Any]]] = {}
+    for ledger in ledgers:
+        by_table.setdefault(ledger["key"]["table_id"], []).append(ledger)
+    jurisdiction = {t: ls[0]["jurisdiction"] for t, ls in by_table.items()}
+    found = [r for r in findings.view.select(FindingFilter()) if r["code"].startswith("ACC-")]
+    found += [g.as_dict() for g in series_gaps(
+        _used(ledgers), lambda t: jurisdiction.get(t, "PA"), gaming_day)]  # fmt: skip
+    rows = []
+    for finding in found:
+        ledger = _ledger_of(finding, by_table.get(finding["table_id"], []))
+        if ledger is None and finding["table_id"] in by_table:
+            continue  # another gaming day's variance
+        evidence: dict[str, Any] = {"events": finding["event_ids"]}
+        if ledger is not None:
+            evidence.update(
+                shift=ledger["key"]["shift"], gaming_day=ledger["key"]["gaming_day"],
+                opener_slip=ledger["opener_slip"], closer_slip=ledger["closer_slip"],
+                fill_slips=[s["number"] for s in ledger["fills"]],
+                credit_slips=[s["number"] for s in ledger["credits"]],
+                box=ledger["box_id"], counts={k: v["cash"] + v["coupons"] + v["markers"]
+                                              + v["chips"] for k, v in ledger["counts"].items()},
+                rounds=ledger["round_ids"],
+            )  # fmt: skip
+        rows.append({**{k: finding[k] for k in ("code", "severity", "rule", "title", "table_id",
+                                                 "recorded", "expected", "at_stake")},
+                     "evidence": evidence})  # fmt: skip
+    return rows
+
+
+def _ledger_of(finding: Mapping[str, Any], ledgers: list[dict[str, Any]]) -> dict[str, Any] | None:
+    ids = set(finding["event_ids"])
+    for ledger in ledgers:
+        if ids & set(ledger["event_ids"]):
+            return ledger
+    return None
+
+
+def _variance(args: argparse.Namespace) -> int:
+    rows = variance_rows(open_store(Settings.from_env()), _day(args.gaming_day))
+    if args.format == "json":
+        print(json.dumps(rows))
+        return 0
+    if args.format == "csv":
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        columns = ("code", "severity", "rule", "table_id", "recorded", "expected", "at_stake")
+        writer.writerow([*columns, "evidence"])
+        for row in rows:
+            writer.writerow([row[c] for c in columns] + [json.dumps(row["evidence"])])
+        print(buffer.getvalue().rstrip("\n"))
+        return 0
+    for row in rows:
+        ev = row["evidence"]
+        print(
+            f"{row['severity'].upper():8} {row['code']:20} {row['table_id']} "
+            f"${row['at_stake']} ({row['rule']})"
+        )
+        print(f"         {row['recorded']}; expected {row['expected']}")
+        if "shift" in ev:
+            rounds = ev["rounds"]
+            span = f"{rounds[0]} .. {rounds[-1]}" if rounds else "none"
+            print(
+                f"         slips: opener {ev['opener_slip']}, closer {ev['closer_slip']}, "
+                f"fills {ev['fill_slips'] or '-'}, credits {ev['credit_slips'] or '-'}; "
+                f"box {ev['box']} counts {ev['counts']}; {len(rounds)} rounds ({span})"
+            )
+        print(f"         events {', '.join(ev['events'][:6])}"
+              + (" ..." if len(ev["events"]) > 6 else ""))  # fmt: skip
+    print(f"{len(rows)} variance(s)")
+    return 0

@@ -1,0 +1,103 @@
+"""The reconciliation view and the auditors' reports, on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from decimal import Decimal
+
+import pytest
+
+from audit.store.application import FactStore, StoreConfig
+from audit.store.ingest import Accepted, Ingestor
+from consumers.cli import main
+from consumers.report_cli import mgr_report, variance_rows
+from projections.findings import FindingsProjection
+from projections.findings_view import FindingFilter
+from projections.reconciliation import ReconciliationProjection
+from tests.unit.accounting.day import paper_day
+
+
+def _store(store_config: StoreConfig, events) -> FactStore:
+    store = FactStore(store_config)
+    ingestor = Ingestor(store)
+    for start in range(0, len(events), 10):  # several batches, several view positions
+        batch = events[start : start + 10]
+        ingestor.record_batch([Accepted(e, "t") for e in batch], "test", start + len(batch) - 1)
+    return store
+
+
+def _short_drop():
+    """The paper day, with the first count of PG-01's day box 100.00 short."""
+    events = paper_day()
+    for i, event in enumerate(events):
+        if event.type_name() == "drop_counted" and (event.box_id, event.count) == ("DB-1", "first"):
+            events[i] = event.model_copy(update={"markers": Decimal("900.00")})
+    return events
+
+
+@pytest.mark.parametrize("store_config", ["sqlite", "postgres"], indirect=True)
+def test_the_mgr_from_the_store_matches_the_paper_day(store_config):
+    store = _store(store_config, paper_day())
+    document = json.loads(mgr_report(store, "2026-11-21", "json"))
+    rows = [
+        (r["table"], r["shift"], r["win"], r["hold_pct"], r["variance"]) for r in document["rows"]
+    ]
+    assert rows == [
+        ("PG-01", "day", "260.00", "17.05", "0.00"),
+        ("PG-01", "swing", "-100.00", None, "0.00"),
+        ("PG-02", "day", "3.00", "0.99", "0.00"),
+    ]
+    assert document["totals"][-1]["win"] == "163.00"
+    assert json.loads(mgr_report(store, "2026-11-22", "json"))["rows"] == []
+    assert variance_rows(store, "2026-11-21") == []
+
+
+@pytest.mark.parametrize("store_config", ["sqlite", "postgres"], indirect=True)
+def test_a_variance_reaches_the_report_with_its_evidence_and_the_view_rebuilds(store_config):
+    store = _store(store_config, _short_drop())
+    rows = variance_rows(store, "2026-11-21")
+    assert {r["code"] for r in rows} == {"ACC-DROP-BUYINS", "ACC-WIN-VARIANCE",
+                                         "ACC-COUNT-DISAGREE"}  # fmt: skip
+    win = next(r for r in rows if r["code"] == "ACC-WIN-VARIANCE")
+    assert (win["at_stake"], win["severity"], win["table_id"]) == ("100.00", "critical", "PG-01")
+    assert win["evidence"]["rounds"] == ["r1", "r2"]
+    assert win["evidence"]["fill_slips"] == [90001]
+    assert win["evidence"]["box"] == "DB-1"
+    mgr = json.loads(mgr_report(store, None, "json"))
+    day = mgr["rows"][0]
+    assert (day["win"], day["replayed_win"], day["variance"]) == ("160.00", "260.00", "-100.00")
+    # The shift's findings: its three variances, and what the bare rounds r1 and r2 show.
+    rounds = FindingsProjection(store).view.select(FindingFilter(table_id="PG-01"))
+    in_day = {r["round_id"] for r in rounds if not r["code"].startswith("ACC-")}
+    assert in_day <= {"r1", "r2", "r3"}
+    day_rounds = sum(1 for r in rounds if r["round_id"] in ("r1", "r2"))
+    assert day["findings"] == 3 + day_rounds
+    # A second projection over the same view writes nothing new; one from zero the same.
+    stored = ReconciliationProjection(store).view.ledgers()
+    assert ReconciliationProjection(store).catch_up() == 0
+    assert stored == ReconciliationProjection(store).view.ledgers()
+
+
+def test_report_commands_print_the_three_formats(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("TABLEWATCH_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    from consumers.settings import Settings
+    from consumers.wiring import open_store
+
+    store = open_store(Settings.from_env())
+    Ingestor(store).record_batch([Accepted(e, "t") for e in _short_drop()], "test", 0)
+    assert main(["report", "mgr", "--gaming-day", "2026-11-21"]) == 0
+    text = capsys.readouterr().out
+    assert "Master Game Report, gaming day 2026-11-21" in text
+    assert "total day" in text
+    assert main(["report", "mgr", "--format", "csv"]) == 0
+    table = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [r["table"] for r in table][-1] == "total day"
+    assert main(["report", "variance", "--format", "json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)) == 3
+    assert main(["report", "variance"]) == 0
+    assert "3 variance(s)" in capsys.readouterr().out
+    assert main(["report", "mgr", "--gaming-day", "21/11/2026"]) == 2
+    assert "--gaming-day is not a date" in capsys.readouterr().err
