@@ -3,9 +3,10 @@
 A Bonus Wager on a hand "shall win if the ... Hand contains a pair or better as
 described in § 681a.3(e)" (PA 681a.6(d)(2)-(3)). Every hand of 681a.3(e) is a
 hand of three cards, except the pair, which looks at "only the initial two cards
-dealt to the hand" (681a.3(e)(5)). We read the three-card hands on the first
-three cards dealt to the hand, counting a card dealt only for the Bonus
-(681a.7(f)(2)). A hand that stood on two cards can win only with a pair.
+dealt to the hand" (681a.3(e)(5)). Drawing one card as 681a.7(g) is written, a
+hand never holds more than three, a card dealt only for the Bonus (681a.7(f)(2))
+included; under the draw-to-17 option we read the three-card hands on the first
+three cards. A hand that stood on two cards can win only with a pair.
 
 Where three cards qualify twice (``7 7 7`` is also three of a kind and a three
 card 21; ``6 7 8`` is a straight and a 21), the wager is paid once, on the

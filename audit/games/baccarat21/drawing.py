@@ -6,13 +6,20 @@ PA 681a.7(e) deals Player, Banker, Player, Banker. Then:
   the table nothing more is dealt (681a.7(f)(1)); with one, each hand under 17
   gets exactly one more card that "shall count only for purposes of the Bonus
   Wager" (681a.7(f)(2)), not for the Player, Banker or Tie Wagers;
-- otherwise each hand draws while under 17 and stands on every soft or hard 17
-  or more: "Hands shall draw to 16 and stand on all 17s" (681a.2(b)(7)(i),
-  681a.7(g)).
+- otherwise "the dealer shall draw one additional card face up to the Player or
+  Banker Hand if either ... has a total value of less than a soft or hard 17"
+  (681a.7(g)); the layout reads "Hands shall draw to 16 and stand on all 17s"
+  (681a.2(b)(7)(i)).
 
-681a.7(g) does not say which hand draws first; :class:`DrawOrder` names the two
-readings, and the rule set chooses one (the Player's Hand first, as in 681a.7(e),
-by default).
+Whether 681a.7(g) means one card, or cards until 17, is the one real question
+of reading here, and :class:`DrawRule` names the readings. The default,
+:attr:`DrawRule.ONE_CARD`, takes the text as written: one additional card, as in
+681a.7(f)(2) whose words it repeats. It is also the only reading under which
+every hand is the three-card hand the Bonus of 681a.3(e) describes, and under
+which the Tie Wager at 10 to 1 keeps a house edge (about 3%; drawing to 17 makes
+ties so common that 10 to 1 gives players an edge near 25%; see
+``bench/baccarat21.py --hold``). Drawing to 17 is kept as an option, with the
+order the hands draw in, which the text would then leave open.
 
 :func:`next_card` judges a recorded round card by card; :func:`deal_round` deals a
 whole round from the cards coming out of the shoe, and :func:`play_round` is the
@@ -24,6 +31,8 @@ same procedure on plain ints for simulation.
 'P: AS KD | B: 9H 5C +4S'
 >>> deal.player_total, deal.banker_total, deal.used
 (21, 14, 5)
+>>> str(deal_round(parse_cards("TS 2H 3D 2C 2S 3H 9C"), bonus_on_table=False))
+'P: TS 3D 2S | B: 2H 2C 3H'
 """
 
 from __future__ import annotations
@@ -62,13 +71,15 @@ class Action(Enum):
     STAND = "stand"
 
 
-class DrawOrder(Enum):
-    """Which hand draws first when neither hand is a natural (681a.7(g) is silent)."""
+class DrawRule(Enum):
+    """How PA 681a.7(g) is read when neither hand is a natural."""
 
-    PLAYER_FIRST = "player_first"
-    """The Player's Hand draws to 17 or more, then the Banker's."""
-    ALTERNATE = "alternate"
-    """One card at a time, Player then Banker, skipping a hand that stands."""
+    ONE_CARD = "one_card"
+    """As written: each hand under 17 draws one card, the Player's Hand first (681a.7(e))."""
+    TO_17_PLAYER_FIRST = "to_17_player_first"
+    """Each hand draws until 17 or more, the Player's Hand finishing first."""
+    TO_17_ALTERNATE = "to_17_alternate"
+    """Each hand draws until 17 or more, one card at a time, Player then Banker."""
 
 
 INITIAL_ORDER: tuple[Hand, ...] = (Hand.PLAYER, Hand.BANKER, Hand.PLAYER, Hand.BANKER)
@@ -95,20 +106,28 @@ class NextCard:
     bonus_only: bool = False
 
 
-def hand_action(cards: Iterable[Card]) -> Action:
+def hand_action(cards: Iterable[Card], rule: DrawRule = DrawRule.ONE_CARD) -> Action:
     """Return whether a hand with these counting cards draws or stands, absent any natural.
 
     PA 681a.7(g): under a soft or hard 17 the hand draws; at 17 or more it stands.
+    Read as one card, a hand that has drawn stands whatever its total.
 
     >>> from audit.games.baccarat21.cards import parse_cards
     >>> [hand_action(parse_cards(h)).name for h in ("TS 6H", "AS 6H", "AS 5H", "9S 8H")]
     ['DRAW', 'STAND', 'DRAW', 'STAND']
+    >>> hand_action(parse_cards("2S 3H 4D")).name
+    'STAND'
+    >>> hand_action(parse_cards("2S 3H 4D"), DrawRule.TO_17_PLAYER_FIRST).name
+    'DRAW'
     """
-    return Action.DRAW if hand_total(cards) < STAND_ON else Action.STAND
+    hand = tuple(cards)
+    if rule is DrawRule.ONE_CARD and len(hand) > 2:
+        return Action.STAND
+    return Action.DRAW if hand_total(hand) < STAND_ON else Action.STAND
 
 
 def next_card(
-    dealt: Sequence[DealtCard], bonus_on_table: bool, order: DrawOrder = DrawOrder.PLAYER_FIRST
+    dealt: Sequence[DealtCard], bonus_on_table: bool, rule: DrawRule = DrawRule.ONE_CARD
 ) -> NextCard | None:
     """Return where the next card must go after the cards ``dealt`` so far, or ``None``
     when the round needs no more cards.
@@ -140,11 +159,12 @@ def next_card(
     drawing = [
         hand
         for hand in Hand
-        if hand_total(d.card for d in dealt if d.hand is hand and not d.bonus_only) < STAND_ON
+        if hand_action((d.card for d in dealt if d.hand is hand and not d.bonus_only), rule)
+        is Action.DRAW
     ]
     if not drawing:
         return None
-    if order is DrawOrder.ALTERNATE and len(dealt) > 4 and dealt[-1].hand is Hand.PLAYER:
+    if rule is DrawRule.TO_17_ALTERNATE and len(dealt) > 4 and dealt[-1].hand is Hand.PLAYER:
         return NextCard(drawing[-1])  # the Banker's turn, unless only the Player draws
     return NextCard(drawing[0])
 
@@ -191,7 +211,7 @@ class Deal:
 
 
 def deal_round(
-    shoe: Iterable[Card], bonus_on_table: bool, order: DrawOrder = DrawOrder.PLAYER_FIRST
+    shoe: Iterable[Card], bonus_on_table: bool, rule: DrawRule = DrawRule.ONE_CARD
 ) -> Deal:
     """Deal one round from the cards coming out of the shoe, taking only the cards it needs.
 
@@ -200,10 +220,12 @@ def deal_round(
     >>> from audit.games.baccarat21.cards import parse_cards
     >>> str(deal_round(parse_cards("TS 5H 6D 9C AS 4D 8H"), bonus_on_table=False))
     'P: TS 6D AS | B: 5H 9C 4D'
+    >>> str(deal_round(parse_cards("TS 5H 2D 9C 3S 2D 8H"), False, DrawRule.TO_17_PLAYER_FIRST))
+    'P: TS 2D 3S 2D | B: 5H 9C 8H'
     """
     cards = iter(shoe)
     dealt: list[DealtCard] = []
-    while (step := next_card(dealt, bonus_on_table, order)) is not None:
+    while (step := next_card(dealt, bonus_on_table, rule)) is not None:
         card = next(cards, None)
         if card is None:
             raise InvalidDealError(f"the shoe ran out mid-round after {len(dealt)} cards")
@@ -225,12 +247,11 @@ _NATURAL_PAIRS: tuple[bool, ...] = tuple(
 
 
 def play_round(
-    shoe: Sequence[Card], start: int, bonus_on_table: bool, alternate: bool = False
+    shoe: Sequence[Card], start: int, bonus_on_table: bool, rule: DrawRule = DrawRule.ONE_CARD
 ) -> RoundTally:
     """Deal a round from ``shoe[start:]`` on precomputed tables and tally it (no validation).
 
-    Does what :func:`deal_round` does, without building objects: the simulator's
-    hot path. ``alternate`` selects :attr:`DrawOrder.ALTERNATE`.
+    Does what :func:`deal_round` does, without building objects: the simulator's hot path.
 
     >>> from audit.games.baccarat21.cards import parse_cards
     >>> play_round(parse_cards("7S 7H 7C 7D 7H 7S 9S"), 0, bonus_on_table=True)
@@ -252,7 +273,16 @@ def play_round(
                 if b_total < STAND_ON:
                     b3 = shoe[at]
                     at += 1
-        elif not alternate:  # PA 681a.7(g), the Player's Hand first
+        elif rule is DrawRule.ONE_CARD:  # PA 681a.7(g): one card to each hand under 17
+            if p_total < STAND_ON:
+                p3 = shoe[at]
+                at += 1
+                p_total = totals[steps[player * 52 + p3]]
+            if b_total < STAND_ON:
+                b3 = shoe[at]
+                at += 1
+                b_total = totals[steps[banker * 52 + b3]]
+        elif rule is DrawRule.TO_17_PLAYER_FIRST:
             while p_total < STAND_ON:
                 card = shoe[at]
                 at += 1

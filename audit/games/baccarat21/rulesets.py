@@ -4,8 +4,9 @@ A :class:`RuleSet` is a value; the engine's functions read its fields as
 arguments. Pennsylvania's chapter 681a leaves three things to the certificate
 holder: four or eight decks (681a.3(a)), a Bonus paytable allowed for that deck
 count (681a.8(c)), and an automated shuffler, which brings two alternating
-batches (681a.3(b)). The order in which the hands draw is not in the text
-(681a.7(g)), so it is an option too.
+batches (681a.3(b)). How 681a.7(g) draws is a reading of the text, kept as an
+option: one card to each hand under 17 as written (the default), or cards until 17
+(see :mod:`.drawing`).
 
 >>> PA_681A.decks, PA_681A.paytable.letter
 (8, 'D')
@@ -25,7 +26,7 @@ from typing import Any
 
 from audit.games.baccarat21.bonus import BONUS_PAYTABLES, BonusPaytable
 from audit.games.baccarat21.cards import DECK_COUNTS
-from audit.games.baccarat21.drawing import DrawOrder
+from audit.games.baccarat21.drawing import DrawRule
 from audit.games.errors import RulesError
 
 
@@ -46,13 +47,13 @@ class RuleSet:
     """PA 681a.8(c): A, B or C with four decks; D, E or F with eight."""
     batches: bool
     """PA 681a.3(b): an automated shuffler (not a continuous one) alternates two batches."""
-    draw_order: DrawOrder
-    """Not in the text (681a.7(g)); :attr:`DrawOrder.PLAYER_FIRST` follows 681a.7(e)."""
+    draw_rule: DrawRule
+    """PA 681a.7(g): :attr:`DrawRule.ONE_CARD` as written, or a draw to 17 in either order."""
     citations: Mapping[str, str] = field(repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.draw_order, DrawOrder):
-            raise UnknownRuleSetError(f"invalid draw order: {self.draw_order!r}")
+        if not isinstance(self.draw_rule, DrawRule):
+            raise UnknownRuleSetError(f"invalid draw rule: {self.draw_rule!r}")
         if not isinstance(self.batches, bool):
             raise UnknownRuleSetError(f"batches must be True or False: {self.batches!r}")
         if self.decks not in DECK_COUNTS:
@@ -99,7 +100,7 @@ class RuleSet:
             "decks": str(self.decks),
             "paytable": self.paytable.letter,
             "batches": "two (automated shuffler)" if self.batches else "one",
-            "draw_order": self.draw_order.value,
+            "draw_rule": self.draw_rule.value,
         }
 
 
@@ -172,7 +173,7 @@ PA_681A = RuleSet(
     decks=8,
     paytable=BONUS_PAYTABLES["D"],
     batches=False,
-    draw_order=DrawOrder.PLAYER_FIRST,
+    draw_rule=DrawRule.ONE_CARD,
     citations=MappingProxyType(_PA_681A),
 )
 

@@ -115,7 +115,7 @@ def test_paytables_are_the_regulations(letter):
 # Cards go P, B, P, B, then the Player's Hand draws (681a.7(e), (g)).
 DEALT_TO_PLAYER = {
     B.THREE_SEVENS: "7S TS 7H 8D 7D",  # 14, draws a 7: 21
-    B.THREE_OF_A_KIND: "5S TS 5H 8D 5D 5C",  # 15, draws two: three of a kind in the first three
+    B.THREE_OF_A_KIND: "5S TS 5H 8D 5D",  # 10 draws a 5: 15
     B.STRAIGHT: "5S TS 7H 8D 6D",  # 12 draws 6: 18
     B.THREE_CARD_21: "6S TS 6H 8D 9D",  # 12 draws 9: 21
     B.PAIR: "QS TS QH 8D",  # 20 stands on two cards

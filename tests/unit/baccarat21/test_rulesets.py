@@ -5,7 +5,7 @@ import re
 import pytest
 
 from audit.games.baccarat21.bonus import BONUS_PAYTABLES
-from audit.games.baccarat21.drawing import DrawOrder
+from audit.games.baccarat21.drawing import DrawRule
 from audit.games.baccarat21.irregularities import IRREGULARITIES
 from audit.games.baccarat21.rulesets import PA_681A, UnknownRuleSetError, get_rule_set
 
@@ -42,8 +42,11 @@ def test_options_are_checked():
     with pytest.raises(UnknownRuleSetError, match="'G'"):
         PA_681A.with_options(paytable="G")
     with pytest.raises(UnknownRuleSetError):
-        PA_681A.with_options(draw_order="alternate")
-    assert PA_681A.with_options(draw_order=DrawOrder.ALTERNATE, batches=True).batches
+        PA_681A.with_options(draw_rule="one_card")
+    rules = PA_681A.with_options(draw_rule=DrawRule.TO_17_ALTERNATE, batches=True)
+    assert rules.batches
+    assert rules.options()["draw_rule"] == "to_17_alternate"
+    assert PA_681A.draw_rule is DrawRule.ONE_CARD  # 681a.7(g) as written
 
 
 def test_every_citation_is_a_section_of_681a_or_says_it_is_none():
