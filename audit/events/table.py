@@ -14,8 +14,11 @@ class TableOpened(TableEvent):
     """The table opened for gaming under a rule set, for one gaming day."""
 
     type: Literal["table_opened"] = "table_opened"
-    game: Literal["paigow"] = "paigow"
-    rule_set: str = Field(description="A rule-set name, e.g. 'pa-2019' (audit/games/*/rulesets).")
+    game: Literal["paigow", "baccarat21"] = "paigow"
+    rule_set: str = Field(
+        description="A rule-set name of the game's, e.g. 'pa-2019' or 'pa-681a' "
+        "(audit/games/*/rulesets)."
+    )
     options: dict[str, str] = Field(
         default_factory=dict,
         description="Table options overriding the rule set's, e.g. {'vig_rounding': 'quarter'}.",
