@@ -27,8 +27,7 @@ from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from audit.accounting.ledger import HoldBand, ReplayedWin
-from audit.accounting.paigow import PaiGowMoney
-from audit.accounting.reconcile import CAGE
+from audit.accounting.reconcile import CAGE, GAMES, GameMoney
 from audit.events.accounting import (
     BuyInRecorded,
     CloserRecorded,
@@ -177,7 +176,8 @@ class TableBooks:
     shifts: int = 1
     rounds_per_shift: int = 0
     mishaps: Mishaps | None = None
-    reader: PaiGowMoney = field(default_factory=PaiGowMoney)
+    reader: GameMoney = field(init=False)
+    """The table's game's own reading of its round events (audit/accounting/reconcile.py)."""
     replay: ReplayedWin = field(default_factory=ReplayedWin)
     engine_win: Cents = 0
     """The engine's house net for every round, kept by the round's own books (close_books)."""
@@ -188,6 +188,9 @@ class TableBooks:
     current: _Shift | None = None
     closed: list[tuple[_Shift, date]] = field(default_factory=list)
     seen_players: set[str] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.reader = GAMES[getattr(self.table, "game", "paigow")]()
 
     @property
     def tray(self) -> Cents:

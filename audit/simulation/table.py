@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from uuid import UUID
 
 from audit.events.envelope import Event
@@ -88,6 +88,8 @@ class Recorder:
 @dataclass
 class SimTable:
     """Everything one simulated table holds between its events."""
+
+    game: ClassVar[str] = "paigow"
 
     number: int
     table_id: str
