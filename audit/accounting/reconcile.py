@@ -80,6 +80,15 @@ class _PaiGow(PaiGowMoney):
         return self.ruleset.jurisdiction
 
 
+class _Unread:
+    """A game with no money reader yet: its slips and drop are kept, its rounds read as 0."""
+
+    jurisdiction = "PA"
+
+    def observe(self, event: Event, replay: ReplayedWin, band: HoldBand) -> bool:
+        return event.type_name() == "round_completed"
+
+
 GAMES: dict[str, Callable[[], GameMoney]] = {"paigow": _PaiGow}
 """Game name (as ``table_opened`` records it) -> its money reader."""
 
@@ -138,7 +147,7 @@ class Reconciler:
     def _table(self, table_id: str, game: str = "paigow") -> _Table:
         table = self.tables.get(table_id)
         if table is None or table.game != game:
-            table = self.tables[table_id] = _Table(GAMES[game](), game)
+            table = self.tables[table_id] = _Table(GAMES.get(game, _Unread)(), game)
         return table
 
     def _current(self, table: _Table, event: Event) -> ShiftKey:

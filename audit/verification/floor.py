@@ -1,35 +1,75 @@
-"""The whole floor judged as one stream: every game's rounds, and every table's money.
+"""The whole floor judged as one stream: every table's rounds by its own game, and every
+table's money.
 
-Each stored fact goes to the game verifier (Pai Gow's today) and to the drop
-reconciliation; the findings of both come back in the order they complete. A
-finite stream's end also judges what only the end can: rounds left open, and gaps
-in the day's slip series.
+Each stored fact goes to its table's game verifier, chosen by the game its
+``table_opened`` named, and to the drop reconciliation; the findings of both come
+back in the order they complete. The ingest's own observations about a stream (a
+sequence gap, a reused event id) and a station that plays no game (the count room)
+are judged by the Pai Gow verifier's stream checks, which read no game rule. A
+finite stream's end also judges what only the end can: rounds left open, and gaps in
+the day's slip series.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Protocol
 
 from audit.accounting.reconcile import Reconciler
 from audit.events.envelope import Event
+from audit.events.table import TableOpened
 from audit.verification.findings import Finding
-from audit.verification.paigow.verify import StreamVerifier
+from audit.verification.paigow.verify import StreamVerifier as PaiGowVerifier
+
+DEFAULT_GAME = "paigow"
+"""The game of a table whose opening the stream has not shown."""
+_STREAM_OBSERVATIONS = frozenset({"sequence_gap_observed", "event_id_reused"})
+
+
+class GameVerifier(Protocol):
+    """A game's verifier: judges its tables' facts one at a time."""
+
+    def feed(self, event: Event) -> list[Finding]:
+        """Take one fact; return the findings it completes."""
+        ...
+
+    def finish(self) -> list[Finding]:
+        """Judge what the end of a finite stream completes."""
+        ...
+
+
+VERIFIERS: dict[str, Callable[[], GameVerifier]] = {"paigow": PaiGowVerifier}
+"""Game name (as ``table_opened`` records it) -> its stream verifier."""
 
 
 class FloorVerifier:
     """Judges a floor's stream one fact at a time."""
 
     def __init__(self) -> None:
-        self.games = StreamVerifier()
+        self.verifiers: dict[str, GameVerifier] = {}
+        self.games: dict[str, str] = {}
+        """Table -> the game it opened for."""
         self.accounts = Reconciler()
+
+    def _verifier(self, game: str) -> GameVerifier:
+        verifier = self.verifiers.get(game)
+        if verifier is None:
+            verifier = self.verifiers[game] = VERIFIERS[game]()
+        return verifier
 
     def feed(self, event: Event) -> list[Finding]:
         """Take one fact; return the findings it completes (often none)."""
-        return self.games.feed(event) + self.accounts.feed(event)
+        if isinstance(event, TableOpened) and event.game in VERIFIERS:
+            self.games[event.table_id] = event.game
+        game = self.games.get(event.table_id, DEFAULT_GAME)
+        if event.type_name() in _STREAM_OBSERVATIONS:
+            game = DEFAULT_GAME
+        return self._verifier(game).feed(event) + self.accounts.feed(event)
 
     def finish(self) -> list[Finding]:
         """Judge what the end of a finite stream completes."""
-        return self.games.finish() + self.accounts.slip_gaps()
+        found = [f for verifier in self.verifiers.values() for f in verifier.finish()]
+        return found + self.accounts.slip_gaps()
 
 
 def verify_floor(events: Iterable[Event]) -> Iterator[Finding]:
