@@ -21,7 +21,7 @@ same generator, and every rate gives the same shift for the same seed.
 >>> events, labels = careless_shift(config, random.Random(7), rate=0.2)
 >>> count = len(list(events))  # the labels are complete once the events are consumed
 >>> len(labels), labels[0].as_dict()  # doctest: +NORMALIZE_WHITESPACE
-(8, {'table_id': 'PG-20', 'round_id': 'PG-20-20261121-0003',
+(4, {'table_id': 'PG-42', 'round_id': 'PG-42-20261121-0001',
      'codes': ['PG-DEAL-SETTLED-AFTER-WRONG-DEAL', 'PG-DEAL-START'],
      'kind': 'wrong_start', 'position': None})
 >>> clean, none = careless_shift(config, random.Random(7), rate=0.0)

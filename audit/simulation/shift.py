@@ -22,6 +22,7 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
+from typing import Any
 
 from audit.events.envelope import Event
 from audit.games.paigow.rulesets import RULE_SETS, RuleSet
@@ -32,6 +33,8 @@ from audit.simulation.paigow_round import ROUND_STEPS, Step, play_round
 from audit.simulation.players import DOLLAR, TableLimits
 from audit.simulation.table import Recorder, SimTable, between_rounds, close_table, open_table
 
+GAMES = ("paigow", "baccarat21")
+"""The games a simulated floor can hold."""
 DEFAULT_RULE_SET_MIX: tuple[tuple[str, float], ...] = (
     ("pa-2019", 0.7),
     ("nj", 0.15),
@@ -61,6 +64,8 @@ class ShiftConfig:
     frequencies: Frequencies = field(default_factory=Frequencies)
     shifts: int = 1
     """Shifts the rounds are split into, each with its opener, closer and drop box."""
+    games: tuple[tuple[str, float], ...] = (("paigow", 1.0),)
+    """Games and their shares of the tables; Pai Gow tables take ``rule_set_mix``."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.shifts, int) or isinstance(self.shifts, bool) or self.shifts < 1:
@@ -72,6 +77,11 @@ class ShiftConfig:
             raise InvalidShiftConfigError(
                 f"start must be a timezone-aware datetime: {self.start!r}"
             )
+        for game, share in self.games:
+            if game not in GAMES:
+                raise InvalidShiftConfigError(f"unknown game: {game!r} (one of {GAMES})")
+            if not isinstance(share, int | float) or isinstance(share, bool) or share <= 0:
+                raise InvalidShiftConfigError(f"a game's share must be positive: {share!r}")
         if not self.rule_set_mix:
             raise InvalidShiftConfigError("rule_set_mix names no rule set")
         for name, share in self.rule_set_mix:
@@ -140,14 +150,41 @@ def _set_up_table(number: int, base: RuleSet, config: ShiftConfig, rng: random.R
 
 
 def set_up_floor(config: ShiftConfig, rng: random.Random) -> list[SimTable]:
-    """Return the shift's tables, numbered and given rule sets from ``rng``."""
+    """Return the shift's tables, numbered and given games and rule sets from ``rng``."""
     numbers = sorted(rng.sample(range(1, max(99, config.tables) + 1), config.tables))
-    names = apportion(config.rule_set_mix, config.tables)
+    games = apportion(config.games, config.tables)
+    if len(config.games) > 1:
+        rng.shuffle(games)
+    names = apportion(config.rule_set_mix, games.count("paigow"))
     rng.shuffle(names)
-    return [
-        _set_up_table(number, RULE_SETS[name], config, random.Random(rng.getrandbits(64)))
-        for number, name in zip(numbers, names, strict=True)
-    ]
+    rule_sets = iter(names)
+    tables: list[SimTable] = []
+    for number, game in zip(numbers, games, strict=True):
+        table_rng = random.Random(rng.getrandbits(64))
+        if game == "paigow":
+            tables.append(_set_up_table(number, RULE_SETS[next(rule_sets)], config, table_rng))
+        else:
+            set_up, _ = other_games()[game]
+            tables.append(set_up(number, config, table_rng))
+    return tables
+
+
+def other_games() -> dict[str, tuple[Any, Any]]:
+    """Return each other game's table set-up and event stream (imported here: they build on
+    this module's configuration)."""
+    from audit.simulation.baccarat21 import baccarat_table_events, set_up_baccarat_table
+
+    return {"baccarat21": (set_up_baccarat_table, baccarat_table_events)}
+
+
+def floor_events(
+    table: SimTable, rounds: int, steps: Sequence[Step] = ROUND_STEPS
+) -> Iterator[Event]:
+    """Yield one table's events by its game: Pai Gow with ``steps``, the others their own."""
+    if table.game == "paigow":
+        return table_events(table, rounds, steps)
+    _, events = other_games()[table.game]
+    return events(table, rounds)  # type: ignore[no-any-return]
 
 
 def table_events(
@@ -175,6 +212,6 @@ def simulate_shift(
     tables = set_up_floor(config, rng)
     books = keep_books(tables, config.shifts, config.rounds_per_table)
     counting = random.Random(rng.getrandbits(64))
-    streams = [table_events(table, config.rounds_per_table, steps) for table in tables]
+    streams = [floor_events(table, config.rounds_per_table, steps) for table in tables]
     yield from heapq.merge(*streams, key=lambda event: event.occurred_at)
     yield from count_room(books, counting, closing_time(tables), None)

@@ -16,7 +16,7 @@ from projections.hand_history import TRACKING_NAME, HandHistoryProjection
 MIX = (("pa-2019", 0.6), ("california", 0.4))
 
 
-def shift(seed=5):
+def shift(seed=3):
     """Two PA tables (a player bank and a co-bank among them) and a California table."""
     return list(simulate_shift(ShiftConfig(3, 6, rule_set_mix=MIX), random.Random(seed)))
 
