@@ -1,17 +1,27 @@
 """Alerts: each new finding at warning or above goes to Kafka and, when one is set, a webhook.
 
-An :class:`Alerter` reads the findings view after its own tracked position
-(``alerts<-findings`` in the view's tracking table) and handles one finding at
-a time, in row order: publish to the alerts topic and flush, POST to the
-webhook, then record the finding's row number as the position. A crash
-therefore re-sends at most the one alert in flight, and it carries the same
-finding id: the Kafka header ``x-finding-id`` and the webhook's
+An :class:`Alerter` reads the findings view and delivers each finding, in row
+order, on two legs, each with its own position in the view's tracking table:
+
+- the topic leg (``alerts<-findings``): publish to the alerts topic, flush,
+  record the finding's row number;
+- the webhook leg (``webhook<-findings``): POST, then record the row number.
+
+A pass runs the topic leg over every new finding first, then the webhook leg.
+So a webhook that refuses an alert holds back only later webhook deliveries,
+never the topic, and a restart does not publish the refused one to Kafka again.
+A crash re-sends at most the one alert in flight on one leg, and it carries the
+same finding id: the Kafka header ``x-finding-id`` and the webhook's
 ``Idempotency-Key`` are how a receiver drops the repeat.
 
-Delivery is at least once, never "probably": a finding's position is recorded
-only after the broker acknowledged it and the webhook answered 2xx. A webhook
-that refuses an alert (4xx other than 429) stops the alerter with
-:class:`AlertDeliveryError` and the position stays where it was.
+Delivery is at least once, never "probably": a position is recorded only after
+the broker acknowledged the alert, or the webhook answered 2xx. A webhook that
+refuses an alert (4xx other than 429) stops the alerter with
+:class:`AlertDeliveryError` and the webhook's position stays where it was.
+
+Before the webhook leg had a position of its own it shared the topic leg's; a
+webhook leg without one starts where the topic leg stands, recorded before the
+topic leg moves on, so adding a webhook does not replay old alerts to it.
 """
 
 from __future__ import annotations
@@ -40,7 +50,10 @@ from projections.findings_view import FindingFilter
 log = logging.getLogger(__name__)
 
 TRACKING_NAME = "alerts<-findings"
-"""The alerter's name in the findings view's tracking table; its position is a row number."""
+"""The topic leg's name in the findings view's tracking table; its position is a row number."""
+
+WEBHOOK_TRACKING_NAME = "webhook<-findings"
+"""The webhook leg's name in the same table."""
 
 MIN_SEVERITY = Severity.WARNING
 """The least severe finding that becomes an alert."""
@@ -218,35 +231,57 @@ class Alerter:
 
     @property
     def position(self) -> int:
-        """Return the row number of the last finding sent, 0 before the first."""
+        """Return the row number of the last finding published to the topic, 0 before the first."""
         return self.view.max_tracking_id(TRACKING_NAME) or 0
 
     def publish_new(self) -> int:
-        """Send every finding stored after the position, in row order; return how many."""
+        """Deliver every finding after each leg's position, in row order; return how many
+        were published to the topic."""
+        topic_at = self.position
+        hook_at = self._webhook_position(topic_at)
+        after = topic_at if hook_at is None else min(topic_at, hook_at)
+        rows = self.view.select(FindingFilter(min_severity=MIN_SEVERITY, after_row=after))
         sent = 0
-        for row in self.view.select(
-            FindingFilter(min_severity=MIN_SEVERITY, after_row=self.position)
-        ):
-            self._send(row)
-            sent += 1
+        for row in rows:
+            if row["row_number"] > topic_at:
+                self._publish(row)
+                sent += 1
+        if self.webhook is not None and hook_at is not None:
+            for row in rows:
+                if row["row_number"] > hook_at:
+                    self._post(self.webhook, row)
         return sent
 
-    def _send(self, row: Mapping[str, Any]) -> None:
-        """Publish, flush, POST, then record the row: a crash repeats only this alert."""
+    def _webhook_position(self, topic_at: int) -> int | None:
+        """Return the webhook leg's position (None without a webhook), recording its start."""
+        if self.webhook is None:
+            return None
+        recorded = self.view.max_tracking_id(WEBHOOK_TRACKING_NAME)
+        if recorded is None:
+            self.view.insert_tracking(Tracking(WEBHOOK_TRACKING_NAME, topic_at))
+            return topic_at
+        return recorded
+
+    def _publish(self, row: Mapping[str, Any]) -> None:
+        """Publish, flush, then record the row: a crash repeats only this alert."""
         finding_id: str = row["finding_id"]
-        alert = alert_body(row)
         publish(
             self.producer,
             self.topic,
             str(row["table_id"]).encode(),
-            json.dumps(alert).encode(),
+            json.dumps(alert_body(row)).encode(),
             [(FINDING_ID_HEADER, finding_id.encode())],
         )
         flush(self.producer)
-        if self.webhook is not None:
-            self.webhook.post(alert, finding_id)
         self.view.insert_tracking(Tracking(TRACKING_NAME, row["row_number"]))
-        log.info("alert %s (%s %s) sent", finding_id, row["severity"], row["code"])
+        log.info("alert %s (%s %s) published", finding_id, row["severity"], row["code"])
+
+    def _post(self, webhook: Webhook, row: Mapping[str, Any]) -> None:
+        """POST, then record the row: a crash repeats only this alert."""
+        finding_id: str = row["finding_id"]
+        webhook.post(alert_body(row), finding_id)
+        self.view.insert_tracking(Tracking(WEBHOOK_TRACKING_NAME, row["row_number"]))
+        log.info("alert %s posted to %s", finding_id, webhook.name)
 
 
 def run_alerts(

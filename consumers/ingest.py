@@ -5,6 +5,11 @@ database, never from Kafka's own offsets. A message that is not a valid event is
 sent to the dead-letter topic with its reason *before* the batch's transaction
 commits, and is kept in the store as well; so after a crash a dead letter may be
 sent twice (with the same key), but nothing is ever lost.
+
+Validation (:func:`to_checked`, :func:`check_records`) reduces each event to the
+:class:`~audit.store.ingest.Checked` tuple the store needs. It needs none of the
+ingest's state, so the Kafka ingest runs it in a child process
+(``consumers/validation.py``) and only :func:`prepare_checked` in the main one.
 """
 
 from __future__ import annotations
@@ -16,15 +21,15 @@ from pathlib import Path
 from typing import Protocol, TextIO
 
 from audit.events.catalogue import InvalidEventError, parse_event
-from audit.store.ingest import Accepted, BatchResult, Ingestor, Message, PreparedBatch, Rejected
-
-
-def to_message(raw: bytes, origin: str) -> Message:
-    """Validate one message's bytes: an accepted event, or a rejection with its reason."""
-    try:
-        return Accepted(parse_event(raw), origin)
-    except InvalidEventError as error:
-        return Rejected(raw, origin, str(error))
+from audit.store.ingest import (
+    BatchResult,
+    Checked,
+    Ingestor,
+    Message,
+    PreparedBatch,
+    Rejected,
+    check,
+)
 
 
 @dataclass
@@ -104,7 +109,7 @@ def ingest_file(
     with path.open("rb") as lines:
         numbered = ((i, line.rstrip(b"\r\n")) for i, line in enumerate(lines) if i >= start)
         for batch in _batches(numbered, batch_size):
-            messages = [to_message(raw, f"{source}:{i + 1}") for i, raw in batch if raw.strip()]
+            messages = [to_checked(raw, f"{source}:{i + 1}") for i, raw in batch if raw.strip()]
             summary.add(len(messages), ingestor.record_batch(messages, source, batch[-1][0]))
             if progress:
                 progress.update(summary)
@@ -135,26 +140,55 @@ def source_name(topic: str, partition: int) -> str:
     return f"{topic}[{partition}]"
 
 
-def prepare_kafka_batch(
-    records: Iterable[RecordLike], ingestor: Ingestor, dead_letters: DeadLetterSink
-) -> list[tuple[int, PreparedBatch]]:
-    """Validate polled records and prepare one batch per partition; dead letters are sent
-    (and flushed) here, before any of these batches can commit."""
-    by_partition: dict[tuple[str, int], list[RecordLike]] = {}
+def to_checked(raw: bytes, origin: str) -> Checked | Rejected:
+    """Validate one message's bytes: what the store needs of the event, or why it was refused."""
+    try:
+        return check(parse_event(raw), origin)
+    except InvalidEventError as error:
+        return Rejected(raw, origin, str(error))
+
+
+@dataclass
+class CheckedBatch:
+    """One partition's share of a poll, validated: messages in offset order, and the refused."""
+
+    source: str
+    """The partition's tracking name, e.g. ``table-events[3]``."""
+    last_offset: int
+    messages: list[Message] = field(default_factory=list)
+    refused: list[tuple[RecordLike, str]] = field(default_factory=list)
+    """Each rejected record, whole, with its reason: what its dead letter carries."""
+
+
+def check_records(records: Iterable[RecordLike]) -> list[CheckedBatch]:
+    """Validate polled records, grouped into one batch per partition."""
+    batches: dict[tuple[str, int], CheckedBatch] = {}
     for record in records:
-        by_partition.setdefault((record.topic, record.partition), []).append(record)
+        batch = batches.get((record.topic, record.partition))
+        if batch is None:
+            source = source_name(record.topic, record.partition)
+            batch = batches[record.topic, record.partition] = CheckedBatch(source, record.offset)
+        message = to_checked(record.value or b"", f"{batch.source}@{record.offset}")
+        batch.messages.append(message)
+        batch.last_offset = record.offset
+        if isinstance(message, Rejected):
+            batch.refused.append((record, message.reason))
+    return list(batches.values())
+
+
+def prepare_checked(
+    batches: Iterable[CheckedBatch], ingestor: Ingestor, dead_letters: DeadLetterSink
+) -> list[tuple[int, PreparedBatch]]:
+    """Prepare validated partition batches for the store; dead letters are sent (and
+    flushed) here, before any of these batches can commit."""
     results = []
-    for (topic, partition), batch in by_partition.items():
-        source = source_name(topic, partition)
-        messages = [
-            to_message(record.value or b"", f"{source}@{record.offset}") for record in batch
-        ]
-        rejected = [(r, m) for r, m in zip(batch, messages, strict=True) if isinstance(m, Rejected)]
-        for record, message in rejected:
-            dead_letters.send(record, message.reason)  # type: ignore[union-attr]
-        if rejected:
+    for batch in batches:
+        for record, reason in batch.refused:
+            dead_letters.send(record, reason)
+        if batch.refused:
             dead_letters.flush()  # before the commit: a crash now re-sends, never loses
-        results.append((len(messages), ingestor.prepare(messages, source, batch[-1].offset)))
+        prepared = ingestor.prepare(batch.messages, batch.source, batch.last_offset)
+        results.append((len(batch.messages), prepared))
     return results
 
 

@@ -1,10 +1,19 @@
-"""The Kafka ingest loop: poll a batch, record it in one transaction per partition, repeat.
+"""The Kafka ingest loop: read and validate ahead, record each batch in one transaction, repeat.
 
-Positions come from the database, never from Kafka's committed offsets: each
-partition is assigned and sought to the position after the last one stored.
-SIGTERM finishes the batch in hand and exits. If the database already holds a
-position (a second writer, a redelivery), the batch writes nothing and the
-reader is sought again from the database.
+Three things run at once, each on its own share of the machine:
+
+- a child process (``consumers/validation.py``) reads the partitions and
+  validates each record, one poll ahead;
+- the main thread sends dead letters and prepares the next batch for the store
+  (sequencing, the hash chain, the stored events);
+- a writer thread commits the previous batch, so the database's wait overlaps
+  the preparation.
+
+Positions come from the database, never from Kafka's committed offsets: the
+child is told to start at the position after the last one stored. SIGTERM
+finishes the batch in hand and exits. If the database already holds a position
+(a second writer, a redelivery), the batch writes nothing, the child and what it
+read ahead are discarded, and a new one starts from the database's positions.
 """
 
 from __future__ import annotations
@@ -16,26 +25,27 @@ from typing import TextIO
 from eventsourcing.persistence import IntegrityError
 
 from audit.store.ingest import BatchResult, Ingestor, PreparedBatch
-from consumers.ingest import IngestSummary, Progress, prepare_kafka_batch, source_name
+from consumers.ingest import IngestSummary, Progress, prepare_checked, source_name
 from consumers.kafka_io import DeadLetter, PartitionReader, StopFlag, ensure_topics, make_producer
 from consumers.settings import Settings
+from consumers.validation import CheckingReader, ReaderSettings
 from consumers.wiring import kafka
 
 
-def _caught_up(reader: PartitionReader) -> bool:
-    ends = reader.end_offsets()
-    positions = reader.positions()
-    return all(positions.get(p, 0) >= end for p, end in ends.items())
+def _start_offsets(bootstrap: str, settings: Settings, ingestor: Ingestor) -> dict[int, int]:
+    """Return each partition's next position to read, as the database records it."""
+    with PartitionReader(bootstrap, settings.events_topic, {}) as probe:
+        partitions = probe.partitions
+    return {p: ingestor.resume_position(source_name(settings.events_topic, p)) for p in partitions}
 
 
-def _reader(bootstrap: str, settings: Settings, ingestor: Ingestor) -> PartitionReader:
-    probe = PartitionReader(bootstrap, settings.events_topic, {})
-    partitions = probe.partitions
-    probe.close()
-    starts = {
-        p: ingestor.resume_position(source_name(settings.events_topic, p)) for p in partitions
-    }
-    return PartitionReader(bootstrap, settings.events_topic, starts)
+def _reader(bootstrap: str, settings: Settings) -> CheckingReader:
+    """Spawn a validating reader; it imports while the caller finds the start offsets."""
+    return CheckingReader(
+        ReaderSettings(
+            bootstrap, settings.events_topic, settings.batch_size, settings.poll_timeout_ms
+        )
+    )
 
 
 def consume(
@@ -48,48 +58,54 @@ def consume(
 ) -> IngestSummary:
     """Ingest from ``bootstrap`` until stopped (or, with ``until_caught_up``, until at the end).
 
-    One commit is in flight on a writer thread while the next batch is polled and
-    prepared: the database's wait and the validation work overlap. Commits stay
-    in order; if one fails, what was prepared after it is discarded, the state is
-    rebuilt from the store and the reader sought again from the stored positions.
+    One commit is in flight on a writer thread while the next batch is received
+    and prepared. Commits stay in order; if one fails, what was prepared after
+    it is discarded, the state is rebuilt from the store and reading starts
+    again from the stored positions.
     """
-    topics = {settings.events_topic: settings.partitions, settings.dlq_topic: settings.partitions}
-    ensure_topics(bootstrap, topics)
+    reader = _reader(bootstrap, settings)
     summary = IngestSummary()
-    with (
-        make_producer(bootstrap) as producer,
-        StopFlag() as stop,
-        ThreadPoolExecutor(1, "tablewatch-writer") as writer,
-    ):
-        dead_letters = DeadLetter(producer, settings.dlq_topic)
-        reader = _reader(bootstrap, settings, ingestor)
-        in_flight: Future[list[tuple[int, BatchResult]]] | None = None
-        try:
-            while not stop.is_set():
-                records = reader.poll_batch(settings.batch_size, settings.poll_timeout_ms)
-                prepared = prepare_kafka_batch(records, ingestor, dead_letters)
-                try:
-                    _settle(in_flight, summary)
-                except IntegrityError:
-                    # Someone stored these positions first: resume from what the database says.
-                    in_flight = None
-                    ingestor.recover()
-                    reader.close()
-                    reader = _reader(bootstrap, settings, ingestor)
-                    continue
-                in_flight = writer.submit(_commit_all, ingestor, prepared) if prepared else None
-                if progress is not None:
-                    progress.update(summary)
-                if until_caught_up and not records and in_flight is None and _caught_up(reader):
-                    break
-            _settle(in_flight, summary)
-        except BaseException:
-            if in_flight is not None:
-                in_flight.cancel()
-            ingestor.recover()
-            raise
-        finally:
-            reader.close()
+    try:
+        topics = {
+            settings.events_topic: settings.partitions,
+            settings.dlq_topic: settings.partitions,
+        }
+        ensure_topics(bootstrap, topics)
+        reader.start(_start_offsets(bootstrap, settings, ingestor))
+        with (
+            make_producer(bootstrap) as producer,
+            StopFlag() as stop,
+            ThreadPoolExecutor(1, "tablewatch-writer") as writer,
+        ):
+            dead_letters = DeadLetter(producer, settings.dlq_topic)
+            in_flight: Future[list[tuple[int, BatchResult]]] | None = None
+            try:
+                while not stop.is_set():
+                    polled = reader.receive()
+                    prepared = prepare_checked(polled.batches, ingestor, dead_letters)
+                    try:
+                        _settle(in_flight, summary)
+                    except IntegrityError:
+                        # Someone stored these positions first: resume from what the database says.
+                        in_flight = None
+                        ingestor.recover()
+                        reader.close()
+                        reader = _reader(bootstrap, settings)
+                        reader.start(_start_offsets(bootstrap, settings, ingestor))
+                        continue
+                    in_flight = writer.submit(_commit_all, ingestor, prepared) if prepared else None
+                    if progress is not None:
+                        progress.update(summary)
+                    if until_caught_up and polled.caught_up and in_flight is None:
+                        break
+                _settle(in_flight, summary)
+            except BaseException:
+                if in_flight is not None:
+                    in_flight.cancel()
+                ingestor.recover()
+                raise
+    finally:
+        reader.close()
     return summary
 
 

@@ -42,6 +42,15 @@ DEFAULT_TIMEOUT_MS = 10_000
 LINGER_MS = 5
 """How long the producer holds a message to batch it with the next ones."""
 
+FETCH_MAX_WAIT_MS = 50
+"""How long the broker may hold a fetch that found nothing new (Kafka's default is 500).
+
+Measured on the dev broker with four partitions and sparse traffic: with 500 ms a
+record now and then waited up to ~100 ms for the fetch in flight to come back
+before the next fetch could ask for it; with 50 ms, under 5 ms. An idle reader
+then sends twenty small fetches a second, which costs the broker nothing to speak of.
+"""
+
 REASON_MAX_BYTES = 1024
 """The longest ``x-reason`` header a dead letter carries, in UTF-8 bytes."""
 
@@ -302,6 +311,7 @@ class PartitionReader:
         partitions: Collection[int] | None = None,
         timeout_ms: int = DEFAULT_TIMEOUT_MS,
         client_id: str = "tablewatch-reader",
+        fetch_max_wait_ms: int = FETCH_MAX_WAIT_MS,
     ) -> None:
         self.topic = topic
         try:
@@ -315,6 +325,7 @@ class PartitionReader:
                 isolation_level="read_committed",
                 allow_auto_create_topics=False,
                 bootstrap_timeout_ms=timeout_ms,
+                fetch_max_wait_ms=fetch_max_wait_ms,
             )
         except kafka_errors.KafkaTimeoutError as error:
             raise _unavailable(bootstrap, timeout_ms) from error

@@ -21,7 +21,7 @@ from uuid import UUID
 
 from eventsourcing.application import Application
 from eventsourcing.domain import DomainEventProtocol
-from eventsourcing.persistence import ProcessRecorder, Tracking
+from eventsourcing.persistence import ProcessRecorder, StoredEvent, Tracking
 from psycopg.sql import SQL
 
 from audit.store.aggregates import FactRecorded, Round, Table, round_aggregate_id, table_day_id
@@ -189,6 +189,20 @@ class FactStore(Application[UUID]):
         if events or tracking is not None:
             self.events.put(list(events), tracking=tracking)
         return len(events)
+
+    def write_stored(
+        self, stored: Sequence[StoredEvent], source: str | None, position: int | None
+    ) -> int:
+        """Record events already in their stored form, and the source position, in one transaction.
+
+        The same as :meth:`write` minus the mapper, for a writer that encodes its
+        events itself (the ingest, see ``audit/store/encoding.py``). Return how
+        many events were written; ``IntegrityError`` if the position was recorded.
+        """
+        tracking = None if source is None or position is None else Tracking(source, position)
+        if stored or tracking is not None:
+            self.process_recorder.insert_events(list(stored), tracking=tracking)
+        return len(stored)
 
     def facts(self, start: int = 1, batch: int = 2_000) -> Iterator[StoredFact]:
         """Yield every stored fact in the order it was stored."""

@@ -5,6 +5,20 @@ It knows nothing of Kafka: a source is a name (``table-events[3]``, ``file:shift
 with increasing integer positions, and a batch is recorded with its last position
 in one transaction. After a crash it rebuilds its state from the store and the
 caller resumes from :meth:`Ingestor.resume_position`.
+
+Why it is built the way it is (the ingest is CPU-bound, see ``bench/ingest.py``):
+
+- A message arrives as :class:`Checked`: the event's stored JSON text, its digest
+  and the handful of fields the store needs, all computed where it was validated,
+  which may be another process (``consumers/validation.py``). :class:`Accepted`
+  (a pydantic event) is turned into one here.
+- The ingest keeps each aggregate's last version, not the aggregate: a
+  ``FactRecorded`` is encoded straight to its stored form
+  (``audit/store/encoding.py``). Only creations and rejections go through
+  eventsourcing's aggregates and mapper; they are one in dozens of events.
+- Which aggregates exist is known from the rebuild, so a new round costs no
+  database read; only an aggregate that exists but fell out of the version
+  cache (a late fact for a long-finished round) is looked up.
 """
 
 from __future__ import annotations
@@ -14,22 +28,26 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
+from eventsourcing.persistence import StoredEvent
 from eventsourcing.utils import register_topic
 
+from audit.events.catalogue import parse_event
 from audit.events.envelope import Event
 from audit.events.table import TableOpened
 from audit.store.aggregates import NAMESPACE, Round, Table, round_aggregate_id, table_day_id
 from audit.store.application import FactStore
 from audit.store.chain import GENESIS, digest, link
-from audit.store.sequencing import TableSequence, decide, fact_json
+from audit.store.encoding import fact_recorded, timestamp_now
+from audit.store.sequencing import IN_ORDER, TableSequence, fact_json, judge, observe
 
-_MAX_CACHED_AGGREGATES = 20_000
+_MAX_CACHED_VERSIONS = 20_000
 _RAW_KEPT_BYTES = 4_096
-_ROUND_ENDS = {"round_completed"}
+_ROUND_END = "round_completed"
+_TABLE_OPENED = TableOpened.type_name()
 
 
 class Rejections(Aggregate):
@@ -73,6 +91,45 @@ class Rejections(Aggregate):
 register_topic(Rejections.MessageRejected.TOPIC, Rejections.MessageRejected)
 
 
+class Checked(NamedTuple):
+    """A message that validated as an event, reduced to what the store needs.
+
+    A tuple of strings and an int, so a batch of them crosses a process
+    boundary cheaply; ``text`` is the event's JSON exactly as it will be stored.
+    """
+
+    origin: str
+    text: str
+    digest: str
+    kind: str
+    table_id: str
+    round_id: str | None
+    event_id: str
+    seq: int
+    day: str
+    """The gaming day of a ``table_opened``; for any other event, its UTC date."""
+
+
+def check(event: Event, origin: str) -> Checked:
+    """Reduce a validated event to what the store needs."""
+    text = fact_json(event)
+    if isinstance(event, TableOpened):
+        day = event.gaming_day.isoformat()
+    else:
+        day = event.occurred_at.date().isoformat()
+    return Checked(
+        origin,
+        text,
+        digest(text),
+        event.type_name(),
+        event.table_id,
+        event.round_id,
+        str(event.event_id),
+        event.seq,
+        day,
+    )
+
+
 @dataclass(frozen=True)
 class Accepted:
     """A message that validated as an event, with where it came from."""
@@ -90,7 +147,7 @@ class Rejected:
     reason: str
 
 
-Message = Accepted | Rejected
+Message = Checked | Accepted | Rejected
 
 
 @dataclass
@@ -106,12 +163,11 @@ class BatchResult:
 
 @dataclass
 class PreparedBatch:
-    """A batch ready to write: its events in chain order, and where it ends in its source."""
+    """A batch ready to write: its stored events in chain order, and where it ends in its source."""
 
     source: str
     position: int
-    events: list[Any] = field(default_factory=list)
-    touched: dict[uuid.UUID, Aggregate] = field(default_factory=dict)
+    events: list[StoredEvent] = field(default_factory=list)
     result: BatchResult = field(default_factory=BatchResult)
 
 
@@ -128,21 +184,26 @@ class Ingestor:
     def __init__(self, store: FactStore) -> None:
         self.store = store
         self._tables: dict[str, _TableState] = {}
-        self._aggregates: OrderedDict[uuid.UUID, Aggregate] = OrderedDict()
+        self._versions: OrderedDict[uuid.UUID, int] = OrderedDict()
+        self._existing: set[uuid.UUID] = set()
+        self._rejections: dict[str, Rejections] = {}
         self._round_ids: dict[tuple[str, str], uuid.UUID] = {}  # uuid5 per event is costly
         self._rebuild()
 
     def _rebuild(self) -> None:
-        """Rebuild sequencing, chain heads and gaming days from the facts already stored."""
+        """Rebuild sequencing, chain heads, gaming days and aggregates from the stored facts."""
         self._tables.clear()
-        self._aggregates.clear()
+        self._versions.clear()
+        self._existing.clear()
+        self._rejections.clear()
         for stored in self.store.facts():
             fact = stored.fact
             state = self._tables.setdefault(fact["table_id"], _TableState())
             state.sequence.remember(fact, digest(stored.fact_json))
             state.chain_head = stored.chain_hash
-            if fact["type"] == TableOpened.type_name():
+            if fact["type"] == _TABLE_OPENED:
                 state.gaming_day = fact["gaming_day"]
+            self._existing.add(stored.aggregate_id)
 
     def resume_position(self, source: str) -> int:
         """Return the first position of ``source`` not yet recorded (0 for a new source)."""
@@ -168,28 +229,27 @@ class Ingestor:
 
         Follow it with :meth:`commit`, in order. Batches may be prepared while the
         previous one is being committed; if a commit fails, call :meth:`recover`
-        and discard anything prepared since.
+        and discard anything prepared since. Every fact of a batch carries the
+        same timestamp: the moment the ingest prepared it.
         """
         prepared = PreparedBatch(source, position)
-        self._pending = prepared.events
+        timestamp = timestamp_now()
         try:
             for message in messages:
-                if isinstance(message, Rejected):
-                    rejections = self._rejections(source)
-                    rejections.reject(message.origin, message.reason, message.raw)
-                    prepared.events.extend(rejections.collect_events())
-                    prepared.result.rejected += 1
-                    continue
-                self._record_event(message, prepared.touched, prepared.result)
+                if isinstance(message, Checked):
+                    self._record(message, timestamp, prepared)
+                elif isinstance(message, Accepted):
+                    self._record(check(message.event, message.origin), timestamp, prepared)
+                else:
+                    self._reject(message, source, prepared)
         except Exception:
             self.recover()
             raise
-        self._forget_finished(prepared.touched.values())
         return prepared
 
     def commit(self, prepared: PreparedBatch) -> BatchResult:
         """Write a prepared batch and its position in one transaction (safe on another thread)."""
-        prepared.result.written = self.store.write(
+        prepared.result.written = self.store.write_stored(
             prepared.events, prepared.source, prepared.position
         )
         return prepared.result
@@ -198,84 +258,101 @@ class Ingestor:
         """Forget everything not yet written: rebuild the state from the store."""
         self._rebuild()
 
-    def _record_event(
-        self, message: Accepted, touched: dict[uuid.UUID, Aggregate], result: BatchResult
-    ) -> None:
-        event = message.event
-        state = self._tables.setdefault(event.table_id, _TableState())
-        text = fact_json(event)
-        decision = decide(state.sequence, event, text)
-        if decision.duplicate:
-            result.duplicates += 1
+    def _reject(self, message: Rejected, source: str, prepared: PreparedBatch) -> None:
+        rejections = self._rejections.get(source)
+        if rejections is None:
+            try:
+                rejections = self.store.repository.get(Rejections.create_id(source))
+            except AggregateNotFoundError:
+                rejections = Rejections(source=source)
+            self._rejections[source] = rejections
+        rejections.reject(message.origin, message.reason, message.raw)
+        prepared.events.extend(map(self.store.mapper.to_stored_event, rejections.collect_events()))
+        prepared.result.rejected += 1
+
+    def _record(self, checked: Checked, timestamp: str, prepared: PreparedBatch) -> None:
+        state = self._tables.get(checked.table_id)
+        if state is None:
+            state = self._tables[checked.table_id] = _TableState()
+        judgement = judge(state.sequence, checked.event_id, checked.seq, checked.digest)
+        if judgement.duplicate:
+            prepared.result.duplicates += 1
             return
-        if isinstance(event, TableOpened):
-            state.gaming_day = event.gaming_day.isoformat()
-        for observation in decision.observations:
-            observed = fact_json(observation)
-            self._append(state, observation, observed, digest(observed), message.origin, touched)
-            result.observations += 1
-        if decision.store_event:
-            self._append(state, event, text, decision.digest, message.origin, touched)
-            result.stored += 1
+        if checked.kind == _TABLE_OPENED:
+            state.gaming_day = checked.day
+        if judgement is not IN_ORDER:
+            # Rare: a gap, a reorder or a reused id. The observed facts need the full event.
+            for observation in observe(judgement, parse_event(checked.text), checked.digest):
+                observed = check(observation, checked.origin)
+                self._append(state, observed, timestamp, prepared)
+                prepared.result.observations += 1
+        if judgement.store_event:
+            self._append(state, checked, timestamp, prepared)
+            prepared.result.stored += 1
 
     def _append(
-        self,
-        state: _TableState,
-        event: Event,
-        text: str,
-        fact_digest: str,
-        origin: str,
-        touched: dict[uuid.UUID, Aggregate],
+        self, state: _TableState, fact: Checked, timestamp: str, prepared: PreparedBatch
     ) -> None:
-        aggregate = self._aggregate_for(state, event)
-        chain_hash = link(state.chain_head, fact_digest)
-        kind = event.type_name()
-        aggregate.record(kind, text, origin, state.chain_head, chain_hash)  # type: ignore[attr-defined]
-        self._pending.extend(aggregate.collect_events())
-        state.chain_head = chain_hash
-        touched[aggregate.id] = aggregate
-
-    def _aggregate_for(self, state: _TableState, event: Event) -> Aggregate:
-        if event.round_id is not None:
-            key = (event.table_id, event.round_id)
-            aggregate_id = self._round_ids.get(key) or self._round_ids.setdefault(
-                key, round_aggregate_id(*key)
+        aggregate_id, version = self._next_version(state, fact, prepared.events)
+        chain_hash = link(state.chain_head, fact.digest)
+        prepared.events.append(
+            fact_recorded(
+                aggregate_id,
+                version,
+                timestamp,
+                fact.kind,
+                fact.text,
+                fact.origin,
+                state.chain_head,
+                chain_hash,
             )
-            return self._cached(aggregate_id) or self._keep(
-                Round(table_id=event.table_id, round_id=event.round_id)
-            )
-        # A table event before any table_opened falls on its UTC date's gaming day.
-        gaming_day = state.gaming_day or event.occurred_at.date().isoformat()
-        aggregate_id = table_day_id(event.table_id, gaming_day)
-        return self._cached(aggregate_id) or self._keep(
-            Table(table_id=event.table_id, gaming_day=gaming_day)
         )
+        state.chain_head = chain_hash
+        if fact.kind == _ROUND_END and fact.round_id is not None:
+            # A completed round takes no more facts in the normal course: forget its id (a late
+            # fact computes it again). Its version stays until evicted, so a late fact in the
+            # same or the next batch, not yet committed, still gets the right one.
+            self._round_ids.pop((fact.table_id, fact.round_id), None)
 
-    def _rejections(self, source: str) -> Rejections:
-        aggregate_id = Rejections.create_id(source)
-        found = self._cached(aggregate_id)
-        return found or self._keep(Rejections(source=source))  # type: ignore[return-value]
+    def _next_version(
+        self, state: _TableState, fact: Checked, events: list[StoredEvent]
+    ) -> tuple[uuid.UUID, int]:
+        """Return the aggregate a fact belongs to and its next version, creating it if new."""
+        if fact.round_id is not None:
+            key = (fact.table_id, fact.round_id)
+            aggregate_id = self._round_ids.get(key)
+            if aggregate_id is None:
+                aggregate_id = self._round_ids[key] = round_aggregate_id(*key)
+        else:
+            # A table event before any table_opened falls on its UTC date's gaming day.
+            gaming_day = state.gaming_day or fact.day
+            aggregate_id = table_day_id(fact.table_id, gaming_day)
+        versions = self._versions
+        last = versions.get(aggregate_id)
+        if last is not None:
+            versions.move_to_end(aggregate_id)
+        elif aggregate_id in self._existing:
+            last = self._stored_version(aggregate_id)
+        if last is None:
+            created: Aggregate
+            if fact.round_id is not None:
+                created = Round(table_id=fact.table_id, round_id=fact.round_id)
+            else:
+                created = Table(table_id=fact.table_id, gaming_day=gaming_day)
+            events.extend(map(self.store.mapper.to_stored_event, created.collect_events()))
+            self._existing.add(aggregate_id)
+            last = created.version
+        versions[aggregate_id] = last + 1
+        while len(versions) > _MAX_CACHED_VERSIONS:
+            versions.popitem(last=False)
+        return aggregate_id, last + 1
 
-    def _cached(self, aggregate_id: uuid.UUID) -> Aggregate | None:
-        aggregate = self._aggregates.get(aggregate_id)
-        if aggregate is not None:
-            self._aggregates.move_to_end(aggregate_id)
-            return aggregate
-        try:
-            aggregate = self.store.repository.get(aggregate_id)
-        except AggregateNotFoundError:
-            return None
-        return self._keep(aggregate)
+    def _stored_version(self, aggregate_id: uuid.UUID) -> int | None:
+        """Return an aggregate's last stored version (None if it has none).
 
-    def _keep(self, aggregate: Aggregate) -> Any:
-        self._aggregates[aggregate.id] = aggregate
-        while len(self._aggregates) > _MAX_CACHED_AGGREGATES:
-            self._aggregates.popitem(last=False)
-        return aggregate
-
-    def _forget_finished(self, aggregates: Any) -> None:
-        # A completed round takes no more facts in the normal course; a late one reloads it.
-        for aggregate in list(aggregates):
-            if isinstance(aggregate, Round) and aggregate.last_fact_type in _ROUND_ENDS:
-                self._aggregates.pop(aggregate.id, None)
-                self._round_ids.pop((aggregate.table_id, aggregate.round_id), None)
+        Only for an aggregate evicted from the version cache: the cache holds far
+        more aggregates than the batches in flight touch, so this one has nothing
+        waiting to be committed.
+        """
+        newest = self.store.process_recorder.select_events(aggregate_id, desc=True, limit=1)
+        return newest[0].originator_version if newest else None

@@ -8,6 +8,11 @@ never refuses a fact for breaking a rule:
 - a reused ``event_id`` with other content is kept, as an ``event_id_reused`` fact;
 - a ``seq`` other than the next expected is stored and a ``sequence_gap_observed``
   fact records the gap or reorder.
+
+The judgement itself (:func:`judge`) needs only an event's id, ``seq`` and
+digest, so the ingest can judge events validated in another process without
+rebuilding them; the rare observed facts are built from the full event
+(:func:`observe`). :func:`decide` does both, for callers that hold the event.
 """
 
 from __future__ import annotations
@@ -45,6 +50,80 @@ def fact_json(event: Event) -> str:
 
 
 @dataclass(frozen=True)
+class Judgement:
+    """How one arriving event stands against its table's history."""
+
+    store_event: bool
+    duplicate: bool = False
+    first_digest: str | None = None
+    """For a reused ``event_id``: the digest of the content first seen with it."""
+    expected_seq: int | None = None
+    """For a gap or reorder: the ``seq`` that was expected instead."""
+
+    @property
+    def observed(self) -> bool:
+        """Return whether the ingest records a fact of its own about this event."""
+        return self.first_digest is not None or self.expected_seq is not None
+
+
+IN_ORDER = Judgement(store_event=True)
+DUPLICATE = Judgement(store_event=False, duplicate=True)
+
+
+def judge(state: TableSequence, event_id: str, seq: int, fact_digest: str) -> Judgement:
+    """Judge an event by its id, ``seq`` and digest, and update ``state`` as if it were kept."""
+    known = state.digests.get(event_id)
+    if known is not None:
+        if known == fact_digest:
+            return DUPLICATE
+        # The reused id's seq still arrived: the next event should not look like a gap.
+        state.next_seq = max(state.next_seq, seq + 1)
+        return Judgement(store_event=False, first_digest=known)
+    expected = state.next_seq
+    state.digests[event_id] = fact_digest
+    state.next_seq = max(expected, seq + 1)
+    return IN_ORDER if seq == expected else Judgement(store_event=True, expected_seq=expected)
+
+
+def _observation_id(event: Event, what: str) -> uuid.UUID:
+    # Deterministic, so reprocessing the same input yields the same observation ids.
+    return uuid.uuid5(
+        _OBSERVATION_NAMESPACE, f"{what}/{event.table_id}/{event.event_id}/{event.seq}"
+    )
+
+
+def observe(judgement: Judgement, event: Event, fact_digest: str) -> tuple[Event, ...]:
+    """Return the facts the ingest records about ``event``, judged as ``judgement``."""
+    common = {
+        "table_id": event.table_id,
+        "occurred_at": event.occurred_at,
+        "recorded_by": INGEST,
+        "seq": event.seq,
+    }
+    if judgement.first_digest is not None:
+        reused = EventIdReused(
+            event_id=_observation_id(event, "reused"),
+            reused_event_id=event.event_id,
+            first_digest=judgement.first_digest,
+            conflicting_digest=fact_digest,
+            conflicting_event=event_dict(event),
+            **common,
+        )
+        return (reused,)
+    if judgement.expected_seq is not None:
+        gap = SequenceGapObserved(
+            event_id=_observation_id(event, "gap"),
+            expected_seq=judgement.expected_seq,
+            observed_seq=event.seq,
+            observed_event_id=event.event_id,
+            about_round_id=event.round_id,
+            **common,
+        )
+        return (gap,)
+    return ()
+
+
+@dataclass(frozen=True)
 class Decision:
     """What to store for one arriving event: the event itself (or not) and observed facts."""
 
@@ -55,53 +134,15 @@ class Decision:
     """The arriving fact's digest, computed once here for the chain link too."""
 
 
-def _observation_id(event: Event, what: str) -> uuid.UUID:
-    # Deterministic, so reprocessing the same input yields the same observation ids.
-    return uuid.uuid5(
-        _OBSERVATION_NAMESPACE, f"{what}/{event.table_id}/{event.event_id}/{event.seq}"
-    )
-
-
 def decide(state: TableSequence, event: Event, text: str | None = None) -> Decision:
     """Decide what to store for ``event`` (whose JSON text is ``text``) and update ``state``."""
     text = fact_json(event) if text is None else text
     fact_digest = digest(text)
-    key = str(event.event_id)
-    known = state.digests.get(key)
-    if known == fact_digest:
+    judgement = judge(state, str(event.event_id), event.seq, fact_digest)
+    if judgement.duplicate:
         return Decision(store_event=False, duplicate=True)
-    observations: list[Event] = []
-    common = {
-        "table_id": event.table_id,
-        "occurred_at": event.occurred_at,
-        "recorded_by": INGEST,
-        "seq": event.seq,
-    }
-    if known is not None:
-        observations.append(
-            EventIdReused(
-                event_id=_observation_id(event, "reused"),
-                reused_event_id=event.event_id,
-                first_digest=known,
-                conflicting_digest=fact_digest,
-                conflicting_event=event_dict(event),
-                **common,
-            )
-        )
-        # The reused id's seq still arrived: the next event should not look like a gap.
-        state.next_seq = max(state.next_seq, event.seq + 1)
-        return Decision(store_event=False, observations=tuple(observations))
-    if event.seq != state.next_seq:
-        observations.append(
-            SequenceGapObserved(
-                event_id=_observation_id(event, "gap"),
-                expected_seq=state.next_seq,
-                observed_seq=event.seq,
-                observed_event_id=event.event_id,
-                about_round_id=event.round_id,
-                **common,
-            )
-        )
-    state.digests[key] = fact_digest
-    state.next_seq = max(state.next_seq, event.seq + 1)
-    return Decision(store_event=True, observations=tuple(observations), digest=fact_digest)
+    return Decision(
+        store_event=judgement.store_event,
+        observations=observe(judgement, event, fact_digest),
+        digest=fact_digest if judgement.store_event else "",
+    )

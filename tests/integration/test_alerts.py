@@ -1,4 +1,5 @@
-"""Alerts: findings at warning and above to Kafka and a webhook, at least once, one in flight.
+"""Alerts: findings at warning and above to Kafka and a webhook, at least once, one in flight
+on each leg, each leg with its own position.
 
 Real parts throughout: the dev broker, SQLite and PostgreSQL stores, and a local
 HTTP server that answers as each test scripts it.
@@ -23,6 +24,7 @@ from audit.verification.findings import Finding, Severity
 from consumers.alerts import (
     FINDING_ID_HEADER,
     TRACKING_NAME,
+    WEBHOOK_TRACKING_NAME,
     AlertDeliveryError,
     Alerter,
     Webhook,
@@ -229,7 +231,7 @@ def test_server_errors_timeouts_and_429_are_retried_with_backoff(
     assert finding_ids(read_topic(kafka_bootstrap, topic)) == expected  # Kafka: once each
 
 
-def test_a_refused_alert_raises_and_the_position_stays(
+def test_a_refused_alert_raises_holds_back_only_the_webhook_and_is_not_published_again(
     store_config, shift, kafka_bootstrap, new_topic, producer, hook
 ):
     _store, view = store_with_findings(store_config, shift)
@@ -242,11 +244,30 @@ def test_a_refused_alert_raises_and_the_position_stays(
         alerter.publish_new()
     assert "s3cret" not in str(raised.value)  # the URL's token stays out of messages
     assert (len(hook.requests), slept) == (1, [])  # not retried
-    assert view.max_tracking_id(TRACKING_NAME) is None
-    # Once the receiver takes it, the same alert goes again, under the same key.
-    assert alerter.publish_new() == len(expected)
+    assert view.max_tracking_id(WEBHOOK_TRACKING_NAME) == 0  # the webhook's position stays
+    # The topic leg went first and is not held back by the webhook.
+    assert view.max_tracking_id(TRACKING_NAME) == warnings(view)[-1]["row_number"]
+    # Once the receiver takes it, the same alert goes again, under the same key; Kafka
+    # does not get it again.
+    assert alerter.publish_new() == 0
     assert hook.keys() == [expected[0], *expected]
-    assert finding_ids(read_topic(kafka_bootstrap, topic)) == [expected[0], *expected]
+    assert finding_ids(read_topic(kafka_bootstrap, topic)) == expected
+
+
+def test_a_webhook_added_later_starts_where_the_topic_is(
+    store_config, shift, kafka_bootstrap, new_topic, producer, hook
+):
+    half = len(shift) // 2
+    store, view = store_with_findings(store_config, shift[:half])
+    topic = new_topic()
+    before = Alerter(view, producer, topic).publish_new()
+    assert before > 0
+    ingest(store, shift[half:], start=half)
+    FindingsProjection(store, view).catch_up()
+    Alerter(view, producer, topic, Webhook(hook.url)).publish_new()
+    expected = [f["finding_id"] for f in warnings(view)]
+    assert hook.accepted() == expected[before:]
+    assert finding_ids(read_topic(kafka_bootstrap, topic)) == expected
 
 
 def test_retries_are_capped_and_an_unreachable_webhook_fails_clearly():
@@ -304,22 +325,31 @@ class CrashOnRecording:
         self.view.insert_tracking(tracking)
 
 
+@pytest.mark.parametrize("leg", ["topic", "webhook"])
 def test_a_crash_before_the_position_is_recorded_resends_that_alert_only(
-    store_config, shift, kafka_bootstrap, new_topic, producer, hook
+    store_config, shift, kafka_bootstrap, new_topic, producer, hook, leg
 ):
     _store, view = store_with_findings(store_config, shift)
     expected = [f["finding_id"] for f in warnings(view)]
     topic = new_topic()
+    # Recordings: the webhook's start, one per alert on the topic, then one per webhook post.
+    second = 3 if leg == "topic" else 1 + len(expected) + 2
     with pytest.raises(SimulatedCrashError):
         Alerter(
-            CrashOnRecording(view, crash_at=2), producer, topic, Webhook(hook.url)
+            CrashOnRecording(view, crash_at=second), producer, topic, Webhook(hook.url)
         ).publish_new()
     _restarted_store, restarted_view = reopen(store_config)
     restarted = Alerter(restarted_view, producer, topic, Webhook(hook.url))
-    assert restarted.publish_new() == len(expected) - 1
+    assert restarted.publish_new() == (len(expected) - 1 if leg == "topic" else 0)
     twice = [expected[0], expected[1], *expected[1:]]
-    assert hook.keys() == hook.accepted() == twice  # the repeat carries the same key
-    assert finding_ids(read_topic(kafka_bootstrap, topic)) == twice
+    crashed, other = (
+        (finding_ids(read_topic(kafka_bootstrap, topic)), hook.keys())
+        if leg == "topic"
+        else (hook.keys(), finding_ids(read_topic(kafka_bootstrap, topic)))
+    )
+    assert crashed == twice  # the repeat carries the same id
+    assert other == expected
+    assert hook.accepted() == hook.keys()
 
 
 def test_following_sends_new_findings_until_sigterm(

@@ -210,3 +210,32 @@ def test_the_chain_follows_arrival_order_across_table_and_round_facts(store_conf
     Ingestor(store).record_batch(accept(mixed), "s", 4)
     assert [f.fact["seq"] for f in store.facts()] == [0, 1, 2, 3, 4]
     assert verify_chain(store).ok
+
+
+def test_a_late_fact_for_a_round_no_longer_cached_continues_its_aggregate(
+    store_config, monkeypatch
+):
+    """The ingest keeps only recent aggregates' versions; an older one is read from the store."""
+    monkeypatch.setattr("audit.store.ingest._MAX_CACHED_VERSIONS", 1)
+    store = FactStore(store_config)
+    ingestor = Ingestor(store)
+    events = [
+        *opening(),
+        event("round_started", 4, round_id="PG-01-r2"),
+        event("round_started", 5, round_id="PG-01-r3"),
+    ]
+    ingestor.record_batch(accept(events), "s", 5)
+    late = event("no_more_bets", 6)  # round r1 again
+    result = ingestor.record_batch(accept([late]), "s", 6)
+    assert result.stored == 1
+    assert [f["seq"] for f in store.round("PG-01", "PG-01-r1").facts] == [1, 2, 3, 6]
+    assert verify_chain(store).ok
+
+
+def test_rejections_continue_their_aggregate_after_a_restart(store_config):
+    store = FactStore(store_config)
+    bad = Rejected(b"{", "table-events[0]@0", "not JSON")
+    Ingestor(store).record_batch([bad], "table-events[0]", 0)
+    again = Rejected(b"[", "table-events[0]@1", "not JSON")
+    Ingestor(FactStore(store_config)).record_batch([again], "table-events[0]", 1)
+    assert store.repository.get(Rejections.create_id("table-events[0]")).count == 2

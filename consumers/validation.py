@@ -1,0 +1,183 @@
+"""Read and validate Kafka records in a second process, one batch ahead of the store.
+
+Why a process: the ingest is CPU-bound and, in one interpreter, everything
+shares one core through the GIL. Decoding Kafka's record batches (kafka-python
+does it in Python), validating each event (JSON and pydantic) and serialising it
+for the store is over half the work per event, and none of it needs the
+ingest's state. So a child process does it and hands back, per partition, the
+:class:`~audit.store.ingest.Checked` tuples (stored JSON text, digest and the
+few fields the store needs) and the rejected records: cheap to pickle, unlike
+pydantic models. The main process keeps what must be single: sequencing, the
+hash chain, dead letters and the database's transactions.
+
+What does not change:
+
+- The child never commits anything, to Kafka or the database. It reads from the
+  positions the main process got from the database and is told nothing else.
+- Nothing is lost if either process dies: the main process commits a batch's
+  position with its facts, and a restart reads again from the database.
+- When the main process must resume from the database (another writer got
+  there first), it discards the child and everything read ahead, and starts a
+  new one at the stored positions.
+
+The child is a fresh interpreter (``python -m consumers.validation``) with the
+parent's ``sys.path``, talking over a socket pair. Not a fork: the main process
+has database-pool and producer threads, and a fork copies their locks in
+whatever state they are. Nor multiprocessing's spawn, which imports the parent's
+main script again. It starts at once and imports while the main process
+connects. It ignores SIGINT and SIGTERM (stopping is the main process's call,
+and it needs its reader alive to finish a batch); it is killed when the main
+process is done with it, and exits by itself when the main process dies.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from types import TracebackType
+
+from consumers.ingest import CheckedBatch, check_records
+from consumers.kafka_io import PartitionReader
+
+
+class ValidatorError(RuntimeError):
+    """Raised when the validating reader died without saying why."""
+
+
+@dataclass(frozen=True)
+class Polled:
+    """What one poll read: its validated batches, and whether the reader was then caught up."""
+
+    batches: list[CheckedBatch]
+    caught_up: bool
+
+
+@dataclass(frozen=True)
+class _Failed:
+    """The child's last word: the error that stopped it."""
+
+    error: BaseException
+
+
+@dataclass(frozen=True)
+class ReaderSettings:
+    """Where and how the child reads."""
+
+    bootstrap: str
+    topic: str
+    batch_size: int
+    poll_timeout_ms: int
+
+
+class CheckingReader:
+    """A child process that reads a topic from given offsets and sends back validated batches.
+
+    ``start_offsets`` maps each partition to the next offset to read, as stored in
+    the database. :meth:`receive` waits for the next poll's batches; the child
+    polls at least every ``poll_timeout_ms``, so the caller regains control that
+    often even when nothing arrives.
+    """
+
+    def __init__(self, settings: ReaderSettings) -> None:
+        parent_end, child_end = socket.socketpair()
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        try:
+            self._process = subprocess.Popen(
+                [sys.executable, "-m", __name__, str(child_end.fileno())],
+                env=env,
+                pass_fds=(child_end.fileno(),),
+                stdin=subprocess.DEVNULL,
+            )
+        finally:
+            child_end.close()
+        self._conn = Connection(parent_end.detach())
+        self._conn.send((settings, os.getpid()))
+
+    @property
+    def pid(self) -> int:
+        """Return the child's process id."""
+        return self._process.pid
+
+    def start(self, start_offsets: Mapping[int, int]) -> None:
+        """Tell the child where to start reading; it starts polling at once."""
+        self._conn.send(dict(start_offsets))
+
+    def receive(self) -> Polled:
+        """Return the next poll's validated batches; raise the child's error if it failed."""
+        try:
+            received = self._conn.recv()
+        except (EOFError, ConnectionResetError):
+            code = self._process.wait(timeout=5)
+            raise ValidatorError(f"the validating reader exited (exit code {code})") from None
+        if isinstance(received, _Failed):
+            raise received.error
+        return received  # type: ignore[no-any-return]
+
+    def close(self) -> None:
+        """Stop the child and discard whatever it read ahead; it holds nothing to save."""
+        self._conn.close()
+        if self._process.poll() is None:
+            self._process.kill()
+        self._process.wait()
+
+    def __enter__(self) -> CheckingReader:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def caught_up(reader: PartitionReader) -> bool:
+    """Return whether ``reader`` has read every partition to its end."""
+    ends = reader.end_offsets()
+    positions = reader.positions()
+    return all(positions.get(p, 0) >= end for p, end in ends.items())
+
+
+def _serve(conn: Connection) -> None:
+    """Run in the child: read, validate, send; until the parent goes away."""
+    # Stopping is the parent's decision: a Ctrl-C or a service manager's SIGTERM that reaches
+    # the whole process group must let the parent finish its batch with this child alive.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        settings, parent = conn.recv()
+        starts: dict[int, int] = conn.recv()
+        with PartitionReader(settings.bootstrap, settings.topic, starts) as reader:
+            while os.getppid() == parent:
+                records = reader.poll_batch(settings.batch_size, settings.poll_timeout_ms)
+                conn.send(Polled(check_records(records), not records and caught_up(reader)))
+    except (EOFError, BrokenPipeError, ConnectionResetError):
+        return  # the parent closed its end: it is done with us
+    except BaseException as error:  # handed to the parent, which raises it
+        with contextlib.suppress(OSError, EOFError):  # unless the parent is gone too
+            conn.send(_Failed(_picklable(error)))
+
+
+def _picklable(error: BaseException) -> BaseException:
+    """Return ``error`` if it survives pickling, else a RuntimeError with its message."""
+    try:
+        pickle.loads(pickle.dumps(error))
+    except Exception:  # any failure means: send the message instead
+        return RuntimeError(f"{type(error).__name__}: {error}")
+    return error
+
+
+if __name__ == "__main__":
+    # Run the imported module's code, so what is pickled names consumers.validation, not __main__.
+    from consumers.validation import _serve as serve
+
+    serve(Connection(int(sys.argv[1])))
