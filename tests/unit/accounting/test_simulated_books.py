@@ -10,8 +10,10 @@ from decimal import Decimal
 import pytest
 
 from audit.accounting.reconcile import Reconciler
+from audit.games.money import to_cents
+from audit.games.paigow.vigorish import VigRounding, vigorish
 from audit.simulation.accounting import closing_time, count_room, keep_books
-from audit.simulation.irregularities import careless_shift
+from audit.simulation.irregularities import careless_shift, kind_named
 from audit.simulation.scoring import score, verify_for_scoring
 from audit.simulation.shift import ShiftConfig, set_up_floor, table_events
 
@@ -74,3 +76,27 @@ def test_an_injected_short_drop_is_found_at_its_amount():
                         and e.table_id == finding.table_id), Decimal(0))  # fmt: skip
             assert finding.at_stake == bought[finding.table_id] + fees - box.amount
             assert finding.at_stake in {Decimal(n * bill) for n in (1, 2, 3) for bill in (50, 100)}
+
+
+def test_uncollected_vigorish_is_its_own_line_and_no_variance():
+    config = ShiftConfig(tables=6, rounds_per_table=40, rule_set_mix=(("pa-2019", 1.0),))
+    events, labels = careless_shift(
+        config, random.Random(12), 0.3, kinds=(kind_named("vigorish_uncollected"),),
+        variances=False,
+    )  # fmt: skip
+    played = list(events)
+    assert labels
+    reconciler = Reconciler()
+    found = [f for e in played for f in reconciler.feed(e)]
+    assert not [f for f in found if f.code != "ACC-HOLD-BAND"]  # the tray never got it
+    labelled = {(label.table_id, label.round_id) for label in labels}
+    rounding = {e.table_id: e.options.get("vig_rounding", "cent") for e in played
+                if e.type_name() == "table_opened"}  # fmt: skip
+    owed = sum(
+        vigorish(to_cents(e.paid), VigRounding(rounding[e.table_id]))
+        for e in played
+        if e.type_name() == "wager_settled" and (e.table_id, e.round_id) in labelled
+        and e.outcome == "win" and e.kind.value == "pai_gow" and not e.vigorish
+    )  # fmt: skip
+    uncollected = sum(ledger.replay.vigorish_uncollected for ledger in reconciler.ledgers.values())
+    assert uncollected == owed > 0
