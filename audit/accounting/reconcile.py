@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Protocol
 
+from audit.accounting.baccarat21 import Baccarat21Money
 from audit.accounting.controls import ACCOUNTING_KINDS, Thresholds, cite
 from audit.accounting.ledger import DropCount, HoldBand, ReplayedWin, ShiftKey, ShiftLedger, Slip
 from audit.accounting.paigow import PaiGowMoney
@@ -89,7 +90,7 @@ class _Unread:
         return event.type_name() == "round_completed"
 
 
-GAMES: dict[str, Callable[[], GameMoney]] = {"paigow": _PaiGow}
+GAMES: dict[str, Callable[[], GameMoney]] = {"paigow": _PaiGow, "baccarat21": Baccarat21Money}
 """Game name (as ``table_opened`` records it) -> its money reader."""
 
 

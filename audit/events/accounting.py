@@ -25,7 +25,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from audit.events.envelope import Money, PersonId, Position, TableEvent, TableId
+from audit.events.envelope import Money, PersonId, TableEvent, TableId
 
 Denomination = Annotated[Decimal, Field(gt=0, max_digits=9, decimal_places=2)]
 """A chip's or a bill's face value in dollars."""
@@ -111,7 +111,9 @@ class BuyInRecorded(TableEvent):
     type: Literal["buy_in_recorded"] = "buy_in_recorded"
     instrument: Literal["cash", "marker", "coupon"]
     amount: Money = Field(gt=0, description="Face value of the chips issued.")
-    position: Position | None = None
+    position: int | None = Field(
+        default=None, ge=0, le=8, description="The seat: 0-7 at Pai Gow, 1-8 at 21 Baccarat."
+    )
     reference: str | None = Field(
         default=None, max_length=64, description="The marker's or coupon's number."
     )

@@ -34,6 +34,16 @@ from audit.events.accounting import (
     FillRecorded,
     OpenerRecorded,
 )
+from audit.events.baccarat21.play import B21CardDealt, B21RoundVoided
+from audit.events.baccarat21.shoe import (
+    CardBurned,
+    CardFoundFaceUp,
+    CoverCardAppeared,
+    ShoeCut,
+    ShoeLoaded,
+    ShoeShuffled,
+)
+from audit.events.baccarat21.wagers import B21WagerPlaced, B21WagerSettled
 from audit.events.envelope import Event
 from audit.events.ingest import EventIdReused, SequenceGapObserved
 from audit.events.paigow.equipment import (
@@ -98,6 +108,11 @@ EVENT_CLASSES: tuple[type[Event], ...] = (
     Surrendered, HandsRevealed,
     WagerSettled, DealerWagerSettled, BankShortfallCollected, BankSurplusSettled,
     CoBankSplit, CollectionFeeTaken, RoundVoided, RoundCompleted,
+    # 21 Baccarat: the shoe between rounds, then a round (opened and closed by the shared
+    # round_started and round_completed)
+    ShoeShuffled, ShoeCut, ShoeLoaded, CardBurned,
+    B21WagerPlaced, CoverCardAppeared, CardFoundFaceUp, B21CardDealt, B21WagerSettled,
+    B21RoundVoided,
     # the table's money: slips, buy-ins, drop and count
     OpenerRecorded, FillRecorded, CreditRecorded, BuyInRecorded, CloserRecorded,
     DropBoxExchanged, DropCounted,
@@ -116,6 +131,8 @@ AnyEvent = Annotated[
     | UnwageredStacksCollected | TileExposed | HandVoided | HandSet | Surrendered
     | HandsRevealed | WagerSettled | DealerWagerSettled | BankShortfallCollected
     | BankSurplusSettled | CoBankSplit | CollectionFeeTaken | RoundVoided | RoundCompleted
+    | ShoeShuffled | ShoeCut | ShoeLoaded | CardBurned | B21WagerPlaced | CoverCardAppeared
+    | CardFoundFaceUp | B21CardDealt | B21WagerSettled | B21RoundVoided
     | OpenerRecorded | FillRecorded | CreditRecorded | BuyInRecorded | CloserRecorded
     | DropBoxExchanged | DropCounted | SequenceGapObserved | EventIdReused,
     Field(discriminator="type"),

@@ -12,6 +12,9 @@ _TABLE = {
     "recorded_by": "pit-terminal-3",
 }
 _ROUND = {**_TABLE, "round_id": "PG-01-2026-11-21-r42", "seq": 311, "recorded_by": "dealer-2207"}
+_B21_TABLE = {**_TABLE, "table_id": "B21-03"}
+_B21_ROUND = {**_B21_TABLE, "round_id": "B21-03-20261121-0042", "seq": 518,
+              "recorded_by": "dealer-0302"}  # fmt: skip
 _STACKS = [
     ["6-6a", "1-1a", "4-4a", "1-3a"], ["5-5a", "3-3a", "2-2a", "5-6a"],
     ["4-6a", "1-6a", "1-5a", "3-6"], ["4-5", "2-6", "3-5", "2-5"],
@@ -22,6 +25,14 @@ _STACKS = [
 
 def _table(event_type: str, /, **payload: Any) -> dict[str, Any]:
     return {"type": event_type, **_TABLE, **payload}
+
+
+def _b21_table(event_type: str, /, **payload: Any) -> dict[str, Any]:
+    return {"type": event_type, **_B21_TABLE, **payload}
+
+
+def _b21_round(event_type: str, /, **payload: Any) -> dict[str, Any]:
+    return {"type": event_type, **_B21_ROUND, **payload}
 
 
 def _round(event_type: str, /, **payload: Any) -> dict[str, Any]:
@@ -82,6 +93,20 @@ EXAMPLES: dict[str, dict[str, Any]] = {
         _round("collection_fee_taken", position=0, amount="1.00", schedule_option=1),
         _round("round_voided", reason="banker_tile_exposed", detail="dealer's 2-4 turned over"),
         _round("round_completed"),
+        _b21_table("shoe_shuffled", batch=1, decks=8, method="automated", reason="cover_card"),
+        _b21_table("shoe_cut", stack_size=416, cut_at=187, cover_from_bottom=70,
+                   cut_by="player"),
+        _b21_table("shoe_loaded", batch=1, cards=416),
+        _b21_table("card_burned"),
+        _b21_round("b21_wager_placed", position=4, bet="bonus_banker", amount="5.00",
+                   player_id="P-10442"),
+        _b21_round("cover_card_appeared"),
+        _b21_round("card_found_face_up", card="7H", disposition="discarded"),
+        _b21_round("b21_card_dealt", card="AS", hand="player", bonus_only=False),
+        _b21_round("b21_wager_settled", position=4, bet="player", outcome="win",
+                   paid="12.50"),
+        _b21_round("b21_round_voided", reason="shuffler_malfunction",
+                   detail="shoe jammed after the second card"),
         _table("opener_recorded", slip_number=4411, gaming_day="2026-11-21", shift="day",
                chips=[{"denomination": "100.00", "count": 20},
                       {"denomination": "25.00", "count": 120},

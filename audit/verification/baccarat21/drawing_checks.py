@@ -1,0 +1,227 @@
+"""The cards: dealing order, drawing and the Bonus-only card (PA 681a.7(e)-(g), 681a.9(b)).
+
+:func:`judge_deal` walks the recorded cards with the engine's
+:func:`~audit.games.baccarat21.drawing.next_card` and returns the deal as the
+rules let it stand, which settlement is judged against:
+
+- a card drawn to a hand that must stand does not count: 681a.9(b) sends a card
+  drawn to a 17 to the discard rack, and we read every card the rules did not
+  call for the same way;
+- a card the rules deal for the Bonus only (681a.7(f)(2)) counts for the Bonus
+  only, however it was recorded;
+- a hand left standing under 17 stands as dealt: no card can be invented for it.
+
+A draw out of turn to a hand that was owed a card anyway is an order finding, and
+the card stands.
+"""
+
+from __future__ import annotations
+
+from audit.events.baccarat21.play import B21CardDealt
+from audit.games.baccarat21.cards import Card, parse_card
+from audit.games.baccarat21.drawing import (
+    STAND_ON,
+    Action,
+    Deal,
+    DealtCard,
+    DrawRule,
+    Hand,
+    NextCard,
+    hand_action,
+    next_card,
+)
+from audit.games.baccarat21.hands import describe_total, hand_total, is_natural
+from audit.games.baccarat21.settlement import Bet
+from audit.games.money import Cents
+from audit.verification.baccarat21.emit import Emit
+from audit.verification.baccarat21.round_view import B21RoundView
+
+_NAMES = {Hand.PLAYER: "Player's Hand", Hand.BANKER: "Banker's Hand"}
+_BONUS_BET = {Hand.PLAYER: Bet.BONUS_PLAYER, Hand.BANKER: Bet.BONUS_BANKER}
+_COUNTING_BETS = (Bet.PLAYER, Bet.BANKER, Bet.TIE)
+
+
+def _first_two(dealt: list[DealtCard]) -> dict[Hand, list[Card]]:
+    return {hand: [d.card for d in dealt[:4] if d.hand is hand] for hand in Hand}
+
+
+def _counting(dealt: list[DealtCard], hand: Hand) -> list[Card]:
+    return [d.card for d in dealt if d.hand is hand and not d.bonus_only]
+
+
+def _has_natural(dealt: list[DealtCard]) -> bool:
+    return len(dealt) >= 4 and any(is_natural(c) for c in _first_two(dealt).values())
+
+
+def owed(dealt: list[DealtCard], hand: Hand, bonus: bool, rule: DrawRule) -> NextCard | None:
+    """Return the card ``hand`` is still owed after the first four, whatever the turn, or None.
+
+    >>> from audit.games.baccarat21.cards import parse_cards
+    >>> P, B = Hand.PLAYER, Hand.BANKER
+    >>> dealt = [DealtCard(c, h) for c, h in zip(parse_cards("TS 9H 5D 9C"), [P, B, P, B])]
+    >>> owed(dealt, P, False, DrawRule.ONE_CARD), owed(dealt, B, False, DrawRule.ONE_CARD)
+    (NextCard(hand=<Hand.PLAYER: 'player'>, bonus_only=False), None)
+    """
+    if _has_natural(dealt):
+        if not bonus:
+            return None  # PA 681a.7(f)(1)
+        has_card = any(d.hand is hand and d.bonus_only for d in dealt[4:])
+        below = hand_total(_first_two(dealt)[hand]) < STAND_ON
+        return NextCard(hand, bonus_only=True) if below and not has_card else None
+    return NextCard(hand) if hand_action(_counting(dealt, hand), rule) is Action.DRAW else None
+
+
+class _Walk:
+    """The recorded cards judged one by one, building the deal as the rules let it stand."""
+
+    def __init__(self, view: B21RoundView, rule: DrawRule, emit: Emit) -> None:
+        self.view, self.rule, self.emit = view, rule, emit
+        self.bonus = view.bonus_on_table()
+        self.dealt: list[DealtCard] = []
+        self.order_reported = False
+        self.counting_stake = view.staked(_COUNTING_BETS)
+
+    def _bonus_stake(self, hand: Hand) -> Cents:
+        return self.view.staked((_BONUS_BET[hand],))
+
+    def _total(self, hand: Hand) -> str:
+        return describe_total(_counting(self.dealt, hand))
+
+    def card(self, event: B21CardDealt) -> None:
+        card, hand = parse_card(event.card), event.hand
+        step = next_card(self.dealt, self.bonus, self.rule)
+        if len(self.dealt) < 4:  # PA 681a.7(e): P, B, P, B; the card stands where it went
+            if step is not None and step.hand is not hand:
+                self._order(event, step)
+            if event.bonus_only:
+                self._mismarked(event)
+            self.dealt.append(DealtCard(card, hand))
+            return
+        if step is None or step.hand is not hand:
+            due = owed(self.dealt, hand, self.bonus, self.rule)
+            if step is None or due is None:
+                self._extra(event)
+                return
+            self._order(event, step)
+            step = due
+        if step.bonus_only and not event.bonus_only:
+            self.emit(
+                "B21-BONUS-CARD-COUNTED",
+                at_stake=self.counting_stake,
+                events=[event],
+                recorded=f"{event.card} counted for the {_NAMES[hand]} "
+                f"after a natural, at {self._total(hand)}",
+                expected="the card counts for the Bonus Wager only; the "
+                f"{_NAMES[hand]} stays at {self._total(hand)}",
+            )
+        elif event.bonus_only and not step.bonus_only:
+            self._mismarked(event)
+        self.dealt.append(DealtCard(card, hand, step.bonus_only))
+
+    def _order(self, event: B21CardDealt, step: NextCard) -> None:
+        if self.order_reported:
+            return
+        self.order_reported = True
+        number = len(self.dealt) + 1
+        self.emit(
+            "B21-DEAL-ORDER",
+            at_stake=self.counting_stake,
+            events=[event],
+            rule_key="deal-order" if number <= 4 else "draw",
+            recorded=f"card {number}, {event.card}, to the {_NAMES[event.hand]}",
+            expected=f"card {number} to the {_NAMES[step.hand]}",
+        )
+
+    def _mismarked(self, event: B21CardDealt) -> None:
+        self.emit(
+            "B21-BONUS-CARD-MISMARKED",
+            at_stake=self.counting_stake,
+            events=[event],
+            recorded=f"{event.card} to the {_NAMES[event.hand]} recorded as Bonus-only",
+            expected="a Bonus-only card only after a natural; this card counts for every wager",
+        )
+
+    def _extra(self, event: B21CardDealt) -> None:
+        hand = event.hand
+        total = hand_total(_counting(self.dealt, hand))
+        shown = f"{event.card} to the {_NAMES[hand]} at {self._total(hand)}"
+        if _has_natural(self.dealt) and not self.bonus:
+            self.emit(
+                "B21-DRAW-AFTER-NATURAL",
+                at_stake=self.counting_stake,
+                events=[event],
+                recorded=f"{shown} after a natural",
+                expected="no card after a natural with no Bonus Wager on the table",
+            )
+        elif _has_natural(self.dealt):
+            self.emit(
+                "B21-DRAW-EXTRA",
+                rule_key="bonus-card",
+                events=[event],
+                at_stake=self._bonus_stake(hand),
+                recorded=f"{shown} after a natural",
+                expected="after a natural, one Bonus-only card to each hand under 17 and no other",
+            )
+        elif total >= STAND_ON:
+            self.emit(
+                "B21-DRAW-EXTRA",
+                rule_key="extra-card",
+                events=[event],
+                at_stake=self.counting_stake,
+                recorded=shown,
+                expected=f"the {_NAMES[hand]} stands on {self._total(hand)}; a card "
+                "drawn to it goes to the discard rack",
+            )
+        else:
+            self.emit(
+                "B21-DRAW-EXTRA",
+                at_stake=self.counting_stake,
+                events=[event],
+                recorded=f"{shown}, a second card drawn to it",
+                expected="one additional card to a hand under 17, then it stands",
+            )
+
+    def finish(self, voided: bool) -> Deal:
+        if voided:  # dealing may stop anywhere once the round is called off
+            return Deal(tuple(self.dealt), self.bonus)
+        last = [self.view.cards[-1][1]] if self.view.cards else self.view.events[-1:]
+        if len(self.dealt) < 4:
+            self.emit(
+                "B21-DRAW-STOOD",
+                rule_key="deal-order",
+                at_stake=self.counting_stake,
+                events=last,
+                recorded=f"the round ended after {len(self.dealt)} cards",
+                expected="two cards to each hand",
+            )
+            return Deal(tuple(self.dealt), self.bonus)
+        for hand in Hand:
+            due = owed(self.dealt, hand, self.bonus, self.rule)
+            if due is None:
+                continue
+            if due.bonus_only:
+                self.emit(
+                    "B21-BONUS-CARD-MISSING",
+                    at_stake=self._bonus_stake(hand),
+                    events=last,
+                    recorded=f"the {_NAMES[hand]} stood at "
+                    f"{self._total(hand)} after a natural with a Bonus Wager on the table",
+                    expected="one Bonus-only card to a hand under 17",
+                )
+            else:
+                self.emit(
+                    "B21-DRAW-STOOD",
+                    at_stake=self.counting_stake,
+                    events=last,
+                    recorded=f"the {_NAMES[hand]} stood at {self._total(hand)}",
+                    expected="one card to a hand under a soft or hard 17",
+                )
+        return Deal(tuple(self.dealt), self.bonus)
+
+
+def judge_deal(view: B21RoundView, rule: DrawRule, emit: Emit) -> Deal:
+    """Report every card dealt against the rules; return the deal as the rules let it stand."""
+    walk = _Walk(view, rule, emit)
+    for _, event in view.cards:
+        walk.card(event)
+    return walk.finish(voided=view.voided is not None)

@@ -1,0 +1,49 @@
+# ruff: noqa: E501  (a catalogue reads best one row per line, as paigow/kinds.py)
+"""Every kind of 21 Baccarat finding: stable codes, severities, titles and the rule each enforces.
+
+Codes are stable identifiers: alerts, labels and reports key on them. The rule key
+is a key of the table's rule set's citations (audit/games/baccarat21/rulesets.py),
+so a finding cites e.g. ``PA 681a.7(g)``. A check may cite a narrower key than the
+kind's own (a card drawn to a 17 cites 681a.9(b), a second draw 681a.7(g)).
+"""
+
+from __future__ import annotations
+
+from audit.verification.findings import FindingKind, Severity
+
+_I, _W, _C = Severity.INFO, Severity.WARNING, Severity.CRITICAL
+
+KINDS: dict[str, FindingKind] = {
+    kind.code: kind
+    for kind in (
+        # Dealing and drawing
+        FindingKind("B21-DEAL-ORDER", _W, "cards dealt out of order (Player, Banker, Player, Banker, then the draws)", "deal-order"),
+        FindingKind("B21-DRAW-EXTRA", _C, "a card drawn to a hand that must stand (17 or more, or already drawn)", "draw"),
+        FindingKind("B21-DRAW-STOOD", _C, "a hand under 17 left standing without its card", "draw"),
+        FindingKind("B21-DRAW-AFTER-NATURAL", _C, "a card dealt after a natural with no Bonus Wager on the table", "natural-stop"),
+        FindingKind("B21-BONUS-CARD-COUNTED", _C, "a card dealt for the Bonus Wager only counted for the Player, Banker and Tie Wagers", "bonus-card"),
+        FindingKind("B21-BONUS-CARD-MISMARKED", _W, "a card recorded as Bonus-only where it counts for every wager", "bonus-card"),
+        FindingKind("B21-BONUS-CARD-MISSING", _W, "a hand under 17 not dealt its Bonus-only card after a natural", "bonus-card"),
+        # The shoe
+        FindingKind("B21-SHOE-FACE-UP-USED", _C, "a card found face up in the shoe used in the round", "face-up-card"),
+        FindingKind("B21-SHOE-NO-BURN", _W, "cards dealt without the burn after a shoe was loaded or a new dealer came in", "burn"),
+        FindingKind("B21-SHOE-NO-RESHUFFLE", _C, "a round dealt after the cover card came out, without a reshuffle", "reshuffle"),
+        FindingKind("B21-SHOE-BATCH", _W, "the same batch used for two dealing shoes running", "batches"),
+        FindingKind("B21-SHOE-DECKS", _W, "a shoe of a number of decks other than the table's", "decks"),
+        FindingKind("B21-SHOE-CUT", _W, "the cut fewer than ten cards from the top or the bottom of the stack", "cut"),
+        FindingKind("B21-SHOE-COVER-CARD", _W, "the cover card fewer than ten cards above the bottom of the stack", "cover-card"),
+        # Wagers
+        FindingKind("B21-WAGER-LATE", _C, "a wager placed after the first card was dealt", "wager-timing"),
+        FindingKind("B21-WAGER-NO-MAIN", _W, "a Tie or Bonus Wager at a position with no Player or Banker Wager", "optional-wagers"),
+        # Settlement
+        FindingKind("B21-SETTLE-OUTCOME", _C, "wager settled with the wrong outcome", "player-wager"),
+        FindingKind("B21-SETTLE-PAYOUT", _C, "wrong amount paid, collected or returned (1 to 2 on a 17, the paytable in force)", "main-payout"),
+        FindingKind("B21-SETTLE-MISSING", _W, "a wager placed and never settled", "settlement-order"),
+        FindingKind("B21-SETTLE-UNPLACED", _C, "a wager settled that was never placed", "records"),
+        FindingKind("B21-SETTLE-VOID", _C, "a wager of a voided round not returned in full", "records"),
+        # Data integrity
+        FindingKind("B21-DATA-SEQ-GAP", _W, "events missing or out of order in the table's sequence", "records"),
+        FindingKind("B21-DATA-ID-REUSED", _C, "an event id reused with different content", "records"),
+        FindingKind("B21-DATA-ROUND-INCOMPLETE", _W, "a round never completed", "records"),
+    )
+}  # fmt: skip

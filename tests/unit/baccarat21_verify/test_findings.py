@@ -1,0 +1,330 @@
+"""One hand-written round per finding code, each read from PA ch. 681a, producing exactly that
+code with its citation, position and money; and a clean round producing none."""
+
+from decimal import Decimal
+
+import pytest
+
+from audit.games.baccarat21.settlement import Bet
+from audit.verification.baccarat21.kinds import KINDS
+from tests.unit.baccarat21_verify.rounds import B21Table, codes
+
+P, B, T, BP, BB = Bet.PLAYER, Bet.BANKER, Bet.TIE, Bet.BONUS_PLAYER, Bet.BONUS_BANKER
+
+
+def only(findings, code):
+    assert codes(findings) == [code], [(f.code, f.recorded, f.expected) for f in findings]
+    return findings[0]
+
+
+def test_a_clean_round_has_no_finding():
+    table = B21Table().open()
+    table.round(
+        [(1, P, 100_00), (1, BP, 5_00), (2, B, 25_00), (2, T, 5_00)],
+        "P AS, B 6H, P KD, B 6C, B+ 4S",
+    )
+    table.round([(1, B, 100_00)], "P TS, B 2H, P 3D, B 2C, P 2S, B 3H")
+    table.add("table_closed")
+    assert table.findings() == []
+
+
+def test_deal_order_player_banker_player_banker():
+    """681a.7(e): Player, Banker, Player, Banker. Reported once for the round."""
+    table = B21Table().open()
+    table.round([(1, B, 100_00)], "P TS, P 5D, B 9H, B 9C, P 2S")
+    finding = only(table.findings(), "B21-DEAL-ORDER")
+    assert finding.rule == "PA 681a.7(e)"
+    assert finding.recorded == "card 2, 5D, to the Player's Hand"
+
+
+def test_a_card_drawn_to_a_17_is_discarded_and_does_not_count():
+    """681a.9(b): "has 17 and the dealer accidentally draws an additional card, the card shall
+    be placed in the discard rack". Settled on 17 against 17, the tie stands."""
+    table = B21Table().open()
+    table.round([(3, P, 50_00)], "P TS, B 9H, P 7D, B 8C, P 4S", settle_as="P TS, B 9H, P 7D, B 8C")
+    finding = only(table.findings(), "B21-DRAW-EXTRA")
+    assert finding.rule == "PA 681a.9(b)"
+    assert (finding.round_id, finding.table_id, finding.position) == ("B21-01-r1", "B21-01", None)
+    assert finding.at_stake == Decimal("50.00")
+
+
+def test_one_additional_card_then_the_hand_stands():
+    """681a.7(g), read as written: "one additional card"; a second is a draw error."""
+    table = B21Table().open()
+    table.round(
+        [(1, B, 10_00)],
+        "P TS, B 9H, P 2D, B 8C, P 3S, P 2H",
+        settle_as="P TS, B 9H, P 2D, B 8C, P 3S",
+    )
+    finding = only(table.findings(), "B21-DRAW-EXTRA")
+    assert finding.rule == "PA 681a.7(g)"
+
+
+def test_a_hand_under_17_left_standing():
+    """681a.7(g): a hand "less than a soft or hard 17" draws."""
+    table = B21Table().open()
+    table.round([(1, B, 10_00)], "P TS, B 9H, P 5D, B 8C")
+    finding = only(table.findings(), "B21-DRAW-STOOD")
+    assert finding.rule == "PA 681a.7(g)"
+    assert finding.recorded == "the Player's Hand stood at hard 15"
+
+
+def test_no_card_after_a_natural_without_a_bonus_wager():
+    """681a.7(f)(1): "no additional cards may be dealt to either hand"."""
+    table = B21Table().open()
+    table.round([(1, P, 10_00)], "P AS, B 9H, P KD, B 5C, B 4S", settle_as="P AS, B 9H, P KD, B 5C")
+    finding = only(table.findings(), "B21-DRAW-AFTER-NATURAL")
+    assert finding.rule == "PA 681a.7(f)(1)"
+
+
+def test_a_bonus_only_card_counted_for_the_main_wager():
+    """681a.7(f)(2): after a natural, the card "shall count only for purposes of the Bonus
+    Wager"; recorded as counting, it is judged as the Bonus card it is."""
+    table = B21Table().open()
+    table.round(
+        [(1, P, 10_00), (2, B, 10_00), (2, BB, 5_00)],
+        "P AS, B 9H, P KD, B 5C, B 4S",
+        settle_as="P AS, B 9H, P KD, B 5C, B+ 4S",
+    )
+    finding = only(table.findings(), "B21-BONUS-CARD-COUNTED")
+    assert finding.rule == "PA 681a.7(f)(2)"
+    assert finding.at_stake == Decimal("20.00")
+
+
+def test_a_counting_card_recorded_as_bonus_only():
+    """With no natural, 681a.7(g)'s card counts for every wager."""
+    table = B21Table().open()
+    table.round([(1, B, 10_00)], "P TS, B 9H, P 5D, B 8C, P+ 9S")
+    finding = only(table.findings(), "B21-BONUS-CARD-MISMARKED")
+    assert finding.rule == "PA 681a.7(f)(2)"
+
+
+def test_the_bonus_card_owed_after_a_natural():
+    """681a.7(f)(2): with a Bonus Wager, a hand under 17 gets one card for the Bonus."""
+    table = B21Table().open()
+    table.round([(1, P, 10_00), (2, BB, 5_00), (2, B, 10_00)], "P AS, B 9H, P KD, B 5C")
+    finding = only(table.findings(), "B21-BONUS-CARD-MISSING")
+    assert finding.at_stake == Decimal("5.00")
+
+
+def test_a_face_up_card_used():
+    """681a.9(a): "A card found face up in the shoe may not be used in that round"."""
+    table = B21Table().open()
+    table.round(
+        [(1, P, 10_00)],
+        "P 9C, B 9H, P 8D, B 8C",
+        before_cards=[("card_found_face_up", {"card": "9C", "disposition": "dealt"})],
+    )
+    finding = only(table.findings(), "B21-SHOE-FACE-UP-USED")
+    assert finding.rule == "PA 681a.9(a)"
+    assert finding.at_stake == Decimal("10.00")
+
+
+def test_a_face_up_card_discarded_is_no_finding():
+    table = B21Table().open()
+    table.round(
+        [(1, P, 10_00)],
+        "P 9C, B 9H, P 8D, B 8C",
+        before_cards=[("card_found_face_up", {"card": "2S", "disposition": "discarded"})],
+    )
+    assert table.findings() == []
+
+
+def test_no_burn_after_loading():
+    """681a.7(c): "the dealer shall remove the first card and place it in the discard rack"."""
+    table = B21Table().open(burn=False)
+    table.round([(1, P, 10_00)], "P 9C, B 9H, P 8D, B 8C")
+    assert only(table.findings(), "B21-SHOE-NO-BURN").rule == "PA 681a.7(c)"
+
+
+def test_a_new_dealer_burns():
+    table = B21Table().open()
+    table.add("dealer_changed", outgoing_dealer_id="dealer-1", incoming_dealer_id="dealer-2")
+    table.round([(1, P, 10_00)], "P 9C, B 9H, P 8D, B 8C")
+    finding = only(table.findings(), "B21-SHOE-NO-BURN")
+    assert finding.dealer_id == "dealer-1"  # the round_started dealer as recorded
+
+
+def test_no_reshuffle_after_the_cover_card():
+    """681a.7(d): the round the cover card came out in is completed, then reshuffle."""
+    table = B21Table().open()
+    table.round(
+        [(1, P, 10_00)], "P 9C, B 9H, P 8D, B 8C", before_cards=[("cover_card_appeared", {})]
+    )
+    table.round([(1, P, 10_00)], "P 9S, B 9D, P 8H, B 8S")
+    finding = only(table.findings(), "B21-SHOE-NO-RESHUFFLE")
+    assert (finding.rule, finding.round_id) == ("PA 681a.5(f), 681a.7(d)", "B21-01-r2")
+
+
+def test_a_reshuffle_after_the_cover_card_is_clean():
+    table = B21Table().open()
+    table.round(
+        [(1, P, 10_00)], "P 9C, B 9H, P 8D, B 8C", before_cards=[("cover_card_appeared", {})]
+    )
+    table.load()
+    table.round([(1, P, 10_00)], "P 9S, B 9D, P 8H, B 8S")
+    assert table.findings() == []
+
+
+def test_two_batches_alternate():
+    """681a.3(b)(4): "each batch being used for every other dealing shoe"."""
+    table = B21Table(batches="true").open(batch=0)
+    table.load(batch=0)
+    finding = only(table.findings(), "B21-SHOE-BATCH")
+    assert (finding.rule, finding.round_id) == ("PA 681a.3(b)", None)
+
+
+def test_the_decks_of_the_table():
+    table = B21Table().open(decks=4)
+    assert only(table.findings(), "B21-SHOE-DECKS").rule == "PA 681a.3(a)"
+
+
+def test_the_cut_ten_cards_in():
+    """681a.5(c): "at least ten cards in from the top or the bottom"."""
+    table = B21Table().open(cut_at=5)
+    assert only(table.findings(), "B21-SHOE-CUT").rule == "PA 681a.5(c)"
+
+
+def test_the_cover_card_ten_cards_above_the_bottom():
+    """681a.5(d): "at least 10 cards above the bottom of the stack"."""
+    table = B21Table().open(cover_from_bottom=8)
+    assert only(table.findings(), "B21-SHOE-COVER-CARD").rule == "PA 681a.5(d)"
+
+
+def test_a_wager_after_the_first_card():
+    """681a.6(b): "All wagers shall be placed prior to the first card being dealt"."""
+    table = B21Table().open()
+    table.round([(1, B, 10_00)], "P TS, B 9H, P 5D, B 8C, P 2S", late=[(2, P, 40_00)])
+    finding = only(table.findings(), "B21-WAGER-LATE")
+    assert (finding.rule, finding.position, finding.at_stake) == (
+        "PA 681a.6(b)",
+        2,
+        Decimal("40.00"),
+    )
+
+
+def test_an_optional_wager_needs_a_main_wager():
+    """681a.6(d): optional wagers are offered "to each player who placed a wager in accordance
+    with subsection (c)"."""
+    table = B21Table().open()
+    table.round([(1, B, 10_00), (3, T, 5_00)], "P TS, B 9H, P 5D, B 8C, P 2S")
+    finding = only(table.findings(), "B21-WAGER-NO-MAIN")
+    assert (finding.rule, finding.position) == ("PA 681a.6(d)", 3)
+
+
+def test_the_wrong_outcome():
+    """681a.7(i)(3): both hands over 21, the lower total wins."""
+    table = B21Table().open()
+    table.round(
+        [(4, P, 20_00)],
+        "P TS, B 9H, P 5D, B 5C, P 8S, B KS",
+        settled={(4, P): ("lose", 0, 20_00, 0)},
+    )
+    finding = only(table.findings(), "B21-SETTLE-OUTCOME")
+    assert (finding.rule, finding.position, finding.at_stake) == (
+        "PA 681a.7(i)",
+        4,
+        Decimal("40.00"),
+    )
+    assert finding.recorded == "player lose: collected 20.00"
+    assert finding.expected == "win: paid 20.00 (Player 23, Banker 24: 1 to 1)"
+
+
+def test_a_win_on_17_pays_1_to_2():
+    """681a.8(a): "except when the Player's Hand or Banker's Hand wins with a 17 which shall pay
+    at odds of 1 to 2"."""
+    table = B21Table().open()
+    table.round(
+        [(2, B, 100_00)], "P TS, B 9H, P 6D, B 8C, P 9S", settled={(2, B): ("win", 100_00, 0, 0)}
+    )
+    finding = only(table.findings(), "B21-SETTLE-PAYOUT")
+    assert (finding.rule, finding.position, finding.at_stake) == (
+        "PA 681a.8(a)",
+        2,
+        Decimal("50.00"),
+    )
+    assert finding.expected == "win: paid 50.00 (Player 25, Banker 17: 1 to 2 on a 17)"
+
+
+def test_the_bonus_pays_from_the_tables_paytable():
+    """681a.8(c): a three card straight pays 11 to 1 on paytable E (10 to 1 on D)."""
+    table = B21Table(paytable="E").open()
+    table.round(
+        [(1, P, 10_00), (1, BP, 10_00)],
+        "P 5S, B 9H, P 6D, B 8C, P 7S",
+        settled={(1, BP): ("win", 100_00, 0, 0)},
+    )
+    finding = only(table.findings(), "B21-SETTLE-PAYOUT")
+    assert finding.rule == "PA 681a.8(c)"
+    assert finding.expected == "win: paid 110.00 (three card straight at 11 to 1, paytable E)"
+
+
+def test_a_wager_never_settled():
+    table = B21Table().open()
+    table.round(
+        [(1, B, 10_00), (2, T, 5_00), (2, P, 5_00)],
+        "P TS, B 9H, P 5D, B 8C, P 2S",
+        settled={(2, T): None},
+    )
+    finding = only(table.findings(), "B21-SETTLE-MISSING")
+    assert (finding.position, finding.at_stake) == (2, Decimal("5.00"))
+
+
+def test_a_settlement_with_no_wager():
+    table = B21Table().open()
+    round_id = table.round([(1, B, 10_00)], "P TS, B 9H, P 5D, B 8C, P 2S", complete=False)
+    table.settle(round_id, 5, T, "win", paid=50_00)
+    table.add("round_completed", round_id)
+    finding = only(table.findings(), "B21-SETTLE-UNPLACED")
+    assert (finding.position, finding.at_stake) == (5, Decimal("50.00"))
+
+
+def test_a_voided_round_returns_every_wager():
+    table = B21Table().open()
+    table.rounds += 1
+    round_id = "B21-01-r1"
+    table.add("round_started", round_id, round_number=1, dealer_id="dealer-1")
+    table.add("b21_wager_placed", round_id, position=1, bet="banker", amount="10.00")
+    table.add("b21_wager_placed", round_id, position=2, bet="player", amount="10.00")
+    table.add("b21_card_dealt", round_id, card="TS", hand="player")
+    table.add("b21_round_voided", round_id, reason="shuffler_malfunction")
+    table.settle(round_id, 1, B, "returned", returned=10_00)
+    table.settle(round_id, 2, P, "lose", collected=10_00)
+    table.add("round_completed", round_id)
+    finding = only(table.findings(), "B21-SETTLE-VOID")
+    assert (finding.position, finding.at_stake) == (2, Decimal("20.00"))
+
+
+def test_a_round_never_completed():
+    table = B21Table().open()
+    table.round([(1, B, 10_00)], "P TS, B 9H, P 5D, B 8C, P 2S", complete=False)
+    table.add("table_closed")
+    assert only(table.findings(), "B21-DATA-ROUND-INCOMPLETE").rule.startswith("tablewatch")
+
+
+def test_the_ingests_observations():
+    table = B21Table().open()
+    table.add(
+        "sequence_gap_observed",
+        recorded_by="tablewatch-ingest",
+        expected_seq=9,
+        observed_seq=11,
+        observed_event_id="9d8c1b7e-2f4a-4c3d-8e5f-6a7b8c9d0e1f",
+    )
+    table.add(
+        "event_id_reused",
+        recorded_by="tablewatch-ingest",
+        reused_event_id="9d8c1b7e-2f4a-4c3d-8e5f-6a7b8c9d0e1f",
+        first_digest="a" * 64,
+        conflicting_digest="b" * 64,
+        conflicting_event={},
+    )
+    assert codes(table.findings()) == ["B21-DATA-SEQ-GAP", "B21-DATA-ID-REUSED"]
+
+
+@pytest.mark.parametrize("code", sorted(KINDS))
+def test_every_kind_cites_a_rule_of_pa_681a(code):
+    from audit.games.baccarat21.rulesets import PA_681A
+
+    assert PA_681A.cite(KINDS[code].rule_key)
+    assert code.startswith("B21-")
