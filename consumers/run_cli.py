@@ -63,13 +63,29 @@ def register(commands: Any) -> None:
     simulate.set_defaults(handler=_simulate)
 
     run = commands.add_parser("run", help="the main job: simulate, produce, ingest, report")
-    _shift_arguments(run, tables=8, rounds=30, shifts=2)
+    _shift_arguments(run, tables=8, rounds=30, shifts=2, game="mixed")
     run.set_defaults(handler=_run)
 
 
+GAME_MIXES: dict[str, tuple[tuple[str, float], ...]] = {
+    "paigow": (("paigow", 1.0),),
+    "baccarat21": (("baccarat21", 1.0),),
+    "mixed": (("paigow", 0.75), ("baccarat21", 0.25)),
+}
+"""What ``--game`` puts on the floor: one game, or three Pai Gow tables to each 21 Baccarat."""
+
+
 def _shift_arguments(
-    parser: argparse.ArgumentParser, tables: int = 40, rounds: int = 240, shifts: int = 1
+    parser: argparse.ArgumentParser,
+    tables: int = 40,
+    rounds: int = 240,
+    shifts: int = 1,
+    game: str = "paigow",
 ) -> None:
+    parser.add_argument(
+        "--game", choices=sorted(GAME_MIXES), default=game,
+        help=f"the floor's games (default {game}; mixed: 3 Pai Gow tables to 1 21 Baccarat)",
+    )  # fmt: skip
     parser.add_argument("--tables", type=int, default=tables, help=f"tables (default {tables})")
     parser.add_argument(
         "--shifts", type=int, default=shifts,
@@ -83,8 +99,14 @@ def _shift_arguments(
 
 
 def _shift(args: argparse.Namespace) -> Iterable[Event]:
-    config = ShiftConfig(tables=args.tables, rounds_per_table=args.rounds, shifts=args.shifts)
-    return simulate_shift(config, random.Random(args.seed))
+    return simulate_shift(_config(args), random.Random(args.seed))
+
+
+def _config(args: argparse.Namespace) -> ShiftConfig:
+    return ShiftConfig(
+        tables=args.tables, rounds_per_table=args.rounds, shifts=args.shifts,
+        games=GAME_MIXES[args.game],
+    )  # fmt: skip
 
 
 def produce_events(bootstrap: str, topic: str, events: Iterable[Event]) -> int:
@@ -117,7 +139,7 @@ def _careless(args: argparse.Namespace) -> tuple[Iterable[Event], list[Label] | 
         raise ConfigError("--irregularities needs --labels (or --out) to write the labels to")
     if target is None:
         return _shift(args), None, None
-    config = ShiftConfig(tables=args.tables, rounds_per_table=args.rounds, shifts=args.shifts)
+    config = _config(args)
     events, labels = careless_shift(config, random.Random(args.seed), rate)
     return events, labels, target
 
@@ -209,7 +231,7 @@ def report_store(store: FactStore, out: TextIO) -> None:
     """Print what the store holds and whether its chain is intact."""
     facts = [stored.fact for stored in store.facts()]
     types = Counter(fact["type"] for fact in facts)
-    tables = {fact["table_id"] for fact in facts}
+    tables = {fact["table_id"] for fact in facts if fact["type"] == "table_opened"}
     rounds = {(fact["table_id"], fact["round_id"]) for fact in facts if fact.get("round_id")}
     print(f"stored: {len(facts):,} facts, {len(tables)} tables, {len(rounds):,} rounds", file=out)
     common = ", ".join(f"{kind} {count:,}" for kind, count in types.most_common(6))

@@ -21,6 +21,7 @@ from eventsourcing.sqlite import SQLiteTrackingRecorder
 
 from audit.events.envelope import Event
 from audit.events.paigow.wagers import WagerKind
+from audit.events.table import TableOpened
 from audit.games.errors import RulesError
 from audit.games.paigow.hands import describe_hand
 from audit.games.paigow.rulesets import RuleSet
@@ -277,10 +278,16 @@ class HandHistoryProjection(FactProjection):
         self.contexts: dict[str, TableContext] = {}
         self.open_rounds: dict[tuple[str, str], list[Event]] = {}
         self._rules_at_start: dict[tuple[str, str], RuleSet] = {}
+        self.other_games: set[str] = set()
+        """Tables of another game: their rounds are not Pai Gow hands."""
         super().__init__(store, view or open_hand_history_view(store))
 
     def apply(self, fact: Event, notification_id: int) -> list[tuple[Any, ...]]:
         """Take one fact; return the rows of a round it completes (or its table closes out)."""
+        if isinstance(fact, TableOpened) and fact.game != "paigow":
+            self.other_games.add(fact.table_id)
+        if fact.table_id in self.other_games:
+            return []  # Pai Gow hands only: another game's rounds replay card by card
         context = self.contexts.setdefault(fact.table_id, TableContext(fact.table_id))
         if fact.round_id is None:
             rows: list[tuple[Any, ...]] = []

@@ -20,6 +20,7 @@ from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 
 from audit.events.envelope import Event
+from audit.events.table import TableOpened
 from audit.store.application import FactStore
 from audit.verification.paigow import rotation_checks
 from audit.verification.paigow.context import TableContext
@@ -71,14 +72,16 @@ class TableState:
     rounds_played: int = 0
     last_event_at: datetime | None = None
     notification_id: int = 0
+    other_game_rules: str | None = None
+    """The rule set of a table of another game (no tiles, dice or bank rotation to show)."""
 
     def row(self) -> tuple[Any, ...]:
         """Return the table's row as written."""
         c = self.context
         bank_position, streak = c.bank_streak
         return (
-            c.table_id, c.ruleset.name, self.gaming_day, self.is_open, c.dealer_id,
-            c.tile_set_id, _iso(c.tiles_since), self.dice_set_id, _iso(c.dice_since),
+            c.table_id, self.other_game_rules or c.ruleset.name, self.gaming_day, self.is_open,
+            c.dealer_id, c.tile_set_id, _iso(c.tiles_since), self.dice_set_id, _iso(c.dice_since),
             self.rounds_played, c.rounds_in_game, bank_position, streak,
             _iso(self.last_event_at), self.notification_id,
         )  # fmt: skip
@@ -193,6 +196,10 @@ class TableStateProjection(FactProjection):
         state.notification_id = notification_id
         self._changed.add(fact.table_id)
         kind = fact.type_name()
+        if isinstance(fact, TableOpened) and fact.game != "paigow":
+            state.other_game_rules = fact.rule_set
+        if state.other_game_rules is not None:
+            return self._other_game(state, fact)
         if fact.round_id is None:
             state.context.observe(fact)
             if kind == "table_opened":
@@ -215,6 +222,21 @@ class TableStateProjection(FactProjection):
             view = view_round(self.open_rounds.pop(key))
             state.rounds_played += 1  # a voided round counts, as the verifier counts it
             rotation_checks.after_round(view, state.context)
+        return []
+
+    @staticmethod
+    def _other_game(state: TableState, fact: Event) -> list[tuple[Any, ...]]:
+        """Another game's table: its opening, dealer and rounds; the rest is Pai Gow's."""
+        kind = fact.type_name()
+        if isinstance(fact, TableOpened):
+            state.is_open, state.gaming_day = True, fact.gaming_day.isoformat()
+            state.context.dealer_id, state.rounds_played = fact.dealer_id, 0
+        elif kind == "table_closed":
+            state.is_open = False
+        elif kind == "dealer_changed":
+            state.context.dealer_id = fact.incoming_dealer_id  # type: ignore[attr-defined]
+        elif kind == "round_completed":
+            state.rounds_played += 1
         return []
 
     def pending(self) -> list[tuple[Any, ...]]:

@@ -53,7 +53,7 @@ from audit.simulation.irregular_money import MONEY_KINDS
 from audit.simulation.irregular_play import PLAY_KINDS
 from audit.simulation.paigow_round import play_round
 from audit.simulation.round_state import RoundState
-from audit.simulation.shift import ShiftConfig, set_up_floor, simulate_shift
+from audit.simulation.shift import ShiftConfig, floor_events, set_up_floor, simulate_shift
 from audit.simulation.table import SimTable, between_rounds, close_table, open_table
 
 __all__ = [
@@ -180,7 +180,13 @@ def careless_shift(
     ]
     mishaps = Mishaps(rate if variances else 0.0, random.Random(rng.getrandbits(64)), labels)
     books = keep_books(tables, config.shifts, config.rounds_per_table, mishaps)
-    streams = [dealer.events(config.rounds_per_table) for dealer in dealers]
+    # The careless dealer deals Pai Gow; another game's tables play clean.
+    streams = [
+        dealer.events(config.rounds_per_table)
+        if dealer.table.game == "paigow"
+        else floor_events(dealer.table, config.rounds_per_table)
+        for dealer in dealers
+    ]
 
     def floor() -> Iterator[Event]:
         yield from heapq.merge(*streams, key=lambda event: event.occurred_at)

@@ -172,7 +172,7 @@ def set_up_floor(config: ShiftConfig, rng: random.Random) -> list[SimTable]:
 def other_games() -> dict[str, tuple[Any, Any]]:
     """Return each other game's table set-up and event stream (imported here: they build on
     this module's configuration)."""
-    from audit.simulation.baccarat21 import baccarat_table_events, set_up_baccarat_table
+    from audit.simulation.baccarat21.shift import baccarat_table_events, set_up_baccarat_table
 
     return {"baccarat21": (set_up_baccarat_table, baccarat_table_events)}
 

@@ -3,11 +3,12 @@ table's money.
 
 Each stored fact goes to its table's game verifier, chosen by the game its
 ``table_opened`` named, and to the drop reconciliation; the findings of both come
-back in the order they complete. The ingest's own observations about a stream (a
-sequence gap, a reused event id) and a station that plays no game (the count room)
-are judged by the Pai Gow verifier's stream checks, which read no game rule. A
-finite stream's end also judges what only the end can: rounds left open, and gaps in
-the day's slip series.
+back in the order they complete. The ingest's own observations about a table's
+stream (a sequence gap, a reused event id) go to that table's game, which reports
+them under its own codes; a station that plays no game (the count room) goes to the
+Pai Gow verifier's stream checks, which read no game rule there. A finite stream's
+end also judges what only the end can: rounds left open, and gaps in the day's slip
+series.
 """
 
 from __future__ import annotations
@@ -18,12 +19,12 @@ from typing import Protocol
 from audit.accounting.reconcile import Reconciler
 from audit.events.envelope import Event
 from audit.events.table import TableOpened
+from audit.verification.baccarat21.verify import StreamVerifier as Baccarat21Verifier
 from audit.verification.findings import Finding
 from audit.verification.paigow.verify import StreamVerifier as PaiGowVerifier
 
 DEFAULT_GAME = "paigow"
 """The game of a table whose opening the stream has not shown."""
-_STREAM_OBSERVATIONS = frozenset({"sequence_gap_observed", "event_id_reused"})
 
 
 class GameVerifier(Protocol):
@@ -38,7 +39,10 @@ class GameVerifier(Protocol):
         ...
 
 
-VERIFIERS: dict[str, Callable[[], GameVerifier]] = {"paigow": PaiGowVerifier}
+VERIFIERS: dict[str, Callable[[], GameVerifier]] = {
+    "paigow": PaiGowVerifier,
+    "baccarat21": Baccarat21Verifier,
+}
 """Game name (as ``table_opened`` records it) -> its stream verifier."""
 
 
@@ -62,8 +66,6 @@ class FloorVerifier:
         if isinstance(event, TableOpened) and event.game in VERIFIERS:
             self.games[event.table_id] = event.game
         game = self.games.get(event.table_id, DEFAULT_GAME)
-        if event.type_name() in _STREAM_OBSERVATIONS:
-            game = DEFAULT_GAME
         return self._verifier(game).feed(event) + self.accounts.feed(event)
 
     def finish(self) -> list[Finding]:

@@ -18,10 +18,14 @@ def test_the_main_job_runs_a_shift_through_every_part(tmp_path, monkeypatch, cap
     assert "table state 3 tables" in out
     assert "findings: 0 (0 critical, 0 warning, 0 info)" in out
     assert list((tmp_path / "data" / "runs").glob("*/tablewatch.sqlite"))
-    # It ends with the Master Game Report: each table's two shifts, reconciled to the cent.
+    # It ends with the Master Game Report: each table's two shifts, both games, reconciled
+    # to the cent.
     mgr = out.split("Master Game Report")[1].splitlines()
-    rows = [line.split() for line in mgr if line.startswith("PG-")]
+    rows = [line.split() for line in mgr if line.startswith(("PG-", "B21-"))]
     assert len(rows) == 6
-    assert {row[2] for row in rows} == {"day", "swing"}
+    assert {(row[1], row[2]) for row in rows} == {
+        ("paigow", "day"), ("paigow", "swing"), ("baccarat21", "day"), ("baccarat21", "swing"),
+    }  # fmt: skip
     assert all(row[11] == "0.00" for row in rows)  # variance: accounting win = replayed win
-    assert mgr[-1].startswith("total day")
+    assert [line.split()[1] for line in mgr if line.startswith("total")] == [
+        "baccarat21", "paigow", "day"]  # fmt: skip
