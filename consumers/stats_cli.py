@@ -57,7 +57,7 @@ def _confidence(text: str) -> float:
 def print_stats(rows: list[GroupStats], out: TextIO) -> None:
     """Print group statistics as a readable table."""
     if not rows:
-        print("no settled Pai Gow wagers", file=out)
+        print("no settled wagers", file=out)
         return
     confidence = f"{rows[0].confidence:.4g}"
     print(

@@ -2,10 +2,13 @@
 
 Each settled Pai Gow wager is a trial: a *win* (PA 621a.8(i)) is a success, a
 push or a loss is not. Surrendered and returned wagers are not trials and are
-left out, as are Pair Fortunes wagers. The expected win chance of each wager
-comes from the rules engine (:mod:`audit.games.paigow.probabilities`: both
-sides set by the table's house way, under its hand ranking); a group's expected
-rate is the mean over its wagers, so a group that spans rule sets stays fair.
+left out, as are Pair Fortunes wagers. Each settled 21 Baccarat wager is a trial
+too, with its own bet's win chance from that engine
+(:mod:`audit.games.baccarat21.probabilities`, by the table's deck count). The
+expected win chance of each Pai Gow wager comes from the rules engine
+(:mod:`audit.games.paigow.probabilities`: both sides set by the table's house
+way, under its hand ranking); a group's expected rate is the mean over its
+wagers, so a group that spans rule sets and games stays fair.
 
 A group is flagged only when its expected rate lies outside the **Wilson score
 interval** of its observed rate at the chosen confidence (default 99.9%). The
@@ -29,6 +32,10 @@ from statistics import NormalDist
 from typing import Literal
 
 from audit.events.envelope import Event
+from audit.games.baccarat21.probabilities import lookup as b21_lookup
+from audit.games.baccarat21.rulesets import PA_681A
+from audit.games.baccarat21.rulesets import RuleSet as B21RuleSet
+from audit.games.baccarat21.settlement import Bet
 from audit.games.errors import RulesError
 from audit.games.paigow.probabilities import (
     PRECOMPUTED_SEED,
@@ -38,6 +45,7 @@ from audit.games.paigow.probabilities import (
 from audit.games.paigow.rulesets import RuleSet
 from audit.games.paigow.setting import Setting
 from audit.games.paigow.tiles import parse_tile
+from audit.verification.baccarat21.context import rule_set_for as b21_rule_set_for
 from audit.verification.paigow.context import rule_set_for
 
 DEFAULT_CONFIDENCE = 0.999
@@ -51,7 +59,7 @@ _FALLBACK_SAMPLES = 200_000
 
 @dataclass(frozen=True)
 class SettledWager:
-    """One settled Pai Gow wager, with the rules engine's win chance for it."""
+    """One settled wager (Pai Gow or 21 Baccarat), with the rules engine's win chance for it."""
 
     table_id: str
     dealer_id: str | None
@@ -209,6 +217,14 @@ def expected_win(rule_set: RuleSet) -> float:
     return _EXPECTED_WIN[key]
 
 
+def _b21_win(rules: B21RuleSet | None, bet: Bet) -> float | None:
+    """Return a 21 Baccarat wager's win chance at a table of ``rules`` (None: not tabled)."""
+    try:
+        return b21_lookup((rules or PA_681A).decks, (rules or PA_681A).draw_rule)[bet].win
+    except KeyError:
+        return None  # no precomputed rates for that drawing rule: not a trial, never a guess
+
+
 def _by_house_way(hand: Event, ruleset: RuleSet) -> bool:
     """Return whether a recorded hand is the table's house way for its four tiles."""
     try:
@@ -237,6 +253,7 @@ def settled_wagers(
     table_dealers: dict[str, str] = {}
     round_dealers: dict[str, str] = {}
     house_way_hands: dict[tuple[str, str, int], bool] = {}
+    b21_rules: dict[str, B21RuleSet] = {}
     bankers: dict[tuple[str, str], int] = {}
     default = rule_set_for("pa-2019", {})
     for event in events:
@@ -249,14 +266,22 @@ def settled_wagers(
             ruleset = rule_sets.get(table, default)
             house_way_hands[(*round_key, event.position)] = _by_house_way(event, ruleset)  # type: ignore[attr-defined]
         if kind == "table_opened":
-            options = getattr(event, "options", None) or {}
-            rule_sets[table] = rule_set_for(event.rule_set, dict(options))  # type: ignore[attr-defined]
+            options = dict(getattr(event, "options", None) or {})
+            if event.game == "baccarat21":  # type: ignore[attr-defined]
+                b21_rules[table] = b21_rule_set_for(event.rule_set, options)  # type: ignore[attr-defined]
+            else:
+                rule_sets[table] = rule_set_for(event.rule_set, options)  # type: ignore[attr-defined]
             table_dealers[table] = event.dealer_id  # type: ignore[attr-defined]
         elif kind == "dealer_changed":
             table_dealers[table] = event.incoming_dealer_id  # type: ignore[attr-defined]
         elif kind == "round_started" and event.round_id is not None:
             round_dealers[event.round_id] = event.dealer_id  # type: ignore[attr-defined]
             table_dealers[table] = event.dealer_id  # type: ignore[attr-defined]
+        elif kind == "b21_wager_settled" and event.outcome in TRIAL_OUTCOMES:  # type: ignore[attr-defined]
+            chance = _b21_win(b21_rules.get(table), event.bet)  # type: ignore[attr-defined]
+            if chance is not None:
+                dealer = round_dealers.get(event.round_id or "") or table_dealers.get(table)
+                yield SettledWager(table, dealer, event.position, str(event.outcome), chance)  # type: ignore[attr-defined]
         elif kind == "wager_settled":
             wager_kind = getattr(event, "kind", None)
             if wager_kind is not None and getattr(wager_kind, "value", wager_kind) != "pai_gow":

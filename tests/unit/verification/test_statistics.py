@@ -201,3 +201,25 @@ def test_stats_command_prints_groups_and_flags(clean_shift, tmp_path, capsys):
     assert all(r["low"] <= r["observed"] <= r["high"] for r in rows)
     with pytest.raises(SystemExit):
         parser.parse_args(["stats", str(path), "--confidence", "1.5"])
+
+
+def test_21_baccarat_wagers_are_trials_with_their_own_bets_chances():
+    from audit.games.baccarat21.drawing import DrawRule
+    from audit.games.baccarat21.probabilities import lookup
+    from audit.games.baccarat21.settlement import Bet
+
+    config = ShiftConfig(tables=2, rounds_per_table=60, games=(("baccarat21", 1.0),))
+    events = list(simulate_shift(config, random.Random(3)))
+    decks = {e.table_id: int(e.options.get("decks", 8)) for e in events
+             if e.type_name() == "table_opened"}  # fmt: skip
+    settled = [e for e in events if e.type_name() == "b21_wager_settled"
+               and e.outcome in ("win", "push", "lose")]  # fmt: skip
+    wagers = list(settled_wagers(events))
+    assert len(wagers) == len(settled) > 0
+    for wager, event in zip(wagers, settled, strict=True):
+        rates = lookup(decks[event.table_id], DrawRule.ONE_CARD)
+        assert wager.expected_win == rates[Bet(event.bet.value)].win
+    # A table where every 21 Baccarat wager wins is flagged high.
+    rigged = [e.model_copy(update={"outcome": "win"}) if e in settled else e for e in events]
+    (flag, *_) = [g for g in group_stats(list(settled_wagers(rigged)), "table") if g.flagged]
+    assert flag.direction == "high"
