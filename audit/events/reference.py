@@ -33,12 +33,21 @@ A test fails if it drifts. `tablewatch schema` prints the JSON Schema of the who
 | `type` | the event type, below |
 
 Money is a decimal string of dollars, exact to the cent, never negative: the
-field name says which way it moved. Tiles are physical tiles: `6-6a` and `6-6b`
-are the two Teens. A matched kind needs its copy letter, and a device that
-cannot tell copies apart assigns `a` and `b` in order of appearance. Positions are
-`0` (the dealer, or the California player-dealer), `1`-`6` (the betting
-positions, counterclockwise from the dealer's right; California seats `1`-`7`
-clockwise) and `7` (the Dead Hand on PA and NJ tables).
+field name says which way it moved. `table_opened` names the table's game
+(`paigow` or `baccarat21`); each game has its own round events beside the ones
+every game shares (`round_started`, `round_completed`), and the accounting events
+(slips, buy-ins, drop and count) are the same for every game.
+
+- **Pai Gow Tiles.** Tiles are physical tiles: `6-6a` and `6-6b` are the two
+  Teens. A matched kind needs its copy letter, and a device that cannot tell
+  copies apart assigns `a` and `b` in order of appearance. Positions are `0` (the
+  dealer, or the California player-dealer), `1`-`6` (the betting positions,
+  counterclockwise from the dealer's right; California seats `1`-`7` clockwise)
+  and `7` (the Dead Hand on PA and NJ tables).
+- **21 Baccarat.** Cards are rank and suit, `AS`, `TD`, `7H` (`10h` is read as
+  `TH`); seats are `1`-`8` (PA 681a.2(a)). The `b21_` events are this game's own.
+- **The count room** records as a station of its own: its `table_id` is the count
+  room's, and each count names the table in `for_table_id`.
 
 A fact that breaks a gaming rule is still a valid event: it is stored and
 judged later. Only input that is not a valid event goes to `table-events.dlq`.
@@ -73,6 +82,8 @@ def _type_of(schema: dict[str, Any], defs: dict[str, Any]) -> str:
         return "list of " + ", ".join(dict.fromkeys(_type_of(i, defs) for i in items))
     if kind == "string" and "6-6a" in str(schema.get("examples")):
         return "tile"
+    if kind == "string" and "'AS'" in str(schema.get("examples")):
+        return "card"
     return str(schema.get("format", kind))
 
 

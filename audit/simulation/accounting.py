@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 from uuid import UUID
 
 from audit.accounting.ledger import HoldBand, ReplayedWin
@@ -42,7 +43,34 @@ from audit.games.money import Cents, to_dollars
 from audit.simulation.irregular_common import Label
 
 if TYPE_CHECKING:
-    from audit.simulation.table import SimTable
+    from audit.simulation.players import Seating
+    from audit.simulation.table import Recorder
+
+
+class BookedTable(Protocol):
+    """What the books need of a simulated table, whatever its game."""
+
+    game: ClassVar[str]
+    table_id: str
+    number: int
+    rng: random.Random
+    recorder: Recorder
+    floorperson: str
+    dealer_id: str
+    gaming_day: date
+    seating: Seating
+    books: TableBooks | None
+
+    def emit(
+        self,
+        event_type: type[Any],
+        seconds: tuple[float, float],
+        recorded_by: str | None = None,
+        **fields: Any,
+    ) -> Any:
+        """Record a table-level event."""
+        ...
+
 
 CHIPS: tuple[Cents, ...] = (500_00, 100_00, 25_00, 5_00, 1_00, 25, 1)
 """Chip denominations in the tray, down to the cent (exact vigorish is paid in coin)."""
@@ -171,7 +199,7 @@ class _Shift:
 class TableBooks:
     """One simulated table's chips, slips and drop, moved by what the table records."""
 
-    table: SimTable
+    table: BookedTable
     cage: Cage
     shifts: int = 1
     rounds_per_shift: int = 0
@@ -314,7 +342,7 @@ class TableBooks:
 
 
 def keep_books(
-    tables: list[SimTable], shifts: int, rounds: int, mishaps: Mishaps | None = None
+    tables: Sequence[BookedTable], shifts: int, rounds: int, mishaps: Mishaps | None = None
 ) -> list[TableBooks]:
     """Give every table its books, sharing one cage; return them in table order."""
     cage = Cage()
@@ -324,14 +352,14 @@ def keep_books(
     return [table.books for table in tables if table.books is not None]
 
 
-def observed(table: SimTable, events: list[Event]) -> list[Event]:
+def observed(table: BookedTable, events: list[Event]) -> list[Event]:
     """Let the table's books see a round's recorded events; return them unchanged."""
     if table.books is not None:
         table.books.observe(events)
     return events
 
 
-def closing_time(tables: list[SimTable]) -> datetime:
+def closing_time(tables: Sequence[BookedTable]) -> datetime:
     """Return when the count room starts: half an hour after the last table closed."""
     latest = max((table.recorder.now for table in tables), default=datetime(2026, 1, 1))
     return latest + timedelta(minutes=30)
