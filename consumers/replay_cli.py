@@ -13,20 +13,29 @@ import argparse
 import os
 import sys
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 from eventsourcing.application import AggregateNotFoundError
 
 from audit.events.catalogue import InvalidEventError, parse_event
 from audit.events.envelope import Event
+from audit.events.table import TableOpened
 from audit.store.application import FactStore
+from audit.verification.baccarat21.replay import replay_b21_round
 from audit.verification.findings import Finding, Severity
 from audit.verification.paigow.replay import MISMATCH, Replay, RoundNotInEventsError, replay_round
+from audit.verification.replay_model import RoundNotInEventsError as NoRoundError
+from audit.verification.replay_model import RoundReplay
 from consumers.errors import AmbiguousRoundError, RoundNotFoundError
 from consumers.settings import Settings
 from consumers.wiring import open_store
 
+REPLAYS: dict[str, Callable[[list[Event], str, str], Any]] = {
+    "paigow": replay_round,
+    "baccarat21": replay_b21_round,
+}
+"""Game -> its replay builder; every replay has titled steps of lines and findings."""
 WIDTH = 100
 """Every line printed fits in this many columns."""
 
@@ -39,8 +48,10 @@ def register(commands: Any) -> None:
     replay = commands.add_parser(
         "replay",
         help="replay one stored round step by step, with its findings",
-        description="Replay one Pai Gow round from the store: the count, the deal, the hands, "
-        "the settlement beside the engine's, and the findings under the step each concerns.",
+        description="Replay one round from the store, step by step, with the findings under "
+        "the step each concerns. Pai Gow: the count, the deal, the hands, the settlement "
+        "beside the engine's. 21 Baccarat: the wagers, the cards one by one beside where the "
+        "rules sent them, the totals and Bonus hands, the settlement beside the engine's.",
     )
     replay.add_argument("round_id", help="the round's id, e.g. PG-07-20261121-0002")
     replay.add_argument(
@@ -53,9 +64,10 @@ def _replay(args: argparse.Namespace) -> int:
     store = open_store(Settings.from_env())
     table = args.table or find_table(store, args.round_id)
     events = table_events(store, table, args.round_id, sys.stderr)
+    game = next((e.game for e in reversed(events) if isinstance(e, TableOpened)), "paigow")
     try:
-        replay = replay_round(events, args.round_id, table)
-    except RoundNotInEventsError as error:  # every fact of the round unreadable
+        replay = REPLAYS.get(game, replay_round)(events, args.round_id, table)
+    except (RoundNotInEventsError, NoRoundError) as error:  # every fact of the round unreadable
         raise RoundNotFoundError(str(error)) from None
     out = sys.stdout
     colour = out.isatty() and "NO_COLOR" not in os.environ
@@ -130,7 +142,7 @@ def _table_facts(store: FactStore, table_id: str) -> Iterator[tuple[str, dict[st
 # --- Rendering ---------------------------------------------------------------------------------
 
 
-def render(replay: Replay, *, colour: bool = False) -> str:
+def render(replay: Replay | RoundReplay, *, colour: bool = False) -> str:
     """Return the replay as plain text, every line within :data:`WIDTH` columns."""
     findings = replay.findings
     title = f"Replay of round {replay.round_id} at table {replay.table_id}"
@@ -152,7 +164,7 @@ def _fit(line: str) -> str:
     return line if len(line) <= WIDTH else line[: WIDTH - 3] + "..."
 
 
-def _finding_lines(finding: Finding, replay: Replay) -> list[str]:
+def _finding_lines(finding: Finding, replay: Replay | RoundReplay) -> list[str]:
     """Return a finding as an analyst reads it: what, where, the rule, the money, the evidence."""
     where = ""
     if finding.position is not None:
