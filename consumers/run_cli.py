@@ -25,6 +25,7 @@ from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.store.application import FactStore, StoreConfig
 from audit.store.ingest import Ingestor
 from audit.store.verify import verify_chain
+from audit.verification.statistics import stats_of
 from consumers.errors import ConfigError
 from consumers.kafka_ingest import consume
 from consumers.kafka_io import ensure_topics, flush, make_producer, publish
@@ -36,6 +37,7 @@ from projections.findings import FindingsProjection
 from projections.findings_view import FindingFilter
 from projections.hand_history import HandHistoryProjection
 from projections.table_state import TableStateProjection
+from projections.win_rates import WinRatesProjection
 
 
 def register(commands: Any) -> None:
@@ -245,8 +247,13 @@ def report_store(store: FactStore, out: TextIO) -> None:
     history.catch_up()
     tables = TableStateProjection(store)
     tables.catch_up()
+    rates = WinRatesProjection(store)
+    rates.catch_up()
+    by_table = stats_of(rates.view.tallies("table"), "table")
+    flagged = sum(r.flagged for r in by_table)
     print(f"read models: hand history {len(history.view.select()):,} hands, "
-          f"table state {len(tables.view.select())} tables", file=out)  # fmt: skip
+          f"table state {len(tables.view.select())} tables, win rates at "
+          f"{len(by_table)} tables ({flagged} flagged)", file=out)  # fmt: skip
     projection = FindingsProjection(store)
     projection.catch_up()
     rows = projection.view.select(FindingFilter())

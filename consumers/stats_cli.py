@@ -1,4 +1,7 @@
-"""``tablewatch stats FILE.jsonl``: player win rates by table, dealer or position, offline.
+"""``tablewatch stats [FILE.jsonl]``: player win rates by table, dealer or position.
+
+From the store's win-rate view (kept by a projection, exactly once), or offline from
+a file of events.
 
 Each group's observed Pai Gow win rate is set against the rules engine's
 expected rate (both sides setting by the table's house way) with a Wilson
@@ -21,8 +24,12 @@ from audit.verification.statistics import (
     GroupStats,
     group_stats,
     settled_wagers,
+    stats_of,
 )
+from consumers.settings import Settings
 from consumers.verify_cli import read_events
+from consumers.wiring import open_store
+from projections.win_rates import WinRatesProjection
 
 
 def register(commands: Any) -> None:
@@ -30,7 +37,10 @@ def register(commands: Any) -> None:
     stats = commands.add_parser(
         "stats", help="win rates by table, dealer or position against expectation, offline"
     )
-    stats.add_argument("file", type=Path, help="a JSON Lines file of table events")
+    stats.add_argument(
+        "file", type=Path, nargs="?",
+        help="a JSON Lines file of table events (default: the store's win-rate view)",
+    )  # fmt: skip
     stats.add_argument(
         "--by", choices=GROUP_BYS, default="table", help="how to group wagers (default: table)"
     )
@@ -77,9 +87,14 @@ def print_stats(rows: list[GroupStats], out: TextIO) -> None:
 
 
 def _stats(args: argparse.Namespace) -> int:
-    args.file.open("rb").close()  # a missing file fails before any work
-    wagers = settled_wagers(read_events(args.file, sys.stderr))
-    rows = group_stats(wagers, args.by, args.confidence)
+    if args.file is None:
+        projection = WinRatesProjection(open_store(Settings.from_env()))
+        projection.catch_up()  # exactly once, so always safe
+        rows = stats_of(projection.view.tallies(args.by), args.by, args.confidence)
+    else:
+        args.file.open("rb").close()  # a missing file fails before any work
+        wagers = settled_wagers(read_events(args.file, sys.stderr))
+        rows = group_stats(wagers, args.by, args.confidence)
     if args.json:
         for row in rows:
             print(json.dumps(row.as_dict()))

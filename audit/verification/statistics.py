@@ -153,45 +153,69 @@ def wilson_interval(
     return low, high
 
 
+@dataclass
+class Tally:
+    """One group's trials so far: outcomes counted, expected win chances summed."""
+
+    wins: int = 0
+    pushes: int = 0
+    losses: int = 0
+    expected_sum: float = 0.0
+
+    def add(self, wager: SettledWager) -> None:
+        """Count one trial."""
+        if wager.outcome == "win":
+            self.wins += 1
+        elif wager.outcome == "push":
+            self.pushes += 1
+        else:
+            self.losses += 1
+        self.expected_sum += wager.expected_win
+
+    @property
+    def n(self) -> int:
+        """Return the number of trials."""
+        return self.wins + self.pushes + self.losses
+
+
+def tally(wagers: Iterable[SettledWager], by: GroupBy) -> dict[str, Tally]:
+    """Return each group's tally under ``by``; wagers that are not trials are left out."""
+    if by not in GROUP_BYS:
+        raise ValueError(f"group by one of {GROUP_BYS}: {by!r}")
+    tallies: dict[str, Tally] = {}
+    for wager in wagers:
+        if wager.outcome in TRIAL_OUTCOMES:
+            tallies.setdefault(wager.key(by), Tally()).add(wager)
+    return tallies
+
+
+def stats_of(
+    tallies: dict[str, Tally], by: GroupBy, confidence: float = DEFAULT_CONFIDENCE
+) -> list[GroupStats]:
+    """Return each group's statistics from its tally, sorted by group; empty groups left out."""
+    z_for(confidence)  # a bad confidence fails before any work
+    rows = []
+    for key in sorted(tallies, key=_natural):
+        t = tallies[key]
+        if not t.n:
+            continue
+        low, high = wilson_interval(t.wins, t.n, confidence)
+        rows.append(GroupStats(
+            by=by, group=key, n=t.n, wins=t.wins, pushes=t.pushes, losses=t.losses,
+            observed=t.wins / t.n, expected=t.expected_sum / t.n, low=low, high=high,
+            confidence=confidence,
+        ))  # fmt: skip
+    return rows
+
+
 def group_stats(
     wagers: Iterable[SettledWager],
     by: GroupBy = "table",
     confidence: float = DEFAULT_CONFIDENCE,
 ) -> list[GroupStats]:
     """Return each group's statistics, sorted by group; groups with no trials are left out."""
-    if by not in GROUP_BYS:
-        raise ValueError(f"group by one of {GROUP_BYS}: {by!r}")
-    z_for(confidence)  # a bad confidence fails before any work
-    counts: dict[str, list[int]] = {}
-    expected_sums: dict[str, float] = {}
-    for wager in wagers:
-        if wager.outcome not in TRIAL_OUTCOMES:
-            continue
-        key = wager.key(by)
-        tally = counts.setdefault(key, [0, 0, 0])
-        tally[("win", "push", "lose").index(wager.outcome)] += 1
-        expected_sums[key] = expected_sums.get(key, 0.0) + wager.expected_win
-    rows = []
-    for key in sorted(counts, key=_natural):
-        wins, pushes, losses = counts[key]
-        n = wins + pushes + losses
-        low, high = wilson_interval(wins, n, confidence)
-        rows.append(
-            GroupStats(
-                by=by,
-                group=key,
-                n=n,
-                wins=wins,
-                pushes=pushes,
-                losses=losses,
-                observed=wins / n,
-                expected=expected_sums[key] / n,
-                low=low,
-                high=high,
-                confidence=confidence,
-            )
-        )
-    return rows
+    z_for(confidence)
+    return stats_of(tally(wagers, by), by, confidence)
 
 
 def _natural(key: str) -> tuple[int, int | str]:
@@ -237,65 +261,93 @@ def _by_house_way(hand: Event, ruleset: RuleSet) -> bool:
         return False
 
 
-def settled_wagers(
-    events: Iterable[Event], expected: Callable[[RuleSet], float] = expected_win
-) -> Iterator[SettledWager]:
-    """Yield the settled Pai Gow wagers of an event stream, each with its dealer and chance.
+class TrialReader:
+    """Reads a stream one event at a time and returns each settled wager that is a trial.
 
     A table's rule set comes from its ``table_opened`` (PA 2019 until one is seen);
     the dealer is the round's ``round_started`` dealer, else the table's latest.
 
-    Only wagers whose player hand and banker hand were both set by the table's house
-    way are yielded: the expected rate is for exactly that contest, and a player who
-    sets a weaker way wins less through no fault of the dealer's.
+    Only Pai Gow wagers whose player hand and banker hand were both set by the table's
+    house way are trials: the expected rate is for exactly that contest, and a player
+    who sets a weaker way wins less through no fault of the dealer's. Every 21 Baccarat
+    wager won, pushed or lost is a trial.
     """
-    rule_sets: dict[str, RuleSet] = {}
-    table_dealers: dict[str, str] = {}
-    round_dealers: dict[str, str] = {}
-    house_way_hands: dict[tuple[str, str, int], bool] = {}
-    b21_rules: dict[str, B21RuleSet] = {}
-    bankers: dict[tuple[str, str], int] = {}
-    default = rule_set_for("pa-2019", {})
-    for event in events:
+
+    def __init__(self, expected: Callable[[RuleSet], float] = expected_win) -> None:
+        self.expected = expected
+        self.rule_sets: dict[str, RuleSet] = {}
+        self.b21_rules: dict[str, B21RuleSet] = {}
+        self.table_dealers: dict[str, str] = {}
+        self.round_dealers: dict[str, str] = {}
+        self.house_way_hands: dict[tuple[str, str, int], bool] = {}
+        self.bankers: dict[tuple[str, str], int] = {}
+        self.default = rule_set_for("pa-2019", {})
+
+    def feed(self, event: Event) -> SettledWager | None:
+        """Take one event; return the trial it settles, if any."""
         kind = event.type  # type: ignore[attr-defined]
         table = event.table_id
         round_key = (table, event.round_id or "")
         if kind == "bank_accepted":
-            bankers[round_key] = event.position  # type: ignore[attr-defined]
+            self.bankers[round_key] = event.position  # type: ignore[attr-defined]
         elif kind == "hand_set":
-            ruleset = rule_sets.get(table, default)
-            house_way_hands[(*round_key, event.position)] = _by_house_way(event, ruleset)  # type: ignore[attr-defined]
-        if kind == "table_opened":
+            ruleset = self.rule_sets.get(table, self.default)
+            self.house_way_hands[(*round_key, event.position)] = _by_house_way(event, ruleset)  # type: ignore[attr-defined]
+        elif kind == "table_opened":
             options = dict(getattr(event, "options", None) or {})
             if event.game == "baccarat21":  # type: ignore[attr-defined]
-                b21_rules[table] = b21_rule_set_for(event.rule_set, options)  # type: ignore[attr-defined]
+                self.b21_rules[table] = b21_rule_set_for(event.rule_set, options)  # type: ignore[attr-defined]
             else:
-                rule_sets[table] = rule_set_for(event.rule_set, options)  # type: ignore[attr-defined]
-            table_dealers[table] = event.dealer_id  # type: ignore[attr-defined]
+                self.rule_sets[table] = rule_set_for(event.rule_set, options)  # type: ignore[attr-defined]
+            self.table_dealers[table] = event.dealer_id  # type: ignore[attr-defined]
         elif kind == "dealer_changed":
-            table_dealers[table] = event.incoming_dealer_id  # type: ignore[attr-defined]
+            self.table_dealers[table] = event.incoming_dealer_id  # type: ignore[attr-defined]
         elif kind == "round_started" and event.round_id is not None:
-            round_dealers[event.round_id] = event.dealer_id  # type: ignore[attr-defined]
-            table_dealers[table] = event.dealer_id  # type: ignore[attr-defined]
+            self.round_dealers[event.round_id] = event.dealer_id  # type: ignore[attr-defined]
+            self.table_dealers[table] = event.dealer_id  # type: ignore[attr-defined]
         elif kind == "b21_wager_settled" and event.outcome in TRIAL_OUTCOMES:  # type: ignore[attr-defined]
-            chance = _b21_win(b21_rules.get(table), event.bet)  # type: ignore[attr-defined]
+            chance = _b21_win(self.b21_rules.get(table), event.bet)  # type: ignore[attr-defined]
             if chance is not None:
-                dealer = round_dealers.get(event.round_id or "") or table_dealers.get(table)
-                yield SettledWager(table, dealer, event.position, str(event.outcome), chance)  # type: ignore[attr-defined]
+                return SettledWager(table, self._dealer(event), event.position,  # type: ignore[attr-defined]
+                                    str(event.outcome), chance)  # type: ignore[attr-defined]  # fmt: skip
         elif kind == "wager_settled":
-            wager_kind = getattr(event, "kind", None)
-            if wager_kind is not None and getattr(wager_kind, "value", wager_kind) != "pai_gow":
-                continue
-            banker = bankers.get(round_key, 0)
-            contest = (house_way_hands.get((*round_key, event.position)),  # type: ignore[attr-defined]
-                       house_way_hands.get((*round_key, banker)))  # fmt: skip
-            if contest != (True, True):
-                continue
-            dealer = round_dealers.get(event.round_id or "") or table_dealers.get(table)
-            yield SettledWager(
-                table_id=table,
-                dealer_id=dealer,
-                position=event.position,  # type: ignore[attr-defined]
-                outcome=str(event.outcome),  # type: ignore[attr-defined]
-                expected_win=expected(rule_sets.get(table, default)),
-            )
+            return self._pai_gow(event, round_key)
+        elif kind == "round_completed":
+            self.round_dealers.pop(event.round_id or "", None)
+            self.bankers.pop(round_key, None)
+            for key in [k for k in self.house_way_hands if k[:2] == round_key]:
+                del self.house_way_hands[key]
+        return None
+
+    def _dealer(self, event: Event) -> str | None:
+        return self.round_dealers.get(event.round_id or "") or self.table_dealers.get(
+            event.table_id
+        )
+
+    def _pai_gow(self, event: Event, round_key: tuple[str, str]) -> SettledWager | None:
+        wager_kind = getattr(event, "kind", None)
+        if wager_kind is not None and getattr(wager_kind, "value", wager_kind) != "pai_gow":
+            return None
+        banker = self.bankers.get(round_key, 0)
+        contest = (self.house_way_hands.get((*round_key, event.position)),  # type: ignore[attr-defined]
+                   self.house_way_hands.get((*round_key, banker)))  # fmt: skip
+        if contest != (True, True):
+            return None
+        return SettledWager(
+            table_id=event.table_id,
+            dealer_id=self._dealer(event),
+            position=event.position,  # type: ignore[attr-defined]
+            outcome=str(event.outcome),  # type: ignore[attr-defined]
+            expected_win=self.expected(self.rule_sets.get(event.table_id, self.default)),
+        )
+
+
+def settled_wagers(
+    events: Iterable[Event], expected: Callable[[RuleSet], float] = expected_win
+) -> Iterator[SettledWager]:
+    """Yield the settled wagers of an event stream that are trials (see :class:`TrialReader`)."""
+    reader = TrialReader(expected)
+    for event in events:
+        trial = reader.feed(event)
+        if trial is not None:
+            yield trial

@@ -1,0 +1,127 @@
+"""The win-rate read model: each table's, dealer's and position's trials, kept with the store.
+
+Every settled wager that is a trial (audit/verification/statistics.py) is tallied
+under its table, its dealer and its position: wins, pushes, losses and the sum of
+the engine's win chances. At each batch's end the changed tallies are written with
+the view's position, exactly once; ``tablewatch stats`` turns them into observed
+against expected rates with a Wilson interval that narrows as trials accumulate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from eventsourcing.persistence import Tracking
+from eventsourcing.postgres import PostgresTrackingRecorder
+from eventsourcing.sqlite import SQLiteTrackingRecorder
+
+from audit.events.envelope import Event
+from audit.store.application import FactStore
+from audit.verification.statistics import GROUP_BYS, TRIAL_OUTCOMES, GroupBy, Tally, TrialReader
+from projections.fact_projection import FactProjection
+
+TRACKING_NAME = "win_rates<-tablewatch"
+_CREATE = (
+    "CREATE TABLE IF NOT EXISTS win_rates (grouped_by TEXT NOT NULL, grp TEXT NOT NULL, "
+    "wins INTEGER NOT NULL, pushes INTEGER NOT NULL, losses INTEGER NOT NULL, "
+    "expected_sum DOUBLE PRECISION NOT NULL, PRIMARY KEY (grouped_by, grp))"
+)
+_UPSERT = (
+    "INSERT INTO win_rates (grouped_by, grp, wins, pushes, losses, expected_sum) "
+    "VALUES ({p}, {p}, {p}, {p}, {p}, {p}) ON CONFLICT (grouped_by, grp) DO UPDATE SET "
+    "wins = excluded.wins, pushes = excluded.pushes, losses = excluded.losses, "
+    "expected_sum = excluded.expected_sum"
+)
+
+
+class _Tallies:
+    """What both databases' views share."""
+
+    placeholder = "?"
+
+    def record(self, rows: Sequence[tuple[Any, ...]], tracking: Tracking) -> None:
+        """Upsert changed tallies and write the view's position in one transaction."""
+        with self.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
+            if rows:
+                cursor.executemany(_UPSERT.format(p=self.placeholder), list(rows))
+            self._insert_tracking(cursor, tracking)  # type: ignore[attr-defined]
+
+    def tallies(self, by: GroupBy) -> dict[str, Tally]:
+        """Return every group's tally under ``by``."""
+        query = (
+            "SELECT grp, wins, pushes, losses, expected_sum FROM win_rates "
+            f"WHERE grouped_by = {self.placeholder}"
+        )
+        with self.datastore.transaction(commit=False) as cursor:  # type: ignore[attr-defined]
+            cursor.execute(query, [by])
+            rows = cursor.fetchall()
+        found = {}
+        for row in rows:
+            values = [row[k] for k in ("grp", "wins", "pushes", "losses", "expected_sum")] if (
+                isinstance(row, dict)) else list(row)  # fmt: skip
+            found[values[0]] = Tally(*values[1:])
+        return found
+
+
+class SQLiteWinRatesView(_Tallies, SQLiteTrackingRecorder):
+    """The win-rate view in the embedded SQLite store."""
+
+    def create_table(self) -> None:
+        """Create the tracking table and the tallies table."""
+        super().create_table()
+        with self.datastore.transaction(commit=True) as cursor:
+            cursor.execute(_CREATE.replace("DOUBLE PRECISION", "REAL"))
+
+
+class PostgresWinRatesView(_Tallies, PostgresTrackingRecorder):
+    """The win-rate view in PostgreSQL."""
+
+    placeholder = "%s"
+
+    def create_table(self) -> None:
+        """Create the tracking table and the tallies table."""
+        super().create_table()
+        with self.datastore.transaction(commit=True) as cursor:
+            cursor.execute(_CREATE)
+
+
+WinRatesView = SQLiteWinRatesView | PostgresWinRatesView
+
+
+def open_win_rates_view(store: FactStore) -> WinRatesView:
+    """Return the win-rate view in the store's own database, creating it if need be."""
+    view_class = PostgresWinRatesView if store.is_postgres else SQLiteWinRatesView
+    return store.factory.tracking_recorder(view_class)  # type: ignore[arg-type,return-value]
+
+
+class WinRatesProjection(FactProjection):
+    """Keeps the win-rate tallies up to date with the store."""
+
+    tracking_name = TRACKING_NAME
+
+    def __init__(self, store: FactStore, view: WinRatesView | None = None) -> None:
+        self.reader = TrialReader()  # before the warm-up, which feeds it
+        self.tallies: dict[tuple[GroupBy, str], Tally] = {}
+        self._changed: set[tuple[GroupBy, str]] = set()
+        super().__init__(store, view or open_win_rates_view(store))
+        self._changed.clear()  # warmed-up tallies are already stored
+
+    def apply(self, fact: Event, notification_id: int) -> list[tuple[Any, ...]]:
+        """Count the trial a fact settles, if any; rows are written at the batch's end."""
+        trial = self.reader.feed(fact)
+        if trial is not None and trial.outcome in TRIAL_OUTCOMES:  # not surrendered or returned
+            for by in GROUP_BYS:
+                key = (by, trial.key(by))
+                self.tallies.setdefault(key, Tally()).add(trial)
+                self._changed.add(key)
+        return []
+
+    def pending(self) -> list[tuple[Any, ...]]:
+        """Return a row for each tally changed in this batch."""
+        rows = []
+        for by, group in sorted(self._changed):
+            t = self.tallies[(by, group)]
+            rows.append((by, group, t.wins, t.pushes, t.losses, t.expected_sum))
+        self._changed.clear()
+        return rows
