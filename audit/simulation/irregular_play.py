@@ -1058,14 +1058,14 @@ class TilesNotInspected(Plan):
 
 
 class RoundNotCompleted(Plan):
-    """The round is played and settled but never completed. Only a round no player bank
-    took: the banking rotation then reads the same with or without it."""
+    """The round is played and settled but never completed, whoever banked it: the
+    verifier judges a round left open against the table as it stood when the round began."""
 
     name = "round_not_completed"
 
     @classmethod
     def applies(cls, preview: Preview) -> bool:
-        return not preview.of("bank_accepted") and cites(preview.round, "records")
+        return cites(preview.round, "records")
 
     def steps(self) -> tuple[Step, ...]:
         return tuple(s for s in ROUND_STEPS if s not in (complete_round, close_books))

@@ -161,3 +161,15 @@ def test_a_label_round_trips_and_a_bad_one_is_refused():
     ):
         with pytest.raises(InvalidLabelError):
             Label.from_dict(bad)  # type: ignore[arg-type]
+
+
+def test_a_player_banked_round_left_open_is_found_and_nothing_else():
+    config = ShiftConfig(tables=6, rounds_per_table=60)
+    events, labels = careless_shift(
+        config, random.Random(3), 0.5, kinds=(kind_named("round_not_completed"),),
+        variances=False,
+    )  # fmt: skip
+    played = list(events)
+    banked = {e.round_id for e in played if e.type_name() == "bank_accepted"}
+    assert {label.round_id for label in labels} & banked  # player banks left open too
+    assert score(verify_for_scoring(played), labels).perfect
