@@ -78,8 +78,8 @@ def _rule(context: TableContext, key: str | None) -> str | None:
 
 
 @dataclass
-class _Facts:
-    """What the settlement checks read from one round's record, in cents."""
+class SettlementFacts:
+    """What the settlement checks read from one round's record, in cents (``read_settlement``)."""
 
     mode: BankingMode
     banker: Position
@@ -119,12 +119,18 @@ def _stakes(view: RoundView, kind: WagerKind) -> dict[Position, Cents]:
     return {position: amount for position, amount in amounts.items() if amount > 0}
 
 
-def _read(view: RoundView, ruleset: RuleSet) -> _Facts:
+def read_settlement(view: RoundView, ruleset: RuleSet) -> SettlementFacts:
+    """Return what one round recorded about its money, in cents, as the settlement checks read it.
+
+    The banking mode and the banker's position, each position's Pai Gow and Pair Fortunes
+    stakes (placed less withdrawn), each stake's first settlement in the order recorded,
+    and the settlements that match no stake (``stray``). Reads only the record.
+    """
     mode = _mode(view, ruleset)
     dealer = ruleset.layout.dealer
     banker = view.bank.position if mode in _CENTRE_MODES and view.bank else dealer
     stakes = _stakes(view, WagerKind.PAI_GOW)
-    facts = _Facts(
+    facts = SettlementFacts(
         mode=mode,
         banker=banker,
         stakes={p: a for p, a in stakes.items() if p != banker},
@@ -158,7 +164,9 @@ def _button(view: RoundView, ruleset: RuleSet) -> Position | None:
         return None
 
 
-def _expected_order(view: RoundView, ruleset: RuleSet, facts: _Facts) -> list[Position] | None:
+def _expected_order(
+    view: RoundView, ruleset: RuleSet, facts: SettlementFacts
+) -> list[Position] | None:
     """Return the positions with wagers in the order the rules settle them, if known."""
     if facts.mode is BankingMode.CALIFORNIA:
         button = _button(view, ruleset)
@@ -187,7 +195,7 @@ def _hand_outcome(
 
 
 def _expected_wager(
-    view: RoundView, ruleset: RuleSet, facts: _Facts, position: Position
+    view: RoundView, ruleset: RuleSet, facts: SettlementFacts, position: Position
 ) -> tuple[Wager, bool] | None:
     """Return the wager as the rules would settle it, and whether its outcome was derived.
 
@@ -223,10 +231,15 @@ def _label(wager: Wager) -> str:
 
 
 @dataclass
-class _Expected:
-    """The engine's settlement of the round, as far as the record lets it go."""
+class ExpectedSettlement:
+    """The engine's settlement of the round, as far as the record lets it go.
+
+    Built by :func:`expect_settlement`.
+    """
 
     lines: dict[Position, tuple[SettlementLine, bool]] = field(default_factory=dict)
+    """Each position's expected line, and whether its outcome was derived from the hands
+    (``False``: the hands could not decide it, and the recorded outcome was assumed)."""
     settlement: RoundSettlement | None = None
     """The whole round (bank flows included), when every wager could be settled."""
     dealer_wager: DealerWager | None = None
@@ -234,7 +247,7 @@ class _Expected:
 
 
 def _dealer_wager(
-    view: RoundView, ruleset: RuleSet, facts: _Facts
+    view: RoundView, ruleset: RuleSet, facts: SettlementFacts
 ) -> tuple[DealerWager | None, bool, bool]:
     """Return the dealer's wager against the bank, whether its outcome was derived, and
     whether it could be settled at all."""
@@ -251,13 +264,24 @@ def _dealer_wager(
     return DealerWager(amount, Outcome(recorded.outcome)), False, True
 
 
-def _california_order(view: RoundView, ruleset: RuleSet, facts: _Facts) -> list[Position]:
+def _california_order(view: RoundView, ruleset: RuleSet, facts: SettlementFacts) -> list[Position]:
     expected = _expected_order(view, ruleset, facts) or sorted(facts.stakes)
     return facts.settled_order + [p for p in expected if p not in facts.settled_order]
 
 
-def _expect(view: RoundView, ruleset: RuleSet, facts: _Facts) -> _Expected:
-    result = _Expected()
+def expect_settlement(
+    view: RoundView, ruleset: RuleSet, facts: SettlementFacts
+) -> ExpectedSettlement:
+    """Return the engine's settlement of the round read by :func:`read_settlement`.
+
+    Each wager's outcome comes from the recorded hands where they decide it (else the
+    recorded outcome is assumed, and the line marked not derived); the lines, the bank
+    flows and the dealer's wager are then settled by the table's banking mode and
+    rounding. What the record does not let the engine reach is left out: no lines
+    without a California player-dealer wager, no round settlement while a wager
+    cannot be settled. This is what every settlement finding is judged against.
+    """
+    result = ExpectedSettlement()
     if view.voided is not None:  # PA 621a.10(c), (e): "all wagers shall be returned"
         wagers = [Wager(p, a) for p, a in sorted(facts.stakes.items())]
         result.settlement = settle_voided_round(wagers, facts.mode)
@@ -371,7 +395,7 @@ def _judge_line(
     emit: Emit,
     context: TableContext,
     view: RoundView,
-    facts: _Facts,
+    facts: SettlementFacts,
     event: WagerSettled,
     expected: tuple[SettlementLine, bool],
 ) -> None:
@@ -410,8 +434,8 @@ def _judge_line(
 def _wagers(view: RoundView, context: TableContext, emit: Emit) -> None:
     """Each Pai Gow wager: outcome, payout, vigorish (PA 621a.8(e)-(k), 9(o)-(r); CA coverage)."""
     ruleset = context.ruleset
-    facts = _read(view, ruleset)
-    expected = _expect(view, ruleset, facts)
+    facts = read_settlement(view, ruleset)
+    expected = expect_settlement(view, ruleset, facts)
     for position, event in facts.settled.items():
         line = expected.lines.get(position)
         if line is not None:
@@ -423,7 +447,7 @@ def _wagers(view: RoundView, context: TableContext, emit: Emit) -> None:
 
 
 def _judge_dealer_wager(
-    view: RoundView, context: TableContext, emit: Emit, expected: _Expected
+    view: RoundView, context: TableContext, emit: Emit, expected: ExpectedSettlement
 ) -> None:
     """PA 621a.9(n), (p): the dealer's wager against the bank, won, tied or lost."""
     settled = view.dealer_wager_settled
@@ -459,7 +483,7 @@ def _judge_dealer_wager(
 
 
 def _judge_dealer_wager_allowed(
-    view: RoundView, context: TableContext, emit: Emit, facts: _Facts
+    view: RoundView, context: TableContext, emit: Emit, facts: SettlementFacts
 ) -> None:
     """PA 621a.9(e), (h): none while co-banking, else at most the bank's last wager."""
     placed, bank = view.dealer_wager, view.bank
@@ -511,10 +535,10 @@ def _flows(
 def _bank(view: RoundView, context: TableContext, emit: Emit) -> None:
     """The bank's flows (PA 621a.9(h), (n)-(r) / NJ 10.8(h), (n)-(r))."""
     ruleset = context.ruleset
-    facts = _read(view, ruleset)
+    facts = read_settlement(view, ruleset)
     if facts.mode is BankingMode.CALIFORNIA:
         return
-    expected = _expect(view, ruleset, facts)
+    expected = expect_settlement(view, ruleset, facts)
     _judge_dealer_wager_allowed(view, context, emit, facts)
     _judge_dealer_wager(view, context, emit, expected)
     settlement = expected.settlement
@@ -550,7 +574,7 @@ def _balance(view: RoundView, context: TableContext, emit: Emit) -> None:
     """The centre of a banked layout pays out exactly what went in (PA 621a.9(o), (r))."""
     if view.bank is None or view.voided is not None or is_player_dealer_table(context.ruleset):
         return
-    facts = _read(view, context.ruleset)
+    facts = read_settlement(view, context.ruleset)
     unsettled = set(facts.stakes) - set(facts.settled)
     dealer_open = view.dealer_wager is not None and view.dealer_wager_settled is None
     if view.completed is None or unsettled or dealer_open:
@@ -591,7 +615,7 @@ def _balance(view: RoundView, context: TableContext, emit: Emit) -> None:
 
 
 def _player_dealer_result(
-    view: RoundView, ruleset: RuleSet, facts: _Facts, order: list[Position]
+    view: RoundView, ruleset: RuleSet, facts: SettlementFacts, order: list[Position]
 ) -> dict[Position, Cents] | None:
     """Return each player's net under California coverage in ``order``, if all are known."""
     wagers: list[Wager] = []
@@ -608,7 +632,7 @@ def _order(view: RoundView, context: TableContext, emit: Emit) -> None:
     """CA: wagers settled "in a clockwise manner ... starting with the player with the action
     button"."""
     ruleset = context.ruleset
-    facts = _read(view, ruleset)
+    facts = read_settlement(view, ruleset)
     if facts.mode is not BankingMode.CALIFORNIA or view.voided is not None:
         return
     expected = _expected_order(view, ruleset, facts)
@@ -645,7 +669,7 @@ def _fees(view: RoundView, context: TableContext, emit: Emit) -> None:
     schedule = ruleset.collection_schedule
     if schedule is None or view.completed is None:
         return  # fees are taken after every settlement
-    facts = _read(view, ruleset)
+    facts = read_settlement(view, ruleset)
     positions = sorted(facts.stakes)
     want: dict[Position, Cents] = {}
     if view.voided is None:  # a voided round takes no fee (settle_voided_round)
@@ -692,7 +716,7 @@ def _pair_fortunes(view: RoundView, context: TableContext, emit: Emit) -> None:
     paytable = context.ruleset.pair_fortunes
     if paytable is None:
         return
-    facts = _read(view, context.ruleset)
+    facts = read_settlement(view, context.ruleset)
     voids = {v.position for v in view.player_voids}
     for position, event in facts.side_settled.items():
         amount = facts.side[position]
