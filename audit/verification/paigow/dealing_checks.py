@@ -29,8 +29,8 @@ from audit.games.paigow.layout import (
 from audit.games.paigow.tiles import TILE_NAMES, parse_tile
 from audit.verification.findings import ZERO
 from audit.verification.paigow.context import TableContext
+from audit.verification.paigow.emit import Check, Emit
 from audit.verification.paigow.round_view import RoundView
-from audit.verification.paigow.verify import Check, Emit
 from audit.verification.paigow.wager_checks import live_wagers
 
 MIN_SHAKES = 3

@@ -10,8 +10,8 @@ from decimal import Decimal
 
 from audit.events.paigow.wagers import WagerKind
 from audit.verification.paigow.context import TableContext
+from audit.verification.paigow.emit import Check, Emit
 from audit.verification.paigow.round_view import RoundView
-from audit.verification.paigow.verify import Check, Emit
 
 
 def _other_players_action(view: RoundView, bank: int) -> Decimal:

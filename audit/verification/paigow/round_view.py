@@ -107,30 +107,52 @@ _INDEXED = {
 }
 
 
+# How view_round files each event type: the first kept, every one kept with its index,
+# or a rule of its own. Looked up by class (cached from the type name), not by isinstance.
+_KEEP_FIRST, _KEEP_INDEXED, _NO_MORE_BETS, _OFFER, _VOID, _HAND, _REVEAL, _FEE, _OTHER = range(9)
+_BY_NAME: dict[str, tuple[int, str]] = {
+    **{kind: (_KEEP_FIRST, attr) for kind, attr in _SINGLE.items()},
+    **{kind: (_KEEP_INDEXED, attr) for kind, attr in _INDEXED.items()},
+    "no_more_bets": (_NO_MORE_BETS, ""),
+    "bank_offered": (_OFFER, ""),
+    "hand_voided": (_VOID, ""),
+    "hand_set": (_HAND, ""),
+    "hands_revealed": (_REVEAL, ""),
+    "collection_fee_taken": (_FEE, ""),
+}
+_ROUTES: dict[type[Event], tuple[int, str]] = {}
+
+
+def _route(cls: type[Event]) -> tuple[int, str]:
+    """Return how an event class is filed, learning it from its type name on first sight."""
+    route = _ROUTES[cls] = _BY_NAME.get(cls.type_name(), (_OTHER, ""))
+    return route
+
+
 def view_round(events: Iterable[Event]) -> RoundView:
     """Gather one round's events (all with the same table and round id) into a view."""
     ordered = list(events)
     if not ordered or ordered[0].round_id is None:
         raise ValueError("a round view needs the events of one round")
-    view = RoundView(ordered[0].table_id, ordered[0].round_id)
+    view = RoundView(ordered[0].table_id, ordered[0].round_id, ordered)
+    routes = _ROUTES
     for index, event in enumerate(ordered):
-        view.events.append(event)
-        kind = event.type_name()
-        if kind in _SINGLE:
-            if getattr(view, _SINGLE[kind]) is None:  # the first is what the round used
-                setattr(view, _SINGLE[kind], event)
-        elif kind in _INDEXED:
-            getattr(view, _INDEXED[kind]).append((index, event))
-        elif kind == "no_more_bets":
-            view.no_more_bets = index if view.no_more_bets is None else view.no_more_bets
-        elif kind == "bank_offered":
-            view.offers.append(event)  # type: ignore[arg-type]
-        elif kind == "hand_voided":
-            view.player_voids.append(event)  # type: ignore[arg-type]
-        elif kind == "hand_set":
+        how, attr = routes.get(type(event)) or _route(type(event))
+        if how == _KEEP_INDEXED:
+            getattr(view, attr).append((index, event))
+        elif how == _KEEP_FIRST:
+            if getattr(view, attr) is None:  # the first is what the round used
+                setattr(view, attr, event)
+        elif how == _HAND:
             view.hands[event.position] = event  # type: ignore[attr-defined]
-        elif kind == "hands_revealed":
+        elif how == _REVEAL:
             view.reveals.setdefault(event.position, index)  # type: ignore[attr-defined]
-        elif kind == "collection_fee_taken":
+        elif how == _NO_MORE_BETS:
+            view.no_more_bets = index if view.no_more_bets is None else view.no_more_bets
+        elif how == _OFFER:
+            view.offers.append(event)  # type: ignore[arg-type]
+        elif how == _VOID:
+            view.player_voids.append(event)  # type: ignore[arg-type]
+        elif how == _FEE:
             view.fees.append(event)  # type: ignore[arg-type]
     return view

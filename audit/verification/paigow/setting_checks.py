@@ -21,8 +21,8 @@ from audit.games.paigow.setting import Setting, is_ordered
 from audit.games.paigow.tiles import parse_tile
 from audit.verification.findings import ZERO
 from audit.verification.paigow.context import TableContext
+from audit.verification.paigow.emit import Check, Emit
 from audit.verification.paigow.round_view import RoundView
-from audit.verification.paigow.verify import Check, Emit
 
 
 def hand_setting(hand: HandSet | None) -> Setting | None:

@@ -55,9 +55,9 @@ from audit.games.paigow.settlement import (
 from audit.games.paigow.tiles import parse_tile
 from audit.games.paigow.vigorish import vigorish
 from audit.verification.paigow.context import TableContext
+from audit.verification.paigow.emit import Check, Emit
 from audit.verification.paigow.round_view import RoundView
 from audit.verification.paigow.setting_checks import hand_setting, is_player_dealer_table
-from audit.verification.paigow.verify import Check, Emit
 
 _PLAYED = ("win", "push", "lose")
 _CENTRE_MODES = (BankingMode.PLAYER_BANK, BankingMode.CO_BANK)

@@ -14,8 +14,8 @@ from audit.events.paigow import wagers
 from audit.games.paigow.layout import Position, TableLayout, position_name
 from audit.verification.findings import ZERO
 from audit.verification.paigow.context import TableContext
+from audit.verification.paigow.emit import Check, Emit
 from audit.verification.paigow.round_view import RoundView
-from audit.verification.paigow.verify import Check, Emit
 
 
 def live_wagers(view: RoundView, kind: wagers.WagerKind | None = None) -> dict[Position, Decimal]:
