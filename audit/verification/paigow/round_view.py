@@ -1,17 +1,23 @@
 """One round's facts, gathered by kind in the order they were recorded.
 
 The view keeps every event (nothing is dropped because it is odd) and the index
-of each in the round, so checks can ask what happened before what.
+of each in the round, so checks can ask what happened before what. What several
+checks derive alike from a round (its hands as the engine's settings, say) is
+derived once per view, through :meth:`RoundView.once`.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from audit.events.envelope import Event
 from audit.events.paigow import play, settlement, wagers
+
+T = TypeVar("T")
+_MISSING = object()
 
 
 @dataclass
@@ -53,6 +59,9 @@ class RoundView:
     fees: list[settlement.CollectionFeeTaken] = field(default_factory=list)
     voided: play.RoundVoided | None = None
     completed: play.RoundCompleted | None = None
+    _derived: dict[Callable[[Any], Any], Any] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @property
     def dealer_id(self) -> str | None:
@@ -63,6 +72,17 @@ class RoundView:
     def bank_position(self) -> int | None:
         """Return the position of a player bank (or co-bank), if any."""
         return self.bank.position if self.bank else None
+
+    def once(self, derive: Callable[[RoundView], T]) -> T:
+        """Return ``derive(self)``, derived on the first call for this view and then kept.
+
+        For what several checks derive alike from the round. A view is not changed once
+        built, so what was derived from it stays true; ``derive`` must read only the view.
+        """
+        found = self._derived.get(derive, _MISSING)
+        if found is _MISSING:
+            found = self._derived[derive] = derive(self)
+        return found  # type: ignore[no-any-return]
 
     def pai_gow_wagers(self) -> dict[int, list[wagers.WagerPlaced]]:
         """Return the Pai Gow wagers placed at each position."""

@@ -37,6 +37,16 @@ def hand_setting(hand: HandSet | None) -> Setting | None:
         return None
 
 
+def _parse_hands(view: RoundView) -> dict[int, Setting | None]:
+    return {position: hand_setting(hand) for position, hand in view.hands.items()}
+
+
+def hand_settings(view: RoundView) -> dict[int, Setting | None]:
+    """Return each position's hand as finally set, as the engine's setting (``None`` where its
+    tiles are unusable), parsed once per round however many checks ask."""
+    return view.once(_parse_hands)
+
+
 def is_player_dealer_table(ruleset: RuleSet) -> bool:
     """Return whether the table has a California player-dealer (it settles from a button)."""
     return ruleset.layout.button_on_dealer is not None
@@ -99,8 +109,9 @@ def _at_risk(view: RoundView, ruleset: RuleSet, position: int) -> Decimal:
 def _misordered(view: RoundView, context: TableContext, emit: Emit) -> None:
     """PA 621a.8(a) / NJ 10.7(a): a high hand and a low hand, the high ranking at least as high."""
     ranking = context.ruleset.ranking
+    settings = hand_settings(view)
     for position, hand in sorted(view.hands.items()):
-        setting = hand_setting(hand)
+        setting = settings[position]
         if setting is None or is_ordered(setting, ranking):
             continue
         emit("PG-SET-MISORDERED", position=position,
@@ -113,7 +124,7 @@ def _house_way(view: RoundView, context: TableContext, emit: Emit) -> None:
     """PA 621a.10(f) / NJ 10.9(f): a dealer's or co-bank's hand off the house way is reset."""
     ruleset = context.ruleset
     for hand in _house_set_hands(view, ruleset):
-        setting = hand_setting(hand)
+        setting = hand_settings(view)[hand.position]
         if setting is None:
             continue
         try:
@@ -138,7 +149,7 @@ def _dealer_rule(view: RoundView, context: TableContext, emit: Emit) -> None:
         return
     dealer = ruleset.layout.dealer
     hand = view.hands.get(dealer)
-    setting = hand_setting(hand)
+    setting = hand_settings(view).get(dealer)
     if hand is None or setting is None:
         return
     try:

@@ -57,7 +57,7 @@ from audit.games.paigow.vigorish import vigorish
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Check, Emit
 from audit.verification.paigow.round_view import RoundView
-from audit.verification.paigow.setting_checks import hand_setting, is_player_dealer_table
+from audit.verification.paigow.setting_checks import hand_settings, is_player_dealer_table
 
 _PLAYED = ("win", "push", "lose")
 _CENTRE_MODES = (BankingMode.PLAYER_BANK, BankingMode.CO_BANK)
@@ -185,7 +185,8 @@ def _expected_order(
 def _hand_outcome(
     view: RoundView, ruleset: RuleSet, player: Position, banker: Position
 ) -> Outcome | None:
-    mine, theirs = hand_setting(view.hands.get(player)), hand_setting(view.hands.get(banker))
+    settings = hand_settings(view)
+    mine, theirs = settings.get(player), settings.get(banker)
     if mine is None or theirs is None:
         return None
     try:
@@ -365,9 +366,15 @@ def _stray(emit: Emit, events: Iterable[WagerSettled], code: str, what: str) -> 
 
 
 def _judge_vigorish(
-    emit: Emit, context: TableContext, mode: BankingMode, event: WagerSettled, line: SettlementLine
+    emit: Emit,
+    context: TableContext,
+    mode: BankingMode,
+    event: WagerSettled,
+    line: SettlementLine,
+    paid: Cents,
+    taken: Cents,
 ) -> None:
-    paid, _, _, taken = _recorded_money(event)
+    """Judge the vigorish ``taken`` on a wager recorded as ``paid`` (both cents, as recorded)."""
     rounding = context.ruleset.vig_rounding
     if rounding is None:  # California: no vigorish, only the collection schedule's fees
         if taken:
@@ -402,14 +409,14 @@ def _judge_line(
     line, known = expected
     paid, collected, returned, taken = _recorded_money(event)
     want = (line.paid, line.collected, line.returned)
-    shown = _shown(_label(line.wager), *want, line.vigorish)
     if view.voided is not None:  # every wager returned whole, nothing else moved
         if (paid, collected, returned, taken) != (*want, 0):
             wrong = max(_money_at_stake((paid, collected, returned), want), taken)
             rule = _rule(context, _VOID_RULES.get(view.voided.reason))
             emit("PG-SETTLE-PAYOUT", position=event.position,
                  recorded=_shown(event.outcome, paid, collected, returned, taken),
-                 expected=f"{shown} (round voided)", at_stake=to_dollars(wrong),
+                 expected=f"{_shown(_label(line.wager), *want, line.vigorish)} (round voided)",
+                 at_stake=to_dollars(wrong),
                  events=[view.voided, event], rule_key=rule)  # fmt: skip
         return
     rule = _rule(context, _MODE_RULES.get(facts.mode))
@@ -425,17 +432,21 @@ def _judge_line(
             # the rest returned.
             code, rule = "PG-CA-COVERAGE", None
         emit(code, position=event.position,
-             recorded=_shown(event.outcome, paid, collected, returned), expected=shown,
+             recorded=_shown(event.outcome, paid, collected, returned),
+             expected=_shown(_label(line.wager), *want, line.vigorish),
              at_stake=to_dollars(_money_at_stake((paid, collected, returned), want)),
              events=[event], rule_key=rule)  # fmt: skip
-    _judge_vigorish(emit, context, facts.mode, event, line)
+    _judge_vigorish(emit, context, facts.mode, event, line, paid, taken)
 
 
-def _wagers(view: RoundView, context: TableContext, emit: Emit) -> None:
+def _wagers(
+    view: RoundView,
+    context: TableContext,
+    emit: Emit,
+    facts: SettlementFacts,
+    expected: ExpectedSettlement,
+) -> None:
     """Each Pai Gow wager: outcome, payout, vigorish (PA 621a.8(e)-(k), 9(o)-(r); CA coverage)."""
-    ruleset = context.ruleset
-    facts = read_settlement(view, ruleset)
-    expected = expect_settlement(view, ruleset, facts)
     for position, event in facts.settled.items():
         line = expected.lines.get(position)
         if line is not None:
@@ -532,13 +543,16 @@ def _flows(
          events=[e for e in events if e is not None])  # fmt: skip
 
 
-def _bank(view: RoundView, context: TableContext, emit: Emit) -> None:
+def _bank(
+    view: RoundView,
+    context: TableContext,
+    emit: Emit,
+    facts: SettlementFacts,
+    expected: ExpectedSettlement,
+) -> None:
     """The bank's flows (PA 621a.9(h), (n)-(r) / NJ 10.8(h), (n)-(r))."""
-    ruleset = context.ruleset
-    facts = read_settlement(view, ruleset)
     if facts.mode is BankingMode.CALIFORNIA:
         return
-    expected = expect_settlement(view, ruleset, facts)
     _judge_dealer_wager_allowed(view, context, emit, facts)
     _judge_dealer_wager(view, context, emit, expected)
     settlement = expected.settlement
@@ -570,11 +584,10 @@ def _bank(view: RoundView, context: TableContext, emit: Emit) -> None:
     })  # fmt: skip
 
 
-def _balance(view: RoundView, context: TableContext, emit: Emit) -> None:
+def _balance(view: RoundView, context: TableContext, emit: Emit, facts: SettlementFacts) -> None:
     """The centre of a banked layout pays out exactly what went in (PA 621a.9(o), (r))."""
     if view.bank is None or view.voided is not None or is_player_dealer_table(context.ruleset):
         return
-    facts = read_settlement(view, context.ruleset)
     unsettled = set(facts.stakes) - set(facts.settled)
     dealer_open = view.dealer_wager is not None and view.dealer_wager_settled is None
     if view.completed is None or unsettled or dealer_open:
@@ -628,11 +641,10 @@ def _player_dealer_result(
     return {line.position: line.paid - line.collected for line in settled.lines}
 
 
-def _order(view: RoundView, context: TableContext, emit: Emit) -> None:
+def _order(view: RoundView, context: TableContext, emit: Emit, facts: SettlementFacts) -> None:
     """CA: wagers settled "in a clockwise manner ... starting with the player with the action
     button"."""
     ruleset = context.ruleset
-    facts = read_settlement(view, ruleset)
     if facts.mode is not BankingMode.CALIFORNIA or view.voided is not None:
         return
     expected = _expected_order(view, ruleset, facts)
@@ -663,13 +675,12 @@ def _order(view: RoundView, context: TableContext, emit: Emit) -> None:
          events=[facts.settled[position]])  # fmt: skip
 
 
-def _fees(view: RoundView, context: TableContext, emit: Emit) -> None:
+def _fees(view: RoundView, context: TableContext, emit: Emit, facts: SettlementFacts) -> None:
     """CA Collection Rates Schedule: each fee by the table's schedule option."""
     ruleset = context.ruleset
     schedule = ruleset.collection_schedule
     if schedule is None or view.completed is None:
         return  # fees are taken after every settlement
-    facts = read_settlement(view, ruleset)
     positions = sorted(facts.stakes)
     want: dict[Position, Cents] = {}
     if view.voided is None:  # a voided round takes no fee (settle_voided_round)
@@ -711,12 +722,13 @@ def _pair_fortunes_result(
     return None
 
 
-def _pair_fortunes(view: RoundView, context: TableContext, emit: Emit) -> None:
+def _pair_fortunes(
+    view: RoundView, context: TableContext, emit: Emit, facts: SettlementFacts
+) -> None:
     """PA 621a.8(j) (2019): paid by the paytable on the four tiles, however they were set."""
     paytable = context.ruleset.pair_fortunes
     if paytable is None:
         return
-    facts = read_settlement(view, context.ruleset)
     voids = {v.position for v in view.player_voids}
     for position, event in facts.side_settled.items():
         amount = facts.side[position]
@@ -739,4 +751,24 @@ def _pair_fortunes(view: RoundView, context: TableContext, emit: Emit) -> None:
     _stray(emit, facts.stray_side, "PG-PF-PAYOUT", "Pair Fortunes")
 
 
-CHECKS: tuple[Check, ...] = (_wagers, _bank, _balance, _order, _fees, _pair_fortunes)
+# --- The round ----------------------------------------------------------------------------------
+
+
+def _settlement(view: RoundView, context: TableContext, emit: Emit) -> None:
+    """Read the round's money once and settle it once, then judge each part in turn.
+
+    Every part judges against the same reading and the same expected settlement, so
+    both are made here, not once per part; the parts report in this order.
+    """
+    ruleset = context.ruleset
+    facts = read_settlement(view, ruleset)
+    expected = expect_settlement(view, ruleset, facts)
+    _wagers(view, context, emit, facts, expected)
+    _bank(view, context, emit, facts, expected)
+    _balance(view, context, emit, facts)
+    _order(view, context, emit, facts)
+    _fees(view, context, emit, facts)
+    _pair_fortunes(view, context, emit, facts)
+
+
+CHECKS: tuple[Check, ...] = (_settlement,)
