@@ -33,7 +33,7 @@ def _with_ties(settings: Sequence[Setting], ranking: HandRanking) -> frozenset[S
     result = set(settings)
     for s in settings:
         if ranking.key(*s.high) == ranking.key(*s.low):
-            result.add(Setting(s.low, s.high))
+            result.add(Setting.of_distinct(s.low, s.high))
     return frozenset(result)
 
 
@@ -43,7 +43,11 @@ def _is_pair(hand: tuple[int, int]) -> bool:
 
 def rule_clause(tiles: Sequence[Tile], ranking: HandRanking = PA_RANKING) -> str:
     """Return which paragraph of PA 621a.8(d) governs these four tiles (a key of ``CLAUSES``)."""
-    settings = settings_for(tiles, ranking)
+    return _clause(settings_for(tiles, ranking))
+
+
+def _clause(settings: Sequence[Setting]) -> str:
+    """Return the governing clause given the deal's three settings (:func:`rule_clause`)."""
     if any(pair_rank(*s.high) == 1 for s in settings):
         return "supreme-pair"
     if any(_is_pair(s.high) for s in settings):
@@ -58,7 +62,7 @@ def permitted_settings(
 ) -> frozenset[Setting]:
     """Return every setting of four tiles that PA 621a.8(d) / NJ 19:47-10.7(d) permits."""
     settings = settings_for(tiles, ranking)
-    clause = rule_clause(tiles, ranking)
+    clause = _clause(settings)  # as rule_clause(tiles), without splitting the tiles again
     if clause == "supreme-pair":  # (d)(1): the Supreme Pair is played as the Supreme Pair.
         chosen = [s for s in settings if pair_rank(*s.high) == 1]
     elif clause == "pair-wong-gong":  # (d)(2): always play a pair, wong or gong if possible.

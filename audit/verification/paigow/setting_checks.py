@@ -30,11 +30,13 @@ def hand_setting(hand: HandSet | None) -> Setting | None:
     if hand is None:
         return None
     try:
-        high = (parse_tile(hand.high[0]), parse_tile(hand.high[1]))
-        low = (parse_tile(hand.low[0]), parse_tile(hand.low[1]))
-        return Setting(high, low)
-    except RulesError:  # a repeated or unknown tile: PG-TILE-* report it
+        a, b = parse_tile(hand.high[0]), parse_tile(hand.high[1])
+        c, d = parse_tile(hand.low[0]), parse_tile(hand.low[1])
+    except RulesError:  # an unknown tile: PG-TILE-* report it
         return None
+    if len({a, b, c, d}) != 4:  # a repeated tile: PG-TILE-* report it
+        return None
+    return Setting.of_distinct((a, b), (c, d))  # parsed and compared: no need to check again
 
 
 def _parse_hands(view: RoundView) -> dict[int, Setting | None]:
