@@ -248,7 +248,7 @@ def _dealt_stacks(view: RoundView) -> play.StacksFormed | None:
     so the round's first ``stacks_formed`` is not always the one dealt.
     """
     dealt_at = view.delivered[0][0] if view.delivered else len(view.events)
-    formed = [e for e in view.events[:dealt_at] if isinstance(e, play.StacksFormed)]
+    formed = [e for i, e in view.formed if i < dealt_at]
     return formed[-1] if formed else view.stacks
 
 
@@ -292,10 +292,11 @@ def check_delivery(view: RoundView, context: TableContext, emit: Emit) -> None:
     cited = "alternative-delivery" in ruleset.citations
     alternative = style is not ruleset.default_delivery_style and cited
     for _, event in view.delivered:
-        group = [TILE_NAMES[t] for t in groups[event.order]]
-        where = walk[event.order] if walk is not None else event.position
-        if set(event.tiles) == set(group) and where == event.position:
+        order, position = event.order, event.position
+        where = walk[order] if walk is not None else position
+        if where == position and set(event.tiles) == {TILE_NAMES[t] for t in groups[order]}:
             continue
+        group = [TILE_NAMES[t] for t in groups[order]]
         how = f"{style.value}{', cut' if cut is not None else ''}"
         emit(
             "PG-DEAL-STACK-ORDER",

@@ -29,6 +29,9 @@ class RoundView:
     events: list[Event] = field(default_factory=list)
     started: play.RoundStarted | None = None
     stacks: play.StacksFormed | None = None
+    """The first stacks formed (a remix forms new ones: see ``formed``)."""
+    formed: list[tuple[int, play.StacksFormed]] = field(default_factory=list)
+    """Every ``stacks_formed``, with its index."""
     cut: play.TilesCut | None = None
     bank: play.BankAccepted | None = None
     offers: list[play.BankOffered] = field(default_factory=list)
@@ -99,7 +102,6 @@ class RoundView:
 
 _SINGLE = {
     "round_started": "started",
-    "stacks_formed": "stacks",
     "tiles_cut": "cut",
     "bank_accepted": "bank",
     "co_bank_requested": "co_bank",
@@ -129,10 +131,13 @@ _INDEXED = {
 
 # How view_round files each event type: the first kept, every one kept with its index,
 # or a rule of its own. Looked up by class (cached from the type name), not by isinstance.
-_KEEP_FIRST, _KEEP_INDEXED, _NO_MORE_BETS, _OFFER, _VOID, _HAND, _REVEAL, _FEE, _OTHER = range(9)
+_KEEP_FIRST, _KEEP_INDEXED, _STACKS, _NO_MORE_BETS, _OFFER, _VOID, _HAND, _REVEAL, _FEE, _OTHER = (
+    range(10)
+)
 _BY_NAME: dict[str, tuple[int, str]] = {
     **{kind: (_KEEP_FIRST, attr) for kind, attr in _SINGLE.items()},
     **{kind: (_KEEP_INDEXED, attr) for kind, attr in _INDEXED.items()},
+    "stacks_formed": (_STACKS, ""),
     "no_more_bets": (_NO_MORE_BETS, ""),
     "bank_offered": (_OFFER, ""),
     "hand_voided": (_VOID, ""),
@@ -167,6 +172,10 @@ def view_round(events: Iterable[Event]) -> RoundView:
             view.hands[event.position] = event  # type: ignore[attr-defined]
         elif how == _REVEAL:
             view.reveals.setdefault(event.position, index)  # type: ignore[attr-defined]
+        elif how == _STACKS:
+            view.formed.append((index, event))  # type: ignore[arg-type]
+            if view.stacks is None:  # the first is ``stacks``
+                view.stacks = event  # type: ignore[assignment]
         elif how == _NO_MORE_BETS:
             view.no_more_bets = index if view.no_more_bets is None else view.no_more_bets
         elif how == _OFFER:
