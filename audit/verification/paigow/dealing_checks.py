@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from itertools import chain
 
 from audit.events.envelope import Event
 from audit.events.paigow import play, wagers
@@ -408,6 +409,9 @@ def check_exposed_tiles(view: RoundView, context: TableContext, emit: Emit) -> N
 
 
 def _duplicates(names: Iterable[str]) -> set[str]:
+    names = list(names)
+    if len(set(names)) == len(names):
+        return set()  # the usual case, found without counting
     return {name for name, seen in Counter(names).items() if seen > 1}
 
 
@@ -419,15 +423,15 @@ def check_duplicate_tiles(view: RoundView, context: TableContext, emit: Emit) ->
     """
     layout = context.ruleset.layout
     formed = _dealt_stacks(view)
-    stacked = (
-        [name for stack in formed.stacks for name in stack] if formed and formed.stacks else []
-    )
+    stacked = [*chain.from_iterable(formed.stacks)] if formed and formed.stacks else []
+    in_stacks = _duplicates(stacked)
+    in_dealt = _duplicates(chain.from_iterable(e.tiles for _, e in view.delivered))
+    in_hands = _duplicates(name for e in view.hands.values() for name in (*e.high, *e.low))
+    if not (in_stacks or in_dealt or in_hands):
+        return  # the usual case: no tile twice anywhere
     dealt = [(e.position, name, e) for _, e in view.delivered for name in e.tiles]
     hands = sorted(view.hands.values(), key=lambda e: e.seq)
     held = [(e.position, name, e) for e in hands for name in [*e.high, *e.low]]
-    in_stacks = _duplicates(stacked)
-    in_dealt = _duplicates(name for _, name, _ in dealt)
-    in_hands = _duplicates(name for _, name, _ in held)
     for name in sorted(in_stacks | in_dealt | in_hands):
         holders = [p for p, n, _ in (held if name in in_hands else dealt) if n == name]
         places = [
@@ -458,6 +462,8 @@ def check_missing_tiles(view: RoundView, context: TableContext, emit: Emit) -> N
     if formed is None or formed.stacks is None:
         return
     stacked = {name for stack in formed.stacks for name in stack}
+    if stacked.issuperset(TILE_NAMES):
+        return  # the usual case, found without listing the missing
     missing = [name for name in TILE_NAMES if name not in stacked]
     if missing:
         emit(
@@ -478,7 +484,7 @@ def check_hands_dealt(view: RoundView, context: TableContext, emit: Emit) -> Non
     for position, hand in sorted(view.hands.items()):
         tiles = [*hand.high, *hand.low]
         given = dealt.get(position)
-        if given is not None and Counter(tiles) == Counter(given):
+        if given is not None and sorted(tiles) == sorted(given):  # the same four, in any order
             continue
         emit(
             "PG-TILE-HAND-MISMATCH",
