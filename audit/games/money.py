@@ -22,6 +22,11 @@ Cents = int
 
 def to_cents(amount: Decimal | int | str) -> Cents:
     """Convert dollars (``Decimal``, ``int`` or a decimal string) to cents, refusing fractions."""
+    if type(amount) is Decimal and amount.is_finite():  # the usual case: no copy, no NaN test
+        value = amount * 100
+        if value != value.to_integral_value():
+            raise InvalidAmountError(f"amount finer than a cent: {amount!r}")
+        return int(value)
     if isinstance(amount, (bool, float)):
         raise InvalidAmountError(f"amount must be exact, not {amount!r}")
     try:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from audit.games.paigow.hands import PA_RANKING, HandRanking, describe_hand, pair_rank
+from audit.games.paigow.hands import PA_RANKING, HandRanking, hand_value, pair_rank
 from audit.games.paigow.setting import Setting, settings_for
 from audit.games.paigow.tiles import TILE_RANKS, Tile
 
@@ -52,7 +52,7 @@ def _clause(settings: Sequence[Setting]) -> str:
         return "supreme-pair"
     if any(_is_pair(s.high) for s in settings):
         return "pair-wong-gong"
-    if any(describe_hand(*s.high).value >= 7 for s in settings):
+    if any(hand_value(*s.high) >= 7 for s in settings):
         return "seven-eight-nine"
     return "no-combination"
 
@@ -68,7 +68,7 @@ def permitted_settings(
     elif clause == "pair-wong-gong":  # (d)(2): always play a pair, wong or gong if possible.
         chosen = [s for s in settings if _is_pair(s.high)]
     elif clause == "seven-eight-nine":  # (d)(3): any two tiles with a value of 9, 8 or 7.
-        chosen = [s for s in settings if describe_hand(*s.high).value >= 7]
+        chosen = [s for s in settings if hand_value(*s.high) >= 7]
     else:  # (d)(4): the highest-ranking tile with the lowest-ranking tile (621a.3(h) ranks).
         ranks = [TILE_RANKS[t] for t in tiles]
         top = {t for t in tiles if TILE_RANKS[t] == min(ranks)}

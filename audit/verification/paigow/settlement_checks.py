@@ -707,11 +707,15 @@ def _fees(view: RoundView, context: TableContext, emit: Emit, facts: SettlementF
 
 
 def _pair_fortunes_result(
-    view: RoundView, position: Position, amount: Cents, paytable: Paytable
+    view: RoundView,
+    delivered: dict[Position, list[str]],
+    position: Position,
+    amount: Cents,
+    paytable: Paytable,
 ) -> PairFortunesResult | None:
     """Settle a Pair Fortunes wager on the four tiles delivered (or, lacking those, set)."""
     hand = view.hands.get(position)
-    candidates = [view.delivered_to().get(position), [*hand.high, *hand.low] if hand else None]
+    candidates = [delivered.get(position), [*hand.high, *hand.low] if hand else None]
     for names in candidates:
         if names is None:
             continue
@@ -730,12 +734,13 @@ def _pair_fortunes(
     if paytable is None:
         return
     voids = {v.position for v in view.player_voids}
+    delivered = view.delivered_to()
     for position, event in facts.side_settled.items():
         amount = facts.side[position]
         if view.voided is not None or position in voids:  # PA 621a.10(c)-(e): returned
             outcome, want = "returned", (0, 0, amount)
         else:
-            result = _pair_fortunes_result(view, position, amount, paytable)
+            result = _pair_fortunes_result(view, delivered, position, amount, paytable)
             if result is None:
                 continue
             outcome = "win" if result.paid else "lose"
