@@ -114,11 +114,10 @@ def check_player_spots(view: RoundView, context: TableContext, emit: Emit) -> No
     """
     ruleset = context.ruleset
     layout = ruleset.layout
-    live = live_wagers(view)
     bank_player = view.bank.player_id if view.bank else None
     for player_id, placements in _players_areas(view, layout).items():
-        if player_id == bank_player:
-            continue
+        if player_id == bank_player or len(placements) == 1:
+            continue  # one wager is one area: nothing to judge
         spots = _spots_in_order(placements)
         kept: list[Position] = []
         over: list[Position] = []
@@ -141,7 +140,7 @@ def check_player_spots(view: RoundView, context: TableContext, emit: Emit) -> No
             recorded=f"player {player_id} wagered on {_names(layout, spots)}",
             expected=allowed,
             position=over[0],
-            at_stake=sum((live[p] for p in over), ZERO),
+            at_stake=sum((live_wagers(view)[p] for p in over), ZERO),
             events=[event for _, event in placements],
         )
 
