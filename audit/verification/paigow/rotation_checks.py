@@ -51,6 +51,8 @@ def _rotation(view: RoundView, context: TableContext, emit: Emit) -> None:
 def _offer_order(view: RoundView, context: TableContext, emit: Emit) -> None:
     # PA 621a.9(c): offered "continuing around the table in a counterclockwise manner";
     # California offers clockwise. Each offer must come later round the ring than the last.
+    if len(view.offers) < 2:
+        return  # one offer (or none) is in order whatever the ring
     layout = context.ruleset.layout
     ring = list(layout.ring if not layout.count_clockwise else reversed(layout.ring))
     offers = [o for o in view.offers if o.position in ring]

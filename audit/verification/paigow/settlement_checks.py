@@ -731,8 +731,8 @@ def _pair_fortunes(
 ) -> None:
     """PA 621a.8(j) (2019): paid by the paytable on the four tiles, however they were set."""
     paytable = context.ruleset.pair_fortunes
-    if paytable is None:
-        return
+    if paytable is None or not (facts.side_settled or facts.stray_side):
+        return  # no Pair Fortunes wager settled: nothing to judge
     voids = {v.position for v in view.player_voids}
     delivered = view.delivered_to()
     for position, event in facts.side_settled.items():

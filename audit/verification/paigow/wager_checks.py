@@ -82,15 +82,16 @@ def check_past_post(view: RoundView, context: TableContext, emit: Emit) -> None:
     """Flag a wager placed or withdrawn after the first "no more bets" (PA 621a.5(c))."""
     if view.no_more_bets is None:
         return  # dealing without the call is PG-DEAL-BEFORE-NO-MORE-BETS
-    call = view.events[view.no_more_bets]
-    layout = context.ruleset.layout
+    called_at = view.no_more_bets
     moves: list[tuple[int, wagers.WagerPlaced | wagers.WagerWithdrawn, str]] = [
-        *((i, e, "placed") for i, e in view.placed),
-        *((i, e, "withdrawn") for i, e in view.withdrawn),
+        *((i, e, "placed") for i, e in view.placed if i > called_at),
+        *((i, e, "withdrawn") for i, e in view.withdrawn if i > called_at),
     ]
-    for index, event, verb in sorted(moves, key=lambda move: move[0]):
-        if index <= view.no_more_bets:
-            continue
+    if not moves:
+        return
+    call = view.events[called_at]
+    layout = context.ruleset.layout
+    for _, event, verb in sorted(moves, key=lambda move: move[0]):
         # PA 621a.5(c) / NJ 10.5(c): no wager "made, increased or withdrawn" after the call.
         emit(
             "PG-WAGER-PAST-POST",
