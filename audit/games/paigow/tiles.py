@@ -90,6 +90,9 @@ FULL_SET: frozenset[Tile] = frozenset(TILES)
 
 _KIND_BY_NOTATION = {notation: kind for kind, notation in enumerate(KIND_NOTATIONS)}
 _TILE_BY_NAME = {name: tile for tile, name in enumerate(TILE_NAMES)}
+TILE_BY_NAME: dict[str, Tile] = _TILE_BY_NAME
+"""Each tile by its canonical name (``'6-6a'``, as events carry them): a lookup, not a parse.
+Shared: never change it. Any other spelling is :func:`parse_tile`'s."""
 
 
 def tile_kind(tile: Tile) -> TileKind:

@@ -27,7 +27,7 @@ from audit.games.paigow.layout import (
     starting_position,
     unwagered_positions,
 )
-from audit.games.paigow.tiles import TILE_NAMES, parse_tile
+from audit.games.paigow.tiles import TILE_BY_NAME, TILE_NAMES, parse_tile
 from audit.verification.findings import ZERO
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Check, Emit
@@ -256,7 +256,11 @@ def _dealt_stacks(view: RoundView) -> play.StacksFormed | None:
 def _full_set(stacks: Sequence[Sequence[str]]) -> Stacks | None:
     """Return the stacks as tiles if they hold the full set once each, else ``None``."""
     try:
-        return check_stacks([[parse_tile(name) for name in stack] for stack in stacks])
+        try:  # events carry canonical names: looked up in C; parse_tile for any other
+            tiles = [[*map(TILE_BY_NAME.__getitem__, stack)] for stack in stacks]
+        except KeyError:
+            tiles = [[parse_tile(name) for name in stack] for stack in stacks]
+        return check_stacks(tiles)
     except RulesError:
         return None
 

@@ -18,7 +18,7 @@ from audit.games.paigow.dealer_rule import permitted_settings
 from audit.games.paigow.hands import HandRanking
 from audit.games.paigow.rulesets import RuleSet
 from audit.games.paigow.setting import Setting, is_ordered
-from audit.games.paigow.tiles import parse_tile
+from audit.games.paigow.tiles import TILE_BY_NAME, parse_tile
 from audit.verification.findings import ZERO
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Check, Emit
@@ -29,11 +29,14 @@ def hand_setting(hand: HandSet | None) -> Setting | None:
     """Return a recorded hand as the engine's setting, or ``None`` if its tiles are unusable."""
     if hand is None:
         return None
-    try:
-        a, b = parse_tile(hand.high[0]), parse_tile(hand.high[1])
-        c, d = parse_tile(hand.low[0]), parse_tile(hand.low[1])
-    except RulesError:  # an unknown tile: PG-TILE-* report it
-        return None
+    tile = TILE_BY_NAME.get  # events carry canonical names: parse_tile is for any other
+    a, b, c, d = tile(hand.high[0]), tile(hand.high[1]), tile(hand.low[0]), tile(hand.low[1])
+    if a is None or b is None or c is None or d is None:
+        try:
+            a, b = parse_tile(hand.high[0]), parse_tile(hand.high[1])
+            c, d = parse_tile(hand.low[0]), parse_tile(hand.low[1])
+        except RulesError:  # an unknown tile: PG-TILE-* report it
+            return None
     if len({a, b, c, d}) != 4:  # a repeated tile: PG-TILE-* report it
         return None
     return Setting.of_distinct((a, b), (c, d))  # parsed and compared: no need to check again

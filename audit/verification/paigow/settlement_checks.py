@@ -304,26 +304,33 @@ def expect_settlement(
     rounding = ruleset.vig_rounding
     if rounding is None:
         return result
-    wagers: list[Wager] = []
+    found: list[tuple[Wager, bool]] = []
     complete = True
     for position in _expected_order(view, ruleset, facts) or sorted(facts.stakes):
-        found = _expected_wager(view, ruleset, facts, position)
-        if found is None:
+        wager_known = _expected_wager(view, ruleset, facts, position)
+        if wager_known is None:
             complete = False
-            continue
-        wager, known = found
-        wagers.append(wager)
-        result.lines[position] = (settle_wager(wager, rounding), known)
+        else:
+            found.append(wager_known)
+    wagers = [wager for wager, _ in found]
     dealer_wager, dealer_known, dealer_complete = _dealer_wager(view, ruleset, facts)
     result.dealer_wager, result.dealer_outcome_known = dealer_wager, dealer_known
-    if not (complete and dealer_complete):
-        return result
-    if facts.mode is BankingMode.PLAYER_BANK:
-        result.settlement = settle_player_bank(wagers, rounding, dealer_wager)
-    elif facts.mode is BankingMode.CO_BANK:
-        result.settlement = settle_co_bank(wagers, rounding)  # a dealer wager: its own finding
+    if complete and dealer_complete:
+        if facts.mode is BankingMode.PLAYER_BANK:
+            result.settlement = settle_player_bank(wagers, rounding, dealer_wager)
+        elif facts.mode is BankingMode.CO_BANK:
+            result.settlement = settle_co_bank(wagers, rounding)  # a dealer wager: its own finding
+        else:
+            result.settlement = settle_dealer_banked(wagers, rounding)
+    # Each wager's line as settle_wager gives it; a dealer-banked round's settlement is made
+    # of exactly those lines, in this order, so they are not settled a second time.
+    if facts.mode is BankingMode.DEALER and result.settlement is not None:
+        lines = result.settlement.lines
     else:
-        result.settlement = settle_dealer_banked(wagers, rounding)
+        lines = tuple(settle_wager(wager, rounding) for wager in wagers)
+    result.lines = {
+        wager.position: (line, known) for (wager, known), line in zip(found, lines, strict=True)
+    }
     return result
 
 
