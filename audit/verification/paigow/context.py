@@ -7,7 +7,6 @@ A :class:`TableContext` is built from the table's own events in order
 
 from __future__ import annotations
 
-from copy import copy
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
@@ -74,7 +73,8 @@ class TableContext:
         """Return a copy as of now, for judging a round later against the table as it then was."""
         # Taken at every round's start: a shallow copy with its own mutable containers is
         # several times cheaper than dataclasses.replace, which re-runs __init__.
-        copied = copy(self)
+        copied = object.__new__(TableContext)
+        copied.__dict__.update(self.__dict__)
         copied.inspected_sets = set(self.inspected_sets)
         copied.last_dealer_banked_wagers = dict(self.last_dealer_banked_wagers)
         return copied

@@ -13,6 +13,8 @@ from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Check, Emit
 from audit.verification.paigow.round_view import RoundView
 
+_ZERO = Decimal("0.00")
+
 
 def _other_players_action(view: RoundView, bank: int) -> Decimal:
     return sum(
@@ -74,9 +76,10 @@ def after_round(view: RoundView, context: TableContext) -> None:
     bank = view.bank
     if bank is None:
         context.bank_streak = (None, 0)
-        wagers: dict[int, Decimal] = {}
-        for position, placed in view.pai_gow_wagers().items():
-            wagers[position] = sum((w.amount for w in placed), Decimal("0.00"))
+        wagers: dict[int, Decimal] = {}  # each position's Pai Gow wagers placed, summed in order
+        for _, placed in view.placed:
+            if placed.kind is WagerKind.PAI_GOW:
+                wagers[placed.position] = wagers.get(placed.position, _ZERO) + placed.amount
         if wagers:
             context.last_dealer_banked_wagers = wagers
         return
