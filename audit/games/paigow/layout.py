@@ -63,8 +63,9 @@ class TableLayout:
     button_on_dealer: Position | None = None
 
     @cached_property
-    def _walks(self) -> dict[tuple[Position, bool], tuple[Position, ...]]:
-        """The walks round the ring taken so far, by start and direction (see ``_walk``)."""
+    def _walks(self) -> dict[tuple[Position | str, Position | bool], tuple[Position, ...]]:
+        """Walks round the ring taken so far, by start and direction (``_walk``), and the
+        settlement orders by start (``settlement_order``)."""
         return {}
 
     def __post_init__(self) -> None:
@@ -231,7 +232,12 @@ def settlement_order(layout: TableLayout, button: Position | None = None) -> tup
         start = button
     else:
         raise InvalidDealError(f"the button must be at a betting position: {button!r}")
-    return tuple(p for p in _walk(layout, start, layout.settle_clockwise) if p in layout.betting)
+    key = ("settle", start)  # kept with the layout's walks: a layout never changes
+    found = layout._walks.get(key)
+    if found is None:
+        walk = _walk(layout, start, layout.settle_clockwise)
+        found = layout._walks[key] = tuple(p for p in walk if p in layout.betting)
+    return found
 
 
 def deal_order(start: Position, layout: TableLayout) -> tuple[Position, ...]:

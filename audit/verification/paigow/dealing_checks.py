@@ -430,7 +430,7 @@ def check_duplicate_tiles(view: RoundView, context: TableContext, emit: Emit) ->
     stacked = [*chain.from_iterable(formed.stacks)] if formed and formed.stacks else []
     in_stacks = _duplicates(stacked)
     in_dealt = _duplicates(chain.from_iterable(e.tiles for _, e in view.delivered))
-    in_hands = _duplicates(name for e in view.hands.values() for name in (*e.high, *e.low))
+    in_hands = _duplicates(chain.from_iterable(e.high + e.low for e in view.hands.values()))
     if not (in_stacks or in_dealt or in_hands):
         return  # the usual case: no tile twice anywhere
     dealt = [(e.position, name, e) for _, e in view.delivered for name in e.tiles]

@@ -113,6 +113,9 @@ def check_player_spots(view: RoundView, context: TableContext, emit: Emit) -> No
     casino allows it (``adjacent_spots``). The bank is 621a.9(f)'s exception:
     :func:`check_bank_spots` judges it.
     """
+    players = [placed.player_id for _, placed in view.placed]
+    if len(set(players)) == len(players):
+        return  # no one placed two wagers: no one is on two areas
     ruleset = context.ruleset
     layout = ruleset.layout
     bank_player = view.bank.player_id if view.bank else None
