@@ -64,32 +64,39 @@ class StreamVerifier:
 
     def feed(self, event: Event) -> list[Finding]:
         """Take one event; return the findings it completes (often none)."""
-        table_id = event.table_id
-        context = self.contexts.get(table_id)
-        if context is None:  # not setdefault: that would build a throwaway context per event
-            context = self.contexts[table_id] = TableContext(table_id)
-        round_id = event.round_id
+        table_id, round_id = event.table_id, event.round_id
         if round_id is None:
-            # The ingest's observations are table-level events (TableEvent): judged here.
-            findings = stream_checks.check_event(event, context)
-            if isinstance(event, TableClosed):
-                findings += self._close_rounds(table_id)
-            context.observe(event)
-            return findings
+            return self._table_event(table_id, event)
         key = (table_id, round_id)
         events = self.open_rounds.get(key)
-        if events is None:
-            self._opened_with[key] = context.snapshot()
+        if events is None:  # the round's first event: keep its table as it now stands
+            self._opened_with[key] = self._context(table_id).snapshot()
             events = self.open_rounds[key] = []
         events.append(event)
         if not isinstance(event, RoundCompleted):
             return []
         del self._opened_with[key], self.open_rounds[key]
+        context = self.contexts[table_id]
         view = view_round(events)
         judged = verify_round(view, context)
         stream_checks.after_round(view, judged, context)
         rotation_checks.after_round(view, context)
         return judged
+
+    def _context(self, table_id: str) -> TableContext:
+        context = self.contexts.get(table_id)
+        if context is None:  # not setdefault: that would build a throwaway context each call
+            context = self.contexts[table_id] = TableContext(table_id)
+        return context
+
+    def _table_event(self, table_id: str, event: Event) -> list[Finding]:
+        context = self._context(table_id)
+        # The ingest's observations are table-level events (TableEvent): judged here.
+        findings = stream_checks.check_event(event, context)
+        if isinstance(event, TableClosed):
+            findings += self._close_rounds(table_id)
+        context.observe(event)
+        return findings
 
     def finish(self) -> list[Finding]:
         """Judge every round still open, as the stream ends."""
@@ -112,5 +119,7 @@ def verify_stream(events: Iterable[Event]) -> Iterator[Finding]:
     """Judge a finite stream of events in order: each round as it ends, open rounds at the end."""
     verifier = StreamVerifier()
     for event in events:
-        yield from verifier.feed(event)
+        findings = verifier.feed(event)
+        if findings:  # most events complete nothing
+            yield from findings
     yield from verifier.finish()
