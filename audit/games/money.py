@@ -20,23 +20,8 @@ from audit.games.errors import InvalidAmountError
 Cents = int
 
 
-_CENTS: dict[Decimal, Cents] = {}
-"""Cents of the Decimal amounts seen so far, by value: a table's amounts repeat endlessly."""
-_CENTS_KEPT = 4096
-
-
 def to_cents(amount: Decimal | int | str) -> Cents:
     """Convert dollars (``Decimal``, ``int`` or a decimal string) to cents, refusing fractions."""
-    if type(amount) is Decimal and amount.is_finite():  # the usual case: no copy, no NaN test
-        cents = _CENTS.get(amount)  # equal amounts (25, 25.00) are the same cents
-        if cents is None:
-            value = amount * 100
-            if value != value.to_integral_value():
-                raise InvalidAmountError(f"amount finer than a cent: {amount!r}")
-            cents = int(value)
-            if len(_CENTS) < _CENTS_KEPT:
-                _CENTS[amount] = cents
-        return cents
     if isinstance(amount, (bool, float)):
         raise InvalidAmountError(f"amount must be exact, not {amount!r}")
     try:

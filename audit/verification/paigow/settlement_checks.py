@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from audit.events.envelope import Event
 from audit.events.paigow.settlement import WagerSettled
@@ -67,6 +68,29 @@ _MODE_RULES = {
     BankingMode.CO_BANK: "co-bank-settlement",  # PA 621a.9(r)
 }
 _VOID_RULES = {"wrong_deal": "wrong-deal", "banker_tile_exposed": "exposed-dealer-tile"}
+
+
+_CENTS: dict[Decimal, Cents] = {}
+"""The cents of the amounts seen so far, by value: a table's amounts repeat endlessly."""
+_CENTS_KEPT = 4096
+
+
+def _cents(amount: Decimal) -> Cents:
+    """Return ``to_cents(amount)``, remembered by value for up to 4,096 amounts.
+
+    Every settlement's paid, collected, returned and vigorish are converted: a hash
+    lookup instead of Decimal arithmetic. Equal amounts (``25``, ``25.00``) are equal
+    cents; anything but a finite Decimal (or an amount finer than a cent, which raises)
+    goes to ``to_cents`` every time.
+    """
+    if type(amount) is not Decimal or not amount.is_finite():
+        return to_cents(amount)
+    cents = _CENTS.get(amount)
+    if cents is None:
+        cents = to_cents(amount)
+        if len(_CENTS) < _CENTS_KEPT:
+            _CENTS[amount] = cents
+    return cents
 
 
 def _rule(context: TableContext, key: str | None) -> str | None:
@@ -112,10 +136,10 @@ def _stakes(view: RoundView, kind: WagerKind) -> dict[Position, Cents]:
     amounts: dict[Position, Cents] = {}
     for _, placed in view.placed:
         if placed.kind is kind:
-            amounts[placed.position] = amounts.get(placed.position, 0) + to_cents(placed.amount)
+            amounts[placed.position] = amounts.get(placed.position, 0) + _cents(placed.amount)
     for _, withdrawn in view.withdrawn:
         if withdrawn.kind is kind and withdrawn.position in amounts:
-            amounts[withdrawn.position] -= to_cents(withdrawn.amount)
+            amounts[withdrawn.position] -= _cents(withdrawn.amount)
     return {position: amount for position, amount in amounts.items() if amount > 0}
 
 
@@ -255,7 +279,7 @@ def _dealer_wager(
     placed = view.dealer_wager
     if placed is None or facts.mode is not BankingMode.PLAYER_BANK or placed.amount <= 0:
         return None, False, True
-    amount = to_cents(placed.amount)
+    amount = _cents(placed.amount)
     outcome = _hand_outcome(view, ruleset, ruleset.layout.dealer, facts.banker)  # PA 621a.9(n)
     if outcome is not None:
         return DealerWager(amount, outcome), True, True
@@ -346,10 +370,10 @@ def _shown(outcome: str, paid: Cents, collected: Cents, returned: Cents, vig: Ce
 def _recorded_money(event: WagerSettled) -> tuple[Cents, Cents, Cents, Cents]:
     """Return a settlement's paid, collected, returned and vigorish in cents."""
     return (
-        to_cents(event.paid),
-        to_cents(event.collected),
-        to_cents(event.returned),
-        to_cents(event.vigorish),
+        _cents(event.paid),
+        _cents(event.collected),
+        _cents(event.returned),
+        _cents(event.vigorish),
     )
 
 
@@ -471,7 +495,7 @@ def _judge_dealer_wager(
     settled = view.dealer_wager_settled
     if settled is None:
         return
-    recorded = to_cents(settled.amount)
+    recorded = _cents(settled.amount)
     rule = _rule(context, "dealer-vs-bank")
     if view.voided is not None:  # the dealer's chips simply go back to the table inventory
         if recorded:
@@ -518,8 +542,8 @@ def _judge_dealer_wager_allowed(
     banks_last = last.get(bank.position) if last is not None else None
     if banks_last is None:
         return  # the bank's last wager against the dealer is not known here
-    limit = dealer_wager_limit(to_cents(banks_last))  # PA 621a.9(h) / NJ 10.8(h)
-    amount = to_cents(placed.amount)
+    limit = dealer_wager_limit(_cents(banks_last))  # PA 621a.9(h) / NJ 10.8(h)
+    amount = _cents(placed.amount)
     if amount > limit:
         emit("PG-BANK-DEALER-WAGER-LIMIT", position=bank.position,
              recorded=f"dealer wagered {placed.amount}",
@@ -529,7 +553,7 @@ def _judge_dealer_wager_allowed(
 
 def _field(event: Event | None, name: str) -> Cents:
     """Return one money field of a bank flow event in cents: 0 when nothing was recorded."""
-    return 0 if event is None else to_cents(getattr(event, name))
+    return 0 if event is None else _cents(getattr(event, name))
 
 
 def _flows(
@@ -602,23 +626,23 @@ def _balance(view: RoundView, context: TableContext, emit: Emit, facts: Settleme
     taken_in = paid_out = 0
     for _, event in view.settled:
         if event.kind is WagerKind.PAI_GOW:  # Pair Fortunes is the house's, outside the centre
-            taken_in += to_cents(event.collected)
-            paid_out += to_cents(event.paid)
+            taken_in += _cents(event.collected)
+            paid_out += _cents(event.paid)
     if view.dealer_wager_settled is not None:
-        amount = to_cents(view.dealer_wager_settled.amount)
+        amount = _cents(view.dealer_wager_settled.amount)
         if view.dealer_wager_settled.outcome == "lose":
             taken_in += amount
         elif view.dealer_wager_settled.outcome == "win":
             paid_out += amount
     if view.shortfall is not None:
-        taken_in += to_cents(view.shortfall.amount)
+        taken_in += _cents(view.shortfall.amount)
     if view.surplus is not None:
-        paid_out += to_cents(view.surplus.vigorish) + to_cents(view.surplus.paid_to_bank)
+        paid_out += _cents(view.surplus.vigorish) + _cents(view.surplus.paid_to_bank)
     split = view.co_bank_split
     if split is not None:
-        taken_in += to_cents(split.shortfall_from_co_bank) + to_cents(split.shortfall_from_house)
+        taken_in += _cents(split.shortfall_from_co_bank) + _cents(split.shortfall_from_house)
         paid_out += sum(
-            to_cents(x)
+            _cents(x)
             for x in (split.surplus_to_house, split.surplus_vigorish, split.surplus_to_co_bank)
         )
     if taken_in != paid_out:
@@ -696,7 +720,7 @@ def _fees(view: RoundView, context: TableContext, emit: Emit, facts: SettlementF
         want[ruleset.layout.dealer] = want.get(ruleset.layout.dealer, 0) + player_dealer_fee
     got: dict[Position, Cents] = {}
     for event in view.fees:
-        got[event.position] = got.get(event.position, 0) + to_cents(event.amount)
+        got[event.position] = got.get(event.position, 0) + _cents(event.amount)
         if event.schedule_option != schedule.option:
             emit("PG-CA-FEE", position=event.position,
                  recorded=f"schedule option {event.schedule_option}",
