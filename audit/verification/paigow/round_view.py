@@ -65,6 +65,7 @@ class RoundView:
     _derived: dict[Callable[[Any], Any], Any] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    """What :meth:`once` has derived from this view, by derivation."""
 
     @property
     def dealer_id(self) -> str | None:
