@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from audit.games.paigow.hands import PA_RANKING, HandRanking, describe_hand, pair_rank
+from audit.games.paigow.hands import PA_RANKING, HandRanking, hand_value, pair_rank
 from audit.games.paigow.setting import Setting, settings_for
 from audit.games.paigow.tiles import TILE_RANKS, Tile
 
@@ -33,7 +33,7 @@ def _with_ties(settings: Sequence[Setting], ranking: HandRanking) -> frozenset[S
     result = set(settings)
     for s in settings:
         if ranking.key(*s.high) == ranking.key(*s.low):
-            result.add(Setting(s.low, s.high))
+            result.add(Setting.of_distinct(s.low, s.high))
     return frozenset(result)
 
 
@@ -43,12 +43,16 @@ def _is_pair(hand: tuple[int, int]) -> bool:
 
 def rule_clause(tiles: Sequence[Tile], ranking: HandRanking = PA_RANKING) -> str:
     """Return which paragraph of PA 621a.8(d) governs these four tiles (a key of ``CLAUSES``)."""
-    settings = settings_for(tiles, ranking)
+    return _clause(settings_for(tiles, ranking))
+
+
+def _clause(settings: Sequence[Setting]) -> str:
+    """Return the governing clause given the deal's three settings (:func:`rule_clause`)."""
     if any(pair_rank(*s.high) == 1 for s in settings):
         return "supreme-pair"
     if any(_is_pair(s.high) for s in settings):
         return "pair-wong-gong"
-    if any(describe_hand(*s.high).value >= 7 for s in settings):
+    if any(hand_value(*s.high) >= 7 for s in settings):
         return "seven-eight-nine"
     return "no-combination"
 
@@ -58,13 +62,13 @@ def permitted_settings(
 ) -> frozenset[Setting]:
     """Return every setting of four tiles that PA 621a.8(d) / NJ 19:47-10.7(d) permits."""
     settings = settings_for(tiles, ranking)
-    clause = rule_clause(tiles, ranking)
+    clause = _clause(settings)  # as rule_clause(tiles), without splitting the tiles again
     if clause == "supreme-pair":  # (d)(1): the Supreme Pair is played as the Supreme Pair.
         chosen = [s for s in settings if pair_rank(*s.high) == 1]
     elif clause == "pair-wong-gong":  # (d)(2): always play a pair, wong or gong if possible.
         chosen = [s for s in settings if _is_pair(s.high)]
     elif clause == "seven-eight-nine":  # (d)(3): any two tiles with a value of 9, 8 or 7.
-        chosen = [s for s in settings if describe_hand(*s.high).value >= 7]
+        chosen = [s for s in settings if hand_value(*s.high) >= 7]
     else:  # (d)(4): the highest-ranking tile with the lowest-ranking tile (621a.3(h) ranks).
         ranks = [TILE_RANKS[t] for t in tiles]
         top = {t for t in tiles if TILE_RANKS[t] == min(ranks)}

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from enum import Enum
+from itertools import chain
+from operator import itemgetter
 
 from audit.games.errors import InvalidDealError
 from audit.games.paigow.tiles import FULL_SET, TILES, Tile, check_distinct
@@ -177,22 +179,44 @@ _PLANS: dict[DeliveryStyle, _Plan] = {
 }
 
 
+class _CheckedStacks(tuple):  # type: ignore[type-arg]
+    """Stacks as :func:`form_stacks` returns them: eight tuples of four, the full set once.
+
+    A tuple of tuples of ints cannot change, so :func:`check_stacks` hands these back
+    without checking them again; ``apply_cut`` and ``deliver`` check their stacks, and are
+    mostly given stacks just checked. Otherwise a plain tuple (equal, with the same repr).
+    """
+
+    __slots__ = ()
+
+
 def form_stacks(tiles: Iterable[Tile]) -> Stacks:
     """Return the 32 tiles, in order, as eight stacks: the first four are stack 0, top first."""
     row = check_distinct(tiles, "the stacks")
     if frozenset(row) != FULL_SET:
         raise InvalidDealError(f"the stacks need all 32 tiles, got {len(row)}: {row!r}")
-    return tuple(row[i : i + STACK_HEIGHT] for i in range(0, len(TILES), STACK_HEIGHT))
+    return _CheckedStacks(map(row.__getitem__, _STACK_SLICES))
+
+
+_STACK_SLICES = tuple(slice(i, i + STACK_HEIGHT) for i in range(0, len(TILES), STACK_HEIGHT))
+"""Each stack's place in the row of 32 tiles."""
+
+
+_PLAIN_SEQUENCES = (tuple, list)
+"""Tested first: isinstance against the Sequence ABC is several times slower."""
 
 
 def check_stacks(stacks: Sequence[Sequence[Tile]]) -> Stacks:
     """Return the stacks as tuples if they are eight stacks of four holding the full set."""
-    if not isinstance(stacks, Sequence) or len(stacks) != STACK_COUNT:
+    if type(stacks) is _CheckedStacks:
+        return stacks  # checked when formed, and unchangeable since
+    plain = _PLAIN_SEQUENCES
+    if not (type(stacks) in plain or isinstance(stacks, Sequence)) or len(stacks) != STACK_COUNT:
         raise InvalidDealError(f"expected 8 stacks of 4 tiles: {stacks!r}")
     for stack in stacks:
-        if not isinstance(stack, Sequence) or len(stack) != STACK_HEIGHT:
+        if not (type(stack) in plain or isinstance(stack, Sequence)) or len(stack) != STACK_HEIGHT:
             raise InvalidDealError(f"a stack must hold 4 tiles: {stack!r}")
-    return form_stacks(tile for stack in stacks for tile in stack)
+    return form_stacks(chain.from_iterable(stacks))
 
 
 def deliver(stacks: Sequence[Sequence[Tile]], style: DeliveryStyle) -> Stacks:
@@ -208,4 +232,14 @@ def deliver(stacks: Sequence[Sequence[Tile]], style: DeliveryStyle) -> Stacks:
     row = check_stacks(stacks)
     if not isinstance(style, DeliveryStyle):
         raise InvalidDealError(f"unknown delivery style: {style!r}")
-    return tuple(tuple(row[stack][layer] for stack, layer in group) for group in _PLANS[style])
+    tiles = tuple(chain.from_iterable(row))
+    return tuple(group(tiles) for group in _GROUPS[style])
+
+
+_GROUPS: dict[DeliveryStyle, tuple[Callable[[tuple[Tile, ...]], tuple[Tile, ...]], ...]] = {
+    style: tuple(
+        itemgetter(*(stack * STACK_HEIGHT + layer for stack, layer in group)) for group in plan
+    )
+    for style, plan in _PLANS.items()
+}
+"""Each style's plan as getters of each group's four tiles from the 32 in stack order."""

@@ -114,12 +114,18 @@ def _best_count(ka: TileKind, kb: TileKind) -> tuple[int, int]:
     return value, -negated_top
 
 
+_KIND_VALUES: tuple[int, ...] = tuple(
+    _best_count(ka, kb)[0] for ka in range(KIND_COUNT) for kb in range(KIND_COUNT)
+)
+"""Each ordered pair of kinds' value, indexed ``ka * KIND_COUNT + kb``: 441 entries."""
+
+
 def hand_value(a: int, b: int) -> int:
     """Return the 0-9 value of two tiles (PA 621a.3(e)), a Gee Joon counted as 3 or 6 to advantage.
 
     A pair also has a value, but pairs rank by pair rank, never by value.
     """
-    return _best_count(TILE_KINDS[a], TILE_KINDS[b])[0]
+    return _KIND_VALUES[TILE_KINDS[a] * KIND_COUNT + TILE_KINDS[b]]
 
 
 def highest_tile_rank(a: int, b: int) -> int:

@@ -170,7 +170,7 @@ class HouseWay:
                 order = tuple(deal.index(t) for t in chosen.tiles)  # type: ignore[assignment]
                 patterns[kinds] = order  # type: ignore[assignment]
             a, b, c, d = (deal[i] for i in order)  # type: ignore[union-attr]
-            table[deal_mask(deal)] = Setting((a, b), (c, d))
+            table[deal_mask(deal)] = Setting.of_distinct((a, b), (c, d))  # a deal's own tiles
         return table
 
     def setting(self, tiles: Sequence[Tile], ranking: HandRanking = PA_RANKING) -> Setting:

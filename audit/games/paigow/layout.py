@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 from audit.games.errors import InvalidDealError
@@ -60,6 +61,12 @@ class TableLayout:
     count_clockwise: bool = False
     settle_clockwise: bool = False
     button_on_dealer: Position | None = None
+
+    @cached_property
+    def _walks(self) -> dict[tuple[Position | str, Position | bool], tuple[Position, ...]]:
+        """Walks round the ring taken so far, by start and direction (``_walk``), and the
+        settlement orders by start (``settlement_order``)."""
+        return {}
 
     def __post_init__(self) -> None:
         if len(self.ring) != HAND_COUNT or set(self.ring) != set(range(HAND_COUNT)):
@@ -125,9 +132,13 @@ def _check_position(layout: TableLayout, position: Position) -> None:
 
 def _walk(layout: TableLayout, start: Position, clockwise: bool) -> tuple[Position, ...]:
     """Return every position once, from ``start`` around the ring in one direction."""
-    step = -1 if clockwise else 1
-    i = layout.ring.index(start)
-    return tuple(layout.ring[(i + step * k) % HAND_COUNT] for k in range(HAND_COUNT))
+    found = layout._walks.get((start, clockwise))
+    if found is None:  # a layout never changes: each walk is taken once
+        step = -1 if clockwise else 1
+        i = layout.ring.index(start)
+        found = tuple(layout.ring[(i + step * k) % HAND_COUNT] for k in range(HAND_COUNT))
+        layout._walks[(start, clockwise)] = found
+    return found
 
 
 def dice_total(faces: Iterable[int]) -> int:
@@ -221,7 +232,12 @@ def settlement_order(layout: TableLayout, button: Position | None = None) -> tup
         start = button
     else:
         raise InvalidDealError(f"the button must be at a betting position: {button!r}")
-    return tuple(p for p in _walk(layout, start, layout.settle_clockwise) if p in layout.betting)
+    key = ("settle", start)  # kept with the layout's walks: a layout never changes
+    found = layout._walks.get(key)
+    if found is None:
+        walk = _walk(layout, start, layout.settle_clockwise)
+        found = layout._walks[key] = tuple(p for p in walk if p in layout.betting)
+    return found
 
 
 def deal_order(start: Position, layout: TableLayout) -> tuple[Position, ...]:

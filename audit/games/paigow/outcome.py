@@ -47,11 +47,14 @@ def wager_outcome(player: Setting, banker: Setting, ranking: HandRanking = PA_RA
         raise InvalidSettingError(
             f"player and banker share tiles: {str(player)!r} / {str(banker)!r}"
         )
-    check_ordered(player, ranking)
-    check_ordered(banker, ranking)
-    return outcome_from_keys(
+    keys = (
         ranking.key(*player.high),
         ranking.key(*player.low),
         ranking.key(*banker.high),
         ranking.key(*banker.low),
     )
+    if keys[0] < keys[1]:  # each hand's keys looked up once: check_ordered only to raise
+        check_ordered(player, ranking)
+    if keys[2] < keys[3]:
+        check_ordered(banker, ranking)
+    return outcome_from_keys(*keys)

@@ -39,6 +39,19 @@ class Setting:
         object.__setattr__(self, "low", tuple(sorted(self.low)))
 
     @classmethod
+    def of_distinct(cls, high: Hand, low: Hand) -> Setting:
+        """Return the setting of two hands of two tiles each, four distinct real tiles, unchecked.
+
+        For hot paths whose caller has just established that (a parse, a split, a table of
+        deals): ``Setting(high, low)`` would check it again. The result is as ``Setting``'s.
+        """
+        setting = object.__new__(cls)
+        (a, b), (c, d) = high, low
+        object.__setattr__(setting, "high", (a, b) if a <= b else (b, a))
+        object.__setattr__(setting, "low", (c, d) if c <= d else (d, c))
+        return setting
+
+    @classmethod
     def from_notation(cls, text: str) -> Setting:
         """Parse ``'HIGH HIGH / LOW LOW'``, e.g. ``'6-6 4-5 / 1-2 1-3'``."""
         if text.count("/") != 1:
@@ -86,7 +99,14 @@ def orient(first: Hand, second: Hand, ranking: HandRanking = PA_RANKING) -> Sett
 
 def settings_for(tiles: Sequence[Tile], ranking: HandRanking = PA_RANKING) -> tuple[Setting, ...]:
     """Return the three correctly ordered settings of four tiles, one per split."""
-    return tuple(orient(x, y, ranking) for x, y in splits(tiles))
+    keys = ranking.keys  # splits() has checked the four tiles: index the key table directly
+    found = []
+    for x, y in splits(tiles):
+        if keys[x[0] * 32 + x[1]] >= keys[y[0] * 32 + y[1]]:  # as orient(), unchecked
+            found.append(Setting.of_distinct(x, y))
+        else:
+            found.append(Setting.of_distinct(y, x))
+    return tuple(found)
 
 
 def is_ordered(setting: Setting, ranking: HandRanking = PA_RANKING) -> bool:

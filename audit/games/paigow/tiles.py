@@ -90,6 +90,9 @@ FULL_SET: frozenset[Tile] = frozenset(TILES)
 
 _KIND_BY_NOTATION = {notation: kind for kind, notation in enumerate(KIND_NOTATIONS)}
 _TILE_BY_NAME = {name: tile for tile, name in enumerate(TILE_NAMES)}
+TILE_BY_NAME: dict[str, Tile] = _TILE_BY_NAME
+"""Each tile by its canonical name (``'6-6a'``, as events carry them): a lookup, not a parse.
+Shared: never change it. Any other spelling is :func:`parse_tile`'s."""
 
 
 def tile_kind(tile: Tile) -> TileKind:
@@ -155,9 +158,21 @@ def parse_tiles(text: str | Iterable[str]) -> tuple[Tile, ...]:
     return tuple(tiles)
 
 
+_TILE_NUMBERS = frozenset(TILES)
+_is_int = int.__instancecheck__
+
+
 def check_distinct(tiles: Iterable[Tile], what: str = "tiles") -> tuple[Tile, ...]:
     """Return the tiles as a tuple if each is a real tile and none repeats, else raise."""
     result = tuple(tiles)
+    # The usual case, settled by C loops: ints, each a tile's number, none repeated.
+    # Anything else (an unhashable value too) goes on to the checks below, which say why.
+    try:
+        usual = len(set(result)) == len(result) and _TILE_NUMBERS.issuperset(result)
+    except TypeError:
+        usual = False
+    if usual and all(map(_is_int, result)):  # as isinstance(tile, int): 1.0 is not a tile
+        return result
     for tile in result:
         if not isinstance(tile, int) or not 0 <= tile < len(TILES):
             raise InvalidTileError(f"invalid tile in {what}: {tile!r}")

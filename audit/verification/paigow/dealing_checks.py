@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from itertools import chain
 
 from audit.events.envelope import Event
 from audit.events.paigow import play, wagers
@@ -26,11 +27,11 @@ from audit.games.paigow.layout import (
     starting_position,
     unwagered_positions,
 )
-from audit.games.paigow.tiles import TILE_NAMES, parse_tile
+from audit.games.paigow.tiles import TILE_BY_NAME, TILE_NAMES, parse_tile
 from audit.verification.findings import ZERO
 from audit.verification.paigow.context import TableContext
+from audit.verification.paigow.emit import Check, Emit
 from audit.verification.paigow.round_view import RoundView
-from audit.verification.paigow.verify import Check, Emit
 from audit.verification.paigow.wager_checks import live_wagers
 
 MIN_SHAKES = 3
@@ -248,14 +249,18 @@ def _dealt_stacks(view: RoundView) -> play.StacksFormed | None:
     so the round's first ``stacks_formed`` is not always the one dealt.
     """
     dealt_at = view.delivered[0][0] if view.delivered else len(view.events)
-    formed = [e for e in view.events[:dealt_at] if isinstance(e, play.StacksFormed)]
+    formed = [e for i, e in view.formed if i < dealt_at]
     return formed[-1] if formed else view.stacks
 
 
 def _full_set(stacks: Sequence[Sequence[str]]) -> Stacks | None:
     """Return the stacks as tiles if they hold the full set once each, else ``None``."""
     try:
-        return check_stacks([[parse_tile(name) for name in stack] for stack in stacks])
+        try:  # events carry canonical names: looked up in C; parse_tile for any other
+            tiles = [[*map(TILE_BY_NAME.__getitem__, stack)] for stack in stacks]
+        except KeyError:
+            tiles = [[parse_tile(name) for name in stack] for stack in stacks]
+        return check_stacks(tiles)
     except RulesError:
         return None
 
@@ -292,10 +297,11 @@ def check_delivery(view: RoundView, context: TableContext, emit: Emit) -> None:
     cited = "alternative-delivery" in ruleset.citations
     alternative = style is not ruleset.default_delivery_style and cited
     for _, event in view.delivered:
-        group = [TILE_NAMES[t] for t in groups[event.order]]
-        where = walk[event.order] if walk is not None else event.position
-        if set(event.tiles) == set(group) and where == event.position:
+        order, position = event.order, event.position
+        where = walk[order] if walk is not None else position
+        if where == position and set(event.tiles) == {TILE_NAMES[t] for t in groups[order]}:
             continue
+        group = [TILE_NAMES[t] for t in groups[order]]
         how = f"{style.value}{', cut' if cut is not None else ''}"
         emit(
             "PG-DEAL-STACK-ORDER",
@@ -407,6 +413,9 @@ def check_exposed_tiles(view: RoundView, context: TableContext, emit: Emit) -> N
 
 
 def _duplicates(names: Iterable[str]) -> set[str]:
+    names = list(names)
+    if len(set(names)) == len(names):
+        return set()  # the usual case, found without counting
     return {name for name, seen in Counter(names).items() if seen > 1}
 
 
@@ -418,15 +427,15 @@ def check_duplicate_tiles(view: RoundView, context: TableContext, emit: Emit) ->
     """
     layout = context.ruleset.layout
     formed = _dealt_stacks(view)
-    stacked = (
-        [name for stack in formed.stacks for name in stack] if formed and formed.stacks else []
-    )
+    stacked = [*chain.from_iterable(formed.stacks)] if formed and formed.stacks else []
+    in_stacks = _duplicates(stacked)
+    in_dealt = _duplicates(chain.from_iterable(e.tiles for _, e in view.delivered))
+    in_hands = _duplicates(chain.from_iterable(e.high + e.low for e in view.hands.values()))
+    if not (in_stacks or in_dealt or in_hands):
+        return  # the usual case: no tile twice anywhere
     dealt = [(e.position, name, e) for _, e in view.delivered for name in e.tiles]
     hands = sorted(view.hands.values(), key=lambda e: e.seq)
     held = [(e.position, name, e) for e in hands for name in [*e.high, *e.low]]
-    in_stacks = _duplicates(stacked)
-    in_dealt = _duplicates(name for _, name, _ in dealt)
-    in_hands = _duplicates(name for _, name, _ in held)
     for name in sorted(in_stacks | in_dealt | in_hands):
         holders = [p for p, n, _ in (held if name in in_hands else dealt) if n == name]
         places = [
@@ -457,6 +466,8 @@ def check_missing_tiles(view: RoundView, context: TableContext, emit: Emit) -> N
     if formed is None or formed.stacks is None:
         return
     stacked = {name for stack in formed.stacks for name in stack}
+    if stacked.issuperset(TILE_NAMES):
+        return  # the usual case, found without listing the missing
     missing = [name for name in TILE_NAMES if name not in stacked]
     if missing:
         emit(
@@ -477,7 +488,7 @@ def check_hands_dealt(view: RoundView, context: TableContext, emit: Emit) -> Non
     for position, hand in sorted(view.hands.items()):
         tiles = [*hand.high, *hand.low]
         given = dealt.get(position)
-        if given is not None and Counter(tiles) == Counter(given):
+        if given is not None and sorted(tiles) == sorted(given):  # the same four, in any order
             continue
         emit(
             "PG-TILE-HAND-MISMATCH",

@@ -55,20 +55,18 @@ from audit.games.paigow.setting import Setting, is_ordered
 from audit.games.paigow.settlement import BankingMode, SettlementLine
 from audit.games.paigow.tiles import TILE_NAMES, parse_tile
 from audit.verification.findings import Finding
-from audit.verification.paigow import settlement_checks, stream_checks
+from audit.verification.paigow import stream_checks
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.round_view import RoundView, view_round
 from audit.verification.paigow.setting_checks import hand_setting, is_player_dealer_table
+from audit.verification.paigow.settlement_checks import (
+    ExpectedSettlement,
+    SettlementFacts,
+    expect_settlement,
+    read_settlement,
+)
 from audit.verification.paigow.verify import StreamVerifier, verify_round
 from audit.verification.paigow.wager_checks import live_wagers
-
-# The settlement checks' own reading of the record and the engine's settlement of it,
-# shared so that "expected" here is exactly what the findings were judged against.
-# They are private to that module; making them public is a change for its owner.
-_SettlementFacts = settlement_checks._Facts
-_SettlementExpected = settlement_checks._Expected
-_read_settlement = settlement_checks._read
-_expect_settlement = settlement_checks._expect
 
 OK = "ok"
 MISMATCH = "MISMATCH"
@@ -758,8 +756,8 @@ class _Reader:
 
     def settlement_step(self) -> list[str]:
         view = self.view
-        facts = _read_settlement(view, self.ruleset)
-        expected = _expect_settlement(view, self.ruleset, facts)
+        facts = read_settlement(view, self.ruleset)
+        expected = expect_settlement(view, self.ruleset, facts)
         rows: list[str] = []
         assumed = False
         for _, event in view.settled:
@@ -798,7 +796,7 @@ class _Reader:
             return lines + self._california(facts, expected)
         return lines + self._bank_flows(facts.mode, expected)
 
-    def _side_rows(self, event: settlement.WagerSettled, facts: _SettlementFacts) -> list[str]:
+    def _side_rows(self, event: settlement.WagerSettled, facts: SettlementFacts) -> list[str]:
         label = f"{self.name(event.position)} PF"
         if facts.side_settled.get(event.position) is not event:
             rows = _row(label, None, _recorded(event))
@@ -867,7 +865,7 @@ class _Reader:
         except RulesError:
             return None
 
-    def _bank_flows(self, mode: BankingMode, expected: _SettlementExpected) -> list[str]:
+    def _bank_flows(self, mode: BankingMode, expected: ExpectedSettlement) -> list[str]:
         view, settled = self.view, expected.settlement
         lines: list[str] = []
         got, want = view.dealer_wager_settled, expected.dealer_wager
@@ -910,7 +908,7 @@ class _Reader:
     def _party(self, party: int | str) -> str:
         return short_name(self.layout, party) if isinstance(party, int) else party
 
-    def _california(self, facts: _SettlementFacts, expected: _SettlementExpected) -> list[str]:
+    def _california(self, facts: SettlementFacts, expected: ExpectedSettlement) -> list[str]:
         view, lines = self.view, []
         if facts.player_dealer > 0 and expected.lines:
             result = sum(line.collected - line.paid for line, _ in expected.lines.values())

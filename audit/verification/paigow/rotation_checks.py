@@ -10,8 +10,10 @@ from decimal import Decimal
 
 from audit.events.paigow.wagers import WagerKind
 from audit.verification.paigow.context import TableContext
+from audit.verification.paigow.emit import Check, Emit
 from audit.verification.paigow.round_view import RoundView
-from audit.verification.paigow.verify import Check, Emit
+
+_ZERO = Decimal("0.00")
 
 
 def _other_players_action(view: RoundView, bank: int) -> Decimal:
@@ -51,6 +53,8 @@ def _rotation(view: RoundView, context: TableContext, emit: Emit) -> None:
 def _offer_order(view: RoundView, context: TableContext, emit: Emit) -> None:
     # PA 621a.9(c): offered "continuing around the table in a counterclockwise manner";
     # California offers clockwise. Each offer must come later round the ring than the last.
+    if len(view.offers) < 2:
+        return  # one offer (or none) is in order whatever the ring
     layout = context.ruleset.layout
     ring = list(layout.ring if not layout.count_clockwise else reversed(layout.ring))
     offers = [o for o in view.offers if o.position in ring]
@@ -72,9 +76,10 @@ def after_round(view: RoundView, context: TableContext) -> None:
     bank = view.bank
     if bank is None:
         context.bank_streak = (None, 0)
-        wagers: dict[int, Decimal] = {}
-        for position, placed in view.pai_gow_wagers().items():
-            wagers[position] = sum((w.amount for w in placed), Decimal("0.00"))
+        wagers: dict[int, Decimal] = {}  # each position's Pai Gow wagers placed, summed in order
+        for _, placed in view.placed:
+            if placed.kind is WagerKind.PAI_GOW:
+                wagers[placed.position] = wagers.get(placed.position, _ZERO) + placed.amount
         if wagers:
             context.last_dealer_banked_wagers = wagers
         return

@@ -1,17 +1,23 @@
 """One round's facts, gathered by kind in the order they were recorded.
 
 The view keeps every event (nothing is dropped because it is odd) and the index
-of each in the round, so checks can ask what happened before what.
+of each in the round, so checks can ask what happened before what. What several
+checks derive alike from a round (its hands as the engine's settings, say) is
+derived once per view, through :meth:`RoundView.once`.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from audit.events.envelope import Event
 from audit.events.paigow import play, settlement, wagers
+
+T = TypeVar("T")
+_MISSING = object()
 
 
 @dataclass
@@ -23,6 +29,9 @@ class RoundView:
     events: list[Event] = field(default_factory=list)
     started: play.RoundStarted | None = None
     stacks: play.StacksFormed | None = None
+    """The first stacks formed (a remix forms new ones: see ``formed``)."""
+    formed: list[tuple[int, play.StacksFormed]] = field(default_factory=list)
+    """Every ``stacks_formed``, with its index."""
     cut: play.TilesCut | None = None
     bank: play.BankAccepted | None = None
     offers: list[play.BankOffered] = field(default_factory=list)
@@ -53,6 +62,10 @@ class RoundView:
     fees: list[settlement.CollectionFeeTaken] = field(default_factory=list)
     voided: play.RoundVoided | None = None
     completed: play.RoundCompleted | None = None
+    _derived: dict[Callable[[Any], Any], Any] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    """What :meth:`once` has derived from this view, by derivation."""
 
     @property
     def dealer_id(self) -> str | None:
@@ -63,6 +76,17 @@ class RoundView:
     def bank_position(self) -> int | None:
         """Return the position of a player bank (or co-bank), if any."""
         return self.bank.position if self.bank else None
+
+    def once(self, derive: Callable[[RoundView], T]) -> T:
+        """Return ``derive(self)``, derived on the first call for this view and then kept.
+
+        For what several checks derive alike from the round. A view is not changed once
+        built, so what was derived from it stays true; ``derive`` must read only the view.
+        """
+        found = self._derived.get(derive, _MISSING)
+        if found is _MISSING:
+            found = self._derived[derive] = derive(self)
+        return found  # type: ignore[no-any-return]
 
     def pai_gow_wagers(self) -> dict[int, list[wagers.WagerPlaced]]:
         """Return the Pai Gow wagers placed at each position."""
@@ -79,7 +103,6 @@ class RoundView:
 
 _SINGLE = {
     "round_started": "started",
-    "stacks_formed": "stacks",
     "tiles_cut": "cut",
     "bank_accepted": "bank",
     "co_bank_requested": "co_bank",
@@ -107,30 +130,59 @@ _INDEXED = {
 }
 
 
+# How view_round files each event type: the first kept, every one kept with its index,
+# or a rule of its own. Looked up by class (cached from the type name), not by isinstance.
+_KEEP_FIRST, _KEEP_INDEXED, _STACKS, _NO_MORE_BETS, _OFFER, _VOID, _HAND, _REVEAL, _FEE, _OTHER = (
+    range(10)
+)
+_BY_NAME: dict[str, tuple[int, str]] = {
+    **{kind: (_KEEP_FIRST, attr) for kind, attr in _SINGLE.items()},
+    **{kind: (_KEEP_INDEXED, attr) for kind, attr in _INDEXED.items()},
+    "stacks_formed": (_STACKS, ""),
+    "no_more_bets": (_NO_MORE_BETS, ""),
+    "bank_offered": (_OFFER, ""),
+    "hand_voided": (_VOID, ""),
+    "hand_set": (_HAND, ""),
+    "hands_revealed": (_REVEAL, ""),
+    "collection_fee_taken": (_FEE, ""),
+}
+_ROUTES: dict[type[Event], tuple[int, str]] = {}
+
+
+def _route(cls: type[Event]) -> tuple[int, str]:
+    """Return how an event class is filed, learning it from its type name on first sight."""
+    route = _ROUTES[cls] = _BY_NAME.get(cls.type_name(), (_OTHER, ""))
+    return route
+
+
 def view_round(events: Iterable[Event]) -> RoundView:
     """Gather one round's events (all with the same table and round id) into a view."""
     ordered = list(events)
     if not ordered or ordered[0].round_id is None:
         raise ValueError("a round view needs the events of one round")
-    view = RoundView(ordered[0].table_id, ordered[0].round_id)
+    view = RoundView(ordered[0].table_id, ordered[0].round_id, ordered)
+    routes = _ROUTES
     for index, event in enumerate(ordered):
-        view.events.append(event)
-        kind = event.type_name()
-        if kind in _SINGLE:
-            if getattr(view, _SINGLE[kind]) is None:  # the first is what the round used
-                setattr(view, _SINGLE[kind], event)
-        elif kind in _INDEXED:
-            getattr(view, _INDEXED[kind]).append((index, event))
-        elif kind == "no_more_bets":
-            view.no_more_bets = index if view.no_more_bets is None else view.no_more_bets
-        elif kind == "bank_offered":
-            view.offers.append(event)  # type: ignore[arg-type]
-        elif kind == "hand_voided":
-            view.player_voids.append(event)  # type: ignore[arg-type]
-        elif kind == "hand_set":
+        how, attr = routes.get(type(event)) or _route(type(event))
+        if how == _KEEP_INDEXED:
+            getattr(view, attr).append((index, event))
+        elif how == _KEEP_FIRST:
+            if getattr(view, attr) is None:  # the first is what the round used
+                setattr(view, attr, event)
+        elif how == _HAND:
             view.hands[event.position] = event  # type: ignore[attr-defined]
-        elif kind == "hands_revealed":
+        elif how == _REVEAL:
             view.reveals.setdefault(event.position, index)  # type: ignore[attr-defined]
-        elif kind == "collection_fee_taken":
+        elif how == _STACKS:
+            view.formed.append((index, event))  # type: ignore[arg-type]
+            if view.stacks is None:  # the first is ``stacks``
+                view.stacks = event  # type: ignore[assignment]
+        elif how == _NO_MORE_BETS:
+            view.no_more_bets = index if view.no_more_bets is None else view.no_more_bets
+        elif how == _OFFER:
+            view.offers.append(event)  # type: ignore[arg-type]
+        elif how == _VOID:
+            view.player_voids.append(event)  # type: ignore[arg-type]
+        elif how == _FEE:
             view.fees.append(event)  # type: ignore[arg-type]
     return view

@@ -18,23 +18,38 @@ from audit.games.paigow.dealer_rule import permitted_settings
 from audit.games.paigow.hands import HandRanking
 from audit.games.paigow.rulesets import RuleSet
 from audit.games.paigow.setting import Setting, is_ordered
-from audit.games.paigow.tiles import parse_tile
+from audit.games.paigow.tiles import TILE_BY_NAME, parse_tile
 from audit.verification.findings import ZERO
 from audit.verification.paigow.context import TableContext
+from audit.verification.paigow.emit import Check, Emit
 from audit.verification.paigow.round_view import RoundView
-from audit.verification.paigow.verify import Check, Emit
 
 
 def hand_setting(hand: HandSet | None) -> Setting | None:
     """Return a recorded hand as the engine's setting, or ``None`` if its tiles are unusable."""
     if hand is None:
         return None
-    try:
-        high = (parse_tile(hand.high[0]), parse_tile(hand.high[1]))
-        low = (parse_tile(hand.low[0]), parse_tile(hand.low[1]))
-        return Setting(high, low)
-    except RulesError:  # a repeated or unknown tile: PG-TILE-* report it
+    tile = TILE_BY_NAME.get  # events carry canonical names: parse_tile is for any other
+    a, b, c, d = tile(hand.high[0]), tile(hand.high[1]), tile(hand.low[0]), tile(hand.low[1])
+    if a is None or b is None or c is None or d is None:
+        try:
+            a, b = parse_tile(hand.high[0]), parse_tile(hand.high[1])
+            c, d = parse_tile(hand.low[0]), parse_tile(hand.low[1])
+        except RulesError:  # an unknown tile: PG-TILE-* report it
+            return None
+    if len({a, b, c, d}) != 4:  # a repeated tile: PG-TILE-* report it
         return None
+    return Setting.of_distinct((a, b), (c, d))  # parsed and compared: no need to check again
+
+
+def _parse_hands(view: RoundView) -> dict[int, Setting | None]:
+    return {position: hand_setting(hand) for position, hand in view.hands.items()}
+
+
+def hand_settings(view: RoundView) -> dict[int, Setting | None]:
+    """Return each position's hand as finally set, as the engine's setting (``None`` where its
+    tiles are unusable), parsed once per round however many checks ask."""
+    return view.once(_parse_hands)
 
 
 def is_player_dealer_table(ruleset: RuleSet) -> bool:
@@ -99,8 +114,9 @@ def _at_risk(view: RoundView, ruleset: RuleSet, position: int) -> Decimal:
 def _misordered(view: RoundView, context: TableContext, emit: Emit) -> None:
     """PA 621a.8(a) / NJ 10.7(a): a high hand and a low hand, the high ranking at least as high."""
     ranking = context.ruleset.ranking
+    settings = hand_settings(view)
     for position, hand in sorted(view.hands.items()):
-        setting = hand_setting(hand)
+        setting = settings[position]
         if setting is None or is_ordered(setting, ranking):
             continue
         emit("PG-SET-MISORDERED", position=position,
@@ -113,7 +129,7 @@ def _house_way(view: RoundView, context: TableContext, emit: Emit) -> None:
     """PA 621a.10(f) / NJ 10.9(f): a dealer's or co-bank's hand off the house way is reset."""
     ruleset = context.ruleset
     for hand in _house_set_hands(view, ruleset):
-        setting = hand_setting(hand)
+        setting = hand_settings(view)[hand.position]
         if setting is None:
             continue
         try:
@@ -138,7 +154,7 @@ def _dealer_rule(view: RoundView, context: TableContext, emit: Emit) -> None:
         return
     dealer = ruleset.layout.dealer
     hand = view.hands.get(dealer)
-    setting = hand_setting(hand)
+    setting = hand_settings(view).get(dealer)
     if hand is None or setting is None:
         return
     try:

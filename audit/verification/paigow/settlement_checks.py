@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from audit.events.envelope import Event
 from audit.events.paigow.settlement import WagerSettled
@@ -55,9 +56,9 @@ from audit.games.paigow.settlement import (
 from audit.games.paigow.tiles import parse_tile
 from audit.games.paigow.vigorish import vigorish
 from audit.verification.paigow.context import TableContext
+from audit.verification.paigow.emit import Check, Emit
 from audit.verification.paigow.round_view import RoundView
-from audit.verification.paigow.setting_checks import hand_setting, is_player_dealer_table
-from audit.verification.paigow.verify import Check, Emit
+from audit.verification.paigow.setting_checks import hand_settings, is_player_dealer_table
 
 _PLAYED = ("win", "push", "lose")
 _CENTRE_MODES = (BankingMode.PLAYER_BANK, BankingMode.CO_BANK)
@@ -69,6 +70,29 @@ _MODE_RULES = {
 _VOID_RULES = {"wrong_deal": "wrong-deal", "banker_tile_exposed": "exposed-dealer-tile"}
 
 
+_CENTS: dict[Decimal, Cents] = {}
+"""The cents of the amounts seen so far, by value: a table's amounts repeat endlessly."""
+_CENTS_KEPT = 4096
+
+
+def _cents(amount: Decimal) -> Cents:
+    """Return ``to_cents(amount)``, remembered by value for up to 4,096 amounts.
+
+    Every settlement's paid, collected, returned and vigorish are converted: a hash
+    lookup instead of Decimal arithmetic. Equal amounts (``25``, ``25.00``) are equal
+    cents; anything but a finite Decimal (or an amount finer than a cent, which raises)
+    goes to ``to_cents`` every time.
+    """
+    if type(amount) is not Decimal or not amount.is_finite():
+        return to_cents(amount)
+    cents = _CENTS.get(amount)
+    if cents is None:
+        cents = to_cents(amount)
+        if len(_CENTS) < _CENTS_KEPT:
+            _CENTS[amount] = cents
+    return cents
+
+
 def _rule(context: TableContext, key: str | None) -> str | None:
     """Return ``key`` if the table's rules cite it, else ``None`` (the kind's own rule)."""
     return key if key is not None and key in context.ruleset.citations else None
@@ -78,8 +102,8 @@ def _rule(context: TableContext, key: str | None) -> str | None:
 
 
 @dataclass
-class _Facts:
-    """What the settlement checks read from one round's record, in cents."""
+class SettlementFacts:
+    """What the settlement checks read from one round's record, in cents (``read_settlement``)."""
 
     mode: BankingMode
     banker: Position
@@ -112,19 +136,25 @@ def _stakes(view: RoundView, kind: WagerKind) -> dict[Position, Cents]:
     amounts: dict[Position, Cents] = {}
     for _, placed in view.placed:
         if placed.kind is kind:
-            amounts[placed.position] = amounts.get(placed.position, 0) + to_cents(placed.amount)
+            amounts[placed.position] = amounts.get(placed.position, 0) + _cents(placed.amount)
     for _, withdrawn in view.withdrawn:
         if withdrawn.kind is kind and withdrawn.position in amounts:
-            amounts[withdrawn.position] -= to_cents(withdrawn.amount)
+            amounts[withdrawn.position] -= _cents(withdrawn.amount)
     return {position: amount for position, amount in amounts.items() if amount > 0}
 
 
-def _read(view: RoundView, ruleset: RuleSet) -> _Facts:
+def read_settlement(view: RoundView, ruleset: RuleSet) -> SettlementFacts:
+    """Return what one round recorded about its money, in cents, as the settlement checks read it.
+
+    The banking mode and the banker's position, each position's Pai Gow and Pair Fortunes
+    stakes (placed less withdrawn), each stake's first settlement in the order recorded,
+    and the settlements that match no stake (``stray``). Reads only the record.
+    """
     mode = _mode(view, ruleset)
     dealer = ruleset.layout.dealer
     banker = view.bank.position if mode in _CENTRE_MODES and view.bank else dealer
     stakes = _stakes(view, WagerKind.PAI_GOW)
-    facts = _Facts(
+    facts = SettlementFacts(
         mode=mode,
         banker=banker,
         stakes={p: a for p, a in stakes.items() if p != banker},
@@ -158,7 +188,9 @@ def _button(view: RoundView, ruleset: RuleSet) -> Position | None:
         return None
 
 
-def _expected_order(view: RoundView, ruleset: RuleSet, facts: _Facts) -> list[Position] | None:
+def _expected_order(
+    view: RoundView, ruleset: RuleSet, facts: SettlementFacts
+) -> list[Position] | None:
     """Return the positions with wagers in the order the rules settle them, if known."""
     if facts.mode is BankingMode.CALIFORNIA:
         button = _button(view, ruleset)
@@ -177,7 +209,8 @@ def _expected_order(view: RoundView, ruleset: RuleSet, facts: _Facts) -> list[Po
 def _hand_outcome(
     view: RoundView, ruleset: RuleSet, player: Position, banker: Position
 ) -> Outcome | None:
-    mine, theirs = hand_setting(view.hands.get(player)), hand_setting(view.hands.get(banker))
+    settings = hand_settings(view)
+    mine, theirs = settings.get(player), settings.get(banker)
     if mine is None or theirs is None:
         return None
     try:
@@ -187,7 +220,7 @@ def _hand_outcome(
 
 
 def _expected_wager(
-    view: RoundView, ruleset: RuleSet, facts: _Facts, position: Position
+    view: RoundView, ruleset: RuleSet, facts: SettlementFacts, position: Position
 ) -> tuple[Wager, bool] | None:
     """Return the wager as the rules would settle it, and whether its outcome was derived.
 
@@ -223,10 +256,15 @@ def _label(wager: Wager) -> str:
 
 
 @dataclass
-class _Expected:
-    """The engine's settlement of the round, as far as the record lets it go."""
+class ExpectedSettlement:
+    """The engine's settlement of the round, as far as the record lets it go.
+
+    Built by :func:`expect_settlement`.
+    """
 
     lines: dict[Position, tuple[SettlementLine, bool]] = field(default_factory=dict)
+    """Each position's expected line, and whether its outcome was derived from the hands
+    (``False``: the hands could not decide it, and the recorded outcome was assumed)."""
     settlement: RoundSettlement | None = None
     """The whole round (bank flows included), when every wager could be settled."""
     dealer_wager: DealerWager | None = None
@@ -234,14 +272,14 @@ class _Expected:
 
 
 def _dealer_wager(
-    view: RoundView, ruleset: RuleSet, facts: _Facts
+    view: RoundView, ruleset: RuleSet, facts: SettlementFacts
 ) -> tuple[DealerWager | None, bool, bool]:
     """Return the dealer's wager against the bank, whether its outcome was derived, and
     whether it could be settled at all."""
     placed = view.dealer_wager
     if placed is None or facts.mode is not BankingMode.PLAYER_BANK or placed.amount <= 0:
         return None, False, True
-    amount = to_cents(placed.amount)
+    amount = _cents(placed.amount)
     outcome = _hand_outcome(view, ruleset, ruleset.layout.dealer, facts.banker)  # PA 621a.9(n)
     if outcome is not None:
         return DealerWager(amount, outcome), True, True
@@ -251,13 +289,24 @@ def _dealer_wager(
     return DealerWager(amount, Outcome(recorded.outcome)), False, True
 
 
-def _california_order(view: RoundView, ruleset: RuleSet, facts: _Facts) -> list[Position]:
+def _california_order(view: RoundView, ruleset: RuleSet, facts: SettlementFacts) -> list[Position]:
     expected = _expected_order(view, ruleset, facts) or sorted(facts.stakes)
     return facts.settled_order + [p for p in expected if p not in facts.settled_order]
 
 
-def _expect(view: RoundView, ruleset: RuleSet, facts: _Facts) -> _Expected:
-    result = _Expected()
+def expect_settlement(
+    view: RoundView, ruleset: RuleSet, facts: SettlementFacts
+) -> ExpectedSettlement:
+    """Return the engine's settlement of the round read by :func:`read_settlement`.
+
+    Each wager's outcome comes from the recorded hands where they decide it (else the
+    recorded outcome is assumed, and the line marked not derived); the lines, the bank
+    flows and the dealer's wager are then settled by the table's banking mode and
+    rounding. What the record does not let the engine reach is left out: no lines
+    without a California player-dealer wager, no round settlement while a wager
+    cannot be settled. This is what every settlement finding is judged against.
+    """
+    result = ExpectedSettlement()
     if view.voided is not None:  # PA 621a.10(c), (e): "all wagers shall be returned"
         wagers = [Wager(p, a) for p, a in sorted(facts.stakes.items())]
         result.settlement = settle_voided_round(wagers, facts.mode)
@@ -279,26 +328,33 @@ def _expect(view: RoundView, ruleset: RuleSet, facts: _Facts) -> _Expected:
     rounding = ruleset.vig_rounding
     if rounding is None:
         return result
-    wagers: list[Wager] = []
+    found: list[tuple[Wager, bool]] = []
     complete = True
     for position in _expected_order(view, ruleset, facts) or sorted(facts.stakes):
-        found = _expected_wager(view, ruleset, facts, position)
-        if found is None:
+        wager_known = _expected_wager(view, ruleset, facts, position)
+        if wager_known is None:
             complete = False
-            continue
-        wager, known = found
-        wagers.append(wager)
-        result.lines[position] = (settle_wager(wager, rounding), known)
+        else:
+            found.append(wager_known)
+    wagers = [wager for wager, _ in found]
     dealer_wager, dealer_known, dealer_complete = _dealer_wager(view, ruleset, facts)
     result.dealer_wager, result.dealer_outcome_known = dealer_wager, dealer_known
-    if not (complete and dealer_complete):
-        return result
-    if facts.mode is BankingMode.PLAYER_BANK:
-        result.settlement = settle_player_bank(wagers, rounding, dealer_wager)
-    elif facts.mode is BankingMode.CO_BANK:
-        result.settlement = settle_co_bank(wagers, rounding)  # a dealer wager: its own finding
+    if complete and dealer_complete:
+        if facts.mode is BankingMode.PLAYER_BANK:
+            result.settlement = settle_player_bank(wagers, rounding, dealer_wager)
+        elif facts.mode is BankingMode.CO_BANK:
+            result.settlement = settle_co_bank(wagers, rounding)  # a dealer wager: its own finding
+        else:
+            result.settlement = settle_dealer_banked(wagers, rounding)
+    # Each wager's line as settle_wager gives it; a dealer-banked round's settlement is made
+    # of exactly those lines, in this order, so they are not settled a second time.
+    if facts.mode is BankingMode.DEALER and result.settlement is not None:
+        lines = result.settlement.lines
     else:
-        result.settlement = settle_dealer_banked(wagers, rounding)
+        lines = tuple(settle_wager(wager, rounding) for wager in wagers)
+    result.lines = {
+        wager.position: (line, known) for (wager, known), line in zip(found, lines, strict=True)
+    }
     return result
 
 
@@ -314,10 +370,10 @@ def _shown(outcome: str, paid: Cents, collected: Cents, returned: Cents, vig: Ce
 def _recorded_money(event: WagerSettled) -> tuple[Cents, Cents, Cents, Cents]:
     """Return a settlement's paid, collected, returned and vigorish in cents."""
     return (
-        to_cents(event.paid),
-        to_cents(event.collected),
-        to_cents(event.returned),
-        to_cents(event.vigorish),
+        _cents(event.paid),
+        _cents(event.collected),
+        _cents(event.returned),
+        _cents(event.vigorish),
     )
 
 
@@ -341,9 +397,15 @@ def _stray(emit: Emit, events: Iterable[WagerSettled], code: str, what: str) -> 
 
 
 def _judge_vigorish(
-    emit: Emit, context: TableContext, mode: BankingMode, event: WagerSettled, line: SettlementLine
+    emit: Emit,
+    context: TableContext,
+    mode: BankingMode,
+    event: WagerSettled,
+    line: SettlementLine,
+    paid: Cents,
+    taken: Cents,
 ) -> None:
-    paid, _, _, taken = _recorded_money(event)
+    """Judge the vigorish ``taken`` on a wager recorded as ``paid`` (both cents, as recorded)."""
     rounding = context.ruleset.vig_rounding
     if rounding is None:  # California: no vigorish, only the collection schedule's fees
         if taken:
@@ -371,21 +433,21 @@ def _judge_line(
     emit: Emit,
     context: TableContext,
     view: RoundView,
-    facts: _Facts,
+    facts: SettlementFacts,
     event: WagerSettled,
     expected: tuple[SettlementLine, bool],
 ) -> None:
     line, known = expected
     paid, collected, returned, taken = _recorded_money(event)
     want = (line.paid, line.collected, line.returned)
-    shown = _shown(_label(line.wager), *want, line.vigorish)
     if view.voided is not None:  # every wager returned whole, nothing else moved
         if (paid, collected, returned, taken) != (*want, 0):
             wrong = max(_money_at_stake((paid, collected, returned), want), taken)
             rule = _rule(context, _VOID_RULES.get(view.voided.reason))
             emit("PG-SETTLE-PAYOUT", position=event.position,
                  recorded=_shown(event.outcome, paid, collected, returned, taken),
-                 expected=f"{shown} (round voided)", at_stake=to_dollars(wrong),
+                 expected=f"{_shown(_label(line.wager), *want, line.vigorish)} (round voided)",
+                 at_stake=to_dollars(wrong),
                  events=[view.voided, event], rule_key=rule)  # fmt: skip
         return
     rule = _rule(context, _MODE_RULES.get(facts.mode))
@@ -401,17 +463,21 @@ def _judge_line(
             # the rest returned.
             code, rule = "PG-CA-COVERAGE", None
         emit(code, position=event.position,
-             recorded=_shown(event.outcome, paid, collected, returned), expected=shown,
+             recorded=_shown(event.outcome, paid, collected, returned),
+             expected=_shown(_label(line.wager), *want, line.vigorish),
              at_stake=to_dollars(_money_at_stake((paid, collected, returned), want)),
              events=[event], rule_key=rule)  # fmt: skip
-    _judge_vigorish(emit, context, facts.mode, event, line)
+    _judge_vigorish(emit, context, facts.mode, event, line, paid, taken)
 
 
-def _wagers(view: RoundView, context: TableContext, emit: Emit) -> None:
+def _wagers(
+    view: RoundView,
+    context: TableContext,
+    emit: Emit,
+    facts: SettlementFacts,
+    expected: ExpectedSettlement,
+) -> None:
     """Each Pai Gow wager: outcome, payout, vigorish (PA 621a.8(e)-(k), 9(o)-(r); CA coverage)."""
-    ruleset = context.ruleset
-    facts = _read(view, ruleset)
-    expected = _expect(view, ruleset, facts)
     for position, event in facts.settled.items():
         line = expected.lines.get(position)
         if line is not None:
@@ -423,13 +489,13 @@ def _wagers(view: RoundView, context: TableContext, emit: Emit) -> None:
 
 
 def _judge_dealer_wager(
-    view: RoundView, context: TableContext, emit: Emit, expected: _Expected
+    view: RoundView, context: TableContext, emit: Emit, expected: ExpectedSettlement
 ) -> None:
     """PA 621a.9(n), (p): the dealer's wager against the bank, won, tied or lost."""
     settled = view.dealer_wager_settled
     if settled is None:
         return
-    recorded = to_cents(settled.amount)
+    recorded = _cents(settled.amount)
     rule = _rule(context, "dealer-vs-bank")
     if view.voided is not None:  # the dealer's chips simply go back to the table inventory
         if recorded:
@@ -459,7 +525,7 @@ def _judge_dealer_wager(
 
 
 def _judge_dealer_wager_allowed(
-    view: RoundView, context: TableContext, emit: Emit, facts: _Facts
+    view: RoundView, context: TableContext, emit: Emit, facts: SettlementFacts
 ) -> None:
     """PA 621a.9(e), (h): none while co-banking, else at most the bank's last wager."""
     placed, bank = view.dealer_wager, view.bank
@@ -476,8 +542,8 @@ def _judge_dealer_wager_allowed(
     banks_last = last.get(bank.position) if last is not None else None
     if banks_last is None:
         return  # the bank's last wager against the dealer is not known here
-    limit = dealer_wager_limit(to_cents(banks_last))  # PA 621a.9(h) / NJ 10.8(h)
-    amount = to_cents(placed.amount)
+    limit = dealer_wager_limit(_cents(banks_last))  # PA 621a.9(h) / NJ 10.8(h)
+    amount = _cents(placed.amount)
     if amount > limit:
         emit("PG-BANK-DEALER-WAGER-LIMIT", position=bank.position,
              recorded=f"dealer wagered {placed.amount}",
@@ -487,7 +553,7 @@ def _judge_dealer_wager_allowed(
 
 def _field(event: Event | None, name: str) -> Cents:
     """Return one money field of a bank flow event in cents: 0 when nothing was recorded."""
-    return 0 if event is None else to_cents(getattr(event, name))
+    return 0 if event is None else _cents(getattr(event, name))
 
 
 def _flows(
@@ -508,13 +574,16 @@ def _flows(
          events=[e for e in events if e is not None])  # fmt: skip
 
 
-def _bank(view: RoundView, context: TableContext, emit: Emit) -> None:
+def _bank(
+    view: RoundView,
+    context: TableContext,
+    emit: Emit,
+    facts: SettlementFacts,
+    expected: ExpectedSettlement,
+) -> None:
     """The bank's flows (PA 621a.9(h), (n)-(r) / NJ 10.8(h), (n)-(r))."""
-    ruleset = context.ruleset
-    facts = _read(view, ruleset)
     if facts.mode is BankingMode.CALIFORNIA:
         return
-    expected = _expect(view, ruleset, facts)
     _judge_dealer_wager_allowed(view, context, emit, facts)
     _judge_dealer_wager(view, context, emit, expected)
     settlement = expected.settlement
@@ -546,11 +615,10 @@ def _bank(view: RoundView, context: TableContext, emit: Emit) -> None:
     })  # fmt: skip
 
 
-def _balance(view: RoundView, context: TableContext, emit: Emit) -> None:
+def _balance(view: RoundView, context: TableContext, emit: Emit, facts: SettlementFacts) -> None:
     """The centre of a banked layout pays out exactly what went in (PA 621a.9(o), (r))."""
     if view.bank is None or view.voided is not None or is_player_dealer_table(context.ruleset):
         return
-    facts = _read(view, context.ruleset)
     unsettled = set(facts.stakes) - set(facts.settled)
     dealer_open = view.dealer_wager is not None and view.dealer_wager_settled is None
     if view.completed is None or unsettled or dealer_open:
@@ -558,23 +626,23 @@ def _balance(view: RoundView, context: TableContext, emit: Emit) -> None:
     taken_in = paid_out = 0
     for _, event in view.settled:
         if event.kind is WagerKind.PAI_GOW:  # Pair Fortunes is the house's, outside the centre
-            taken_in += to_cents(event.collected)
-            paid_out += to_cents(event.paid)
+            taken_in += _cents(event.collected)
+            paid_out += _cents(event.paid)
     if view.dealer_wager_settled is not None:
-        amount = to_cents(view.dealer_wager_settled.amount)
+        amount = _cents(view.dealer_wager_settled.amount)
         if view.dealer_wager_settled.outcome == "lose":
             taken_in += amount
         elif view.dealer_wager_settled.outcome == "win":
             paid_out += amount
     if view.shortfall is not None:
-        taken_in += to_cents(view.shortfall.amount)
+        taken_in += _cents(view.shortfall.amount)
     if view.surplus is not None:
-        paid_out += to_cents(view.surplus.vigorish) + to_cents(view.surplus.paid_to_bank)
+        paid_out += _cents(view.surplus.vigorish) + _cents(view.surplus.paid_to_bank)
     split = view.co_bank_split
     if split is not None:
-        taken_in += to_cents(split.shortfall_from_co_bank) + to_cents(split.shortfall_from_house)
+        taken_in += _cents(split.shortfall_from_co_bank) + _cents(split.shortfall_from_house)
         paid_out += sum(
-            to_cents(x)
+            _cents(x)
             for x in (split.surplus_to_house, split.surplus_vigorish, split.surplus_to_co_bank)
         )
     if taken_in != paid_out:
@@ -591,7 +659,7 @@ def _balance(view: RoundView, context: TableContext, emit: Emit) -> None:
 
 
 def _player_dealer_result(
-    view: RoundView, ruleset: RuleSet, facts: _Facts, order: list[Position]
+    view: RoundView, ruleset: RuleSet, facts: SettlementFacts, order: list[Position]
 ) -> dict[Position, Cents] | None:
     """Return each player's net under California coverage in ``order``, if all are known."""
     wagers: list[Wager] = []
@@ -604,11 +672,10 @@ def _player_dealer_result(
     return {line.position: line.paid - line.collected for line in settled.lines}
 
 
-def _order(view: RoundView, context: TableContext, emit: Emit) -> None:
+def _order(view: RoundView, context: TableContext, emit: Emit, facts: SettlementFacts) -> None:
     """CA: wagers settled "in a clockwise manner ... starting with the player with the action
     button"."""
     ruleset = context.ruleset
-    facts = _read(view, ruleset)
     if facts.mode is not BankingMode.CALIFORNIA or view.voided is not None:
         return
     expected = _expected_order(view, ruleset, facts)
@@ -639,13 +706,12 @@ def _order(view: RoundView, context: TableContext, emit: Emit) -> None:
          events=[facts.settled[position]])  # fmt: skip
 
 
-def _fees(view: RoundView, context: TableContext, emit: Emit) -> None:
+def _fees(view: RoundView, context: TableContext, emit: Emit, facts: SettlementFacts) -> None:
     """CA Collection Rates Schedule: each fee by the table's schedule option."""
     ruleset = context.ruleset
     schedule = ruleset.collection_schedule
     if schedule is None or view.completed is None:
         return  # fees are taken after every settlement
-    facts = _read(view, ruleset)
     positions = sorted(facts.stakes)
     want: dict[Position, Cents] = {}
     if view.voided is None:  # a voided round takes no fee (settle_voided_round)
@@ -654,7 +720,7 @@ def _fees(view: RoundView, context: TableContext, emit: Emit) -> None:
         want[ruleset.layout.dealer] = want.get(ruleset.layout.dealer, 0) + player_dealer_fee
     got: dict[Position, Cents] = {}
     for event in view.fees:
-        got[event.position] = got.get(event.position, 0) + to_cents(event.amount)
+        got[event.position] = got.get(event.position, 0) + _cents(event.amount)
         if event.schedule_option != schedule.option:
             emit("PG-CA-FEE", position=event.position,
                  recorded=f"schedule option {event.schedule_option}",
@@ -672,11 +738,15 @@ def _fees(view: RoundView, context: TableContext, emit: Emit) -> None:
 
 
 def _pair_fortunes_result(
-    view: RoundView, position: Position, amount: Cents, paytable: Paytable
+    view: RoundView,
+    delivered: dict[Position, list[str]],
+    position: Position,
+    amount: Cents,
+    paytable: Paytable,
 ) -> PairFortunesResult | None:
     """Settle a Pair Fortunes wager on the four tiles delivered (or, lacking those, set)."""
     hand = view.hands.get(position)
-    candidates = [view.delivered_to().get(position), [*hand.high, *hand.low] if hand else None]
+    candidates = [delivered.get(position), [*hand.high, *hand.low] if hand else None]
     for names in candidates:
         if names is None:
             continue
@@ -687,19 +757,21 @@ def _pair_fortunes_result(
     return None
 
 
-def _pair_fortunes(view: RoundView, context: TableContext, emit: Emit) -> None:
+def _pair_fortunes(
+    view: RoundView, context: TableContext, emit: Emit, facts: SettlementFacts
+) -> None:
     """PA 621a.8(j) (2019): paid by the paytable on the four tiles, however they were set."""
     paytable = context.ruleset.pair_fortunes
-    if paytable is None:
-        return
-    facts = _read(view, context.ruleset)
+    if paytable is None or not (facts.side_settled or facts.stray_side):
+        return  # no Pair Fortunes wager settled: nothing to judge
     voids = {v.position for v in view.player_voids}
+    delivered = view.delivered_to()
     for position, event in facts.side_settled.items():
         amount = facts.side[position]
         if view.voided is not None or position in voids:  # PA 621a.10(c)-(e): returned
             outcome, want = "returned", (0, 0, amount)
         else:
-            result = _pair_fortunes_result(view, position, amount, paytable)
+            result = _pair_fortunes_result(view, delivered, position, amount, paytable)
             if result is None:
                 continue
             outcome = "win" if result.paid else "lose"
@@ -715,4 +787,24 @@ def _pair_fortunes(view: RoundView, context: TableContext, emit: Emit) -> None:
     _stray(emit, facts.stray_side, "PG-PF-PAYOUT", "Pair Fortunes")
 
 
-CHECKS: tuple[Check, ...] = (_wagers, _bank, _balance, _order, _fees, _pair_fortunes)
+# --- The round ----------------------------------------------------------------------------------
+
+
+def _settlement(view: RoundView, context: TableContext, emit: Emit) -> None:
+    """Read the round's money once and settle it once, then judge each part in turn.
+
+    Every part judges against the same reading and the same expected settlement, so
+    both are made here, not once per part; the parts report in this order.
+    """
+    ruleset = context.ruleset
+    facts = read_settlement(view, ruleset)
+    expected = expect_settlement(view, ruleset, facts)
+    _wagers(view, context, emit, facts, expected)
+    _bank(view, context, emit, facts, expected)
+    _balance(view, context, emit, facts)
+    _order(view, context, emit, facts)
+    _fees(view, context, emit, facts)
+    _pair_fortunes(view, context, emit, facts)
+
+
+CHECKS: tuple[Check, ...] = (_settlement,)

@@ -13,8 +13,8 @@ from datetime import timedelta
 from audit.events.envelope import Event
 from audit.verification.findings import Finding
 from audit.verification.paigow.context import TableContext
+from audit.verification.paigow.emit import Check, Emit
 from audit.verification.paigow.round_view import RoundView
-from audit.verification.paigow.verify import Check, Emit
 
 
 def check_event(event: Event, context: TableContext) -> list[Finding]:

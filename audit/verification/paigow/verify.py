@@ -8,92 +8,41 @@ the projections alike.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
-from decimal import Decimal
+from collections.abc import Iterable, Iterator
 
 from audit.events.envelope import Event
-from audit.verification.findings import ZERO, Finding
+from audit.events.paigow.play import RoundCompleted
+from audit.events.table import TableClosed
+from audit.verification.findings import Finding
+from audit.verification.paigow import (
+    dealing_checks,
+    rotation_checks,
+    setting_checks,
+    settlement_checks,
+    stream_checks,
+    wager_checks,
+)
 from audit.verification.paigow.context import TableContext
-from audit.verification.paigow.kinds import KINDS
+from audit.verification.paigow.emit import Check, Emit
 from audit.verification.paigow.round_view import RoundView, view_round
 
+__all__ = ["CHECKS", "Check", "Emit", "StreamVerifier", "verify_round", "verify_stream"]
 
-@dataclass
-class Emit:
-    """Collects findings for one round, citing each in the table's jurisdiction."""
-
-    view: RoundView | None
-    context: TableContext
-    findings: list[Finding] = field(default_factory=list)
-
-    def __call__(
-        self,
-        code: str,
-        *,
-        recorded: str,
-        expected: str,
-        position: int | None = None,
-        at_stake: Decimal = ZERO,
-        events: Iterable[Event] = (),
-        rule_key: str | None = None,
-    ) -> None:
-        """Record one finding of kind ``code``; a rule the jurisdiction lacks yields none."""
-        kind = KINDS[code]
-        citations = self.context.ruleset.citations
-        rule = citations.get(rule_key or kind.rule_key)
-        if rule is None:
-            return  # this table's rules have no such rule: nothing to break
-        shown = list(events)
-        evidence = tuple(str(e.event_id) for e in shown)
-        first = shown[0] if shown else None
-        self.findings.append(
-            Finding(
-                code=code,
-                severity=kind.severity,
-                rule=rule,
-                title=kind.title,
-                table_id=self.context.table_id,
-                round_id=self.view.round_id if self.view else None,
-                position=position,
-                dealer_id=(self.view.dealer_id if self.view else None) or self.context.dealer_id,
-                recorded=recorded,
-                expected=expected,
-                at_stake=at_stake.quantize(Decimal("0.01")),
-                event_ids=evidence,
-                occurred_at=first.occurred_at.isoformat() if first is not None else None,
-            )
-        )
-
-
-Check = Callable[[RoundView, TableContext, Emit], None]
-
-
-def _checks() -> tuple[Check, ...]:
-    # Imported here so each check module can import this one's Emit without a cycle.
-    from audit.verification.paigow import (
-        dealing_checks,
-        rotation_checks,
-        setting_checks,
-        settlement_checks,
-        stream_checks,
-        wager_checks,
-    )
-
-    return (
-        *stream_checks.ROUND_CHECKS,
-        *wager_checks.CHECKS,
-        *dealing_checks.CHECKS,
-        *setting_checks.CHECKS,
-        *settlement_checks.CHECKS,
-        *rotation_checks.CHECKS,
-    )
+CHECKS: tuple[Check, ...] = (
+    *stream_checks.ROUND_CHECKS,
+    *wager_checks.CHECKS,
+    *dealing_checks.CHECKS,
+    *setting_checks.CHECKS,
+    *settlement_checks.CHECKS,
+    *rotation_checks.CHECKS,
+)
+"""Every round check, in the order their findings are reported."""
 
 
 def verify_round(view: RoundView, context: TableContext) -> list[Finding]:
     """Return every finding in one round, judged against its table's context. Pure."""
     emit = Emit(view, context)
-    for check in _checks():
+    for check in CHECKS:
         check(view, context, emit)
     return emit.findings
 
@@ -115,26 +64,38 @@ class StreamVerifier:
 
     def feed(self, event: Event) -> list[Finding]:
         """Take one event; return the findings it completes (often none)."""
-        from audit.verification.paigow import rotation_checks, stream_checks
+        table_id, round_id = event.table_id, event.round_id
+        if round_id is None:
+            return self._table_event(table_id, event)
+        key = (table_id, round_id)
+        events = self.open_rounds.get(key)
+        if events is None:  # the round's first event: keep its table as it now stands
+            self._opened_with[key] = self._context(table_id).snapshot()
+            events = self.open_rounds[key] = []
+        events.append(event)
+        if not isinstance(event, RoundCompleted):
+            return []
+        del self._opened_with[key], self.open_rounds[key]
+        context = self.contexts[table_id]
+        view = view_round(events)
+        judged = verify_round(view, context)
+        stream_checks.after_round(view, judged, context)
+        rotation_checks.after_round(view, context)
+        return judged
 
-        context = self.contexts.setdefault(event.table_id, TableContext(event.table_id))
+    def _context(self, table_id: str) -> TableContext:
+        context = self.contexts.get(table_id)
+        if context is None:  # not setdefault: that would build a throwaway context each call
+            context = self.contexts[table_id] = TableContext(table_id)
+        return context
+
+    def _table_event(self, table_id: str, event: Event) -> list[Finding]:
+        context = self._context(table_id)
+        # The ingest's observations are table-level events (TableEvent): judged here.
         findings = stream_checks.check_event(event, context)
-        if event.round_id is None:
-            if event.type_name() == "table_closed":
-                findings += self._close_rounds(event.table_id)
-            context.observe(event)
-            return findings
-        key = (event.table_id, event.round_id)
-        if key not in self.open_rounds:
-            self._opened_with[key] = context.snapshot()
-        self.open_rounds.setdefault(key, []).append(event)
-        if event.type_name() == "round_completed":
-            self._opened_with.pop(key, None)
-            view = view_round(self.open_rounds.pop(key))
-            judged = verify_round(view, context)
-            stream_checks.after_round(view, judged, context)
-            rotation_checks.after_round(view, context)
-            findings += judged
+        if isinstance(event, TableClosed):
+            findings += self._close_rounds(table_id)
+        context.observe(event)
         return findings
 
     def finish(self) -> list[Finding]:
@@ -145,8 +106,6 @@ class StreamVerifier:
         return findings
 
     def _close_rounds(self, table_id: str) -> list[Finding]:
-        from audit.verification.paigow import stream_checks
-
         findings: list[Finding] = []
         for key in [k for k in self.open_rounds if k[0] == table_id]:
             view = view_round(self.open_rounds.pop(key))
@@ -160,5 +119,7 @@ def verify_stream(events: Iterable[Event]) -> Iterator[Finding]:
     """Judge a finite stream of events in order: each round as it ends, open rounds at the end."""
     verifier = StreamVerifier()
     for event in events:
-        yield from verifier.feed(event)
+        findings = verifier.feed(event)
+        if findings:  # most events complete nothing
+            yield from findings
     yield from verifier.finish()

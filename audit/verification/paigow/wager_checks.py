@@ -8,18 +8,24 @@ from __future__ import annotations
 
 from collections import defaultdict
 from decimal import Decimal
+from functools import partial
 
 from audit.events.envelope import Event
 from audit.events.paigow import wagers
 from audit.games.paigow.layout import Position, TableLayout, position_name
 from audit.verification.findings import ZERO
 from audit.verification.paigow.context import TableContext
+from audit.verification.paigow.emit import Check, Emit
 from audit.verification.paigow.round_view import RoundView
-from audit.verification.paigow.verify import Check, Emit
 
 
 def live_wagers(view: RoundView, kind: wagers.WagerKind | None = None) -> dict[Position, Decimal]:
     """Return each position's wagers still down: placed less withdrawn, of one kind or all."""
+    # Several checks ask this of each round: summed once per view and kind, copied out.
+    return dict(view.once(_LIVE[kind]))
+
+
+def _live(view: RoundView, kind: wagers.WagerKind | None) -> dict[Position, Decimal]:
     net: dict[Position, Decimal] = defaultdict(lambda: ZERO)
     for _, placed in view.placed:
         if kind is None or placed.kind is kind:
@@ -28,6 +34,10 @@ def live_wagers(view: RoundView, kind: wagers.WagerKind | None = None) -> dict[P
         if kind is None or withdrawn.kind is kind:
             net[withdrawn.position] -= withdrawn.amount
     return {position: amount for position, amount in net.items() if amount > ZERO}
+
+
+_LIVE = {kind: partial(_live, kind=kind) for kind in (None, *wagers.WagerKind)}
+"""One derivation per kind of wager (``None``: every kind), for :meth:`RoundView.once`."""
 
 
 def _areas_line(layout: TableLayout) -> tuple[Position, ...]:
@@ -72,15 +82,16 @@ def check_past_post(view: RoundView, context: TableContext, emit: Emit) -> None:
     """Flag a wager placed or withdrawn after the first "no more bets" (PA 621a.5(c))."""
     if view.no_more_bets is None:
         return  # dealing without the call is PG-DEAL-BEFORE-NO-MORE-BETS
-    call = view.events[view.no_more_bets]
-    layout = context.ruleset.layout
+    called_at = view.no_more_bets
     moves: list[tuple[int, wagers.WagerPlaced | wagers.WagerWithdrawn, str]] = [
-        *((i, e, "placed") for i, e in view.placed),
-        *((i, e, "withdrawn") for i, e in view.withdrawn),
+        *((i, e, "placed") for i, e in view.placed if i > called_at),
+        *((i, e, "withdrawn") for i, e in view.withdrawn if i > called_at),
     ]
-    for index, event, verb in sorted(moves, key=lambda move: move[0]):
-        if index <= view.no_more_bets:
-            continue
+    if not moves:
+        return
+    call = view.events[called_at]
+    layout = context.ruleset.layout
+    for _, event, verb in sorted(moves, key=lambda move: move[0]):
         # PA 621a.5(c) / NJ 10.5(c): no wager "made, increased or withdrawn" after the call.
         emit(
             "PG-WAGER-PAST-POST",
@@ -102,13 +113,15 @@ def check_player_spots(view: RoundView, context: TableContext, emit: Emit) -> No
     casino allows it (``adjacent_spots``). The bank is 621a.9(f)'s exception:
     :func:`check_bank_spots` judges it.
     """
+    players = [placed.player_id for _, placed in view.placed]
+    if len(set(players)) == len(players):
+        return  # no one placed two wagers: no one is on two areas
     ruleset = context.ruleset
     layout = ruleset.layout
-    live = live_wagers(view)
     bank_player = view.bank.player_id if view.bank else None
     for player_id, placements in _players_areas(view, layout).items():
-        if player_id == bank_player:
-            continue
+        if player_id == bank_player or len(placements) == 1:
+            continue  # one wager is one area: nothing to judge
         spots = _spots_in_order(placements)
         kept: list[Position] = []
         over: list[Position] = []
@@ -131,7 +144,7 @@ def check_player_spots(view: RoundView, context: TableContext, emit: Emit) -> No
             recorded=f"player {player_id} wagered on {_names(layout, spots)}",
             expected=allowed,
             position=over[0],
-            at_stake=sum((live[p] for p in over), ZERO),
+            at_stake=sum((live_wagers(view)[p] for p in over), ZERO),
             events=[event for _, event in placements],
         )
 

@@ -1,9 +1,20 @@
 """Hand-written Pai Gow rounds for verification tests: a clean round by the engine, then edits.
 
 ``clean_round(...)`` plays one round the way the regulations order it (the
-simulator's order, PA 621a.4-621a.10), with every rule taken from the engine,
-so it should draw no finding. A test then edits the events (``replace``,
-``insert_after``, ``remove``) to break exactly one rule, and reads the findings.
+simulator's order, PA 621a.4-621a.10), with every rule taken from the engine.
+A test then edits the events (``replace``, ``insert_after``, ``remove``) to
+break exactly one rule, and reads the findings of the codes it tests
+(``Round.findings(*codes)``).
+
+The round is clean for the dealing, wager, tile and setting checks, but not for
+settlement: its money is recorded as a dealer-banked table's, with cent vigorish.
+A push records nothing returned (PG-SETTLE-PAYOUT); a player bank's flows and a
+dealer's wager against it are never settled (PG-BANK-SURPLUS or -SHORTFALL,
+often PG-SETTLE-UNBALANCED); a California round takes no collection fees, may take
+vigorish, and settles in position order without the player-dealer's coverage
+(PG-CA-FEE, PG-CA-ORDER, PG-CA-COVERAGE). A bank also draws PG-ROT-START-OF-GAME,
+this being the game's first round. Settlement tests build their rounds elsewhere
+(``test_setting_checks.Table``), with the money written out in full.
 """
 
 from __future__ import annotations
