@@ -46,7 +46,7 @@ from audit.games.baccarat21.settlement import (
     settle_round,
 )
 from audit.games.baccarat21.shoe import BURN_CARDS, Shoe, prepare_shoe, reshuffle_due
-from audit.games.paigow.outcome import Outcome
+from audit.games.wagering import Outcome
 
 COVER_FROM_BOTTOM = 52
 """The cover card one deck from the bottom: deep enough that no round can run the shoe dry

@@ -66,8 +66,6 @@ from audit.events.paigow.play import (
     NoMoreBets,
     NoRollCalled,
     RngNumberShown,
-    RoundCompleted,
-    RoundStarted,
     RoundVoided,
     ShakerShaken,
     StackDelivered,
@@ -89,6 +87,7 @@ from audit.events.paigow.settlement import (
     WagerSettled,
 )
 from audit.events.paigow.wagers import DealerWagerAgainstBank, WagerPlaced, WagerWithdrawn
+from audit.events.rounds import RoundCompleted, RoundStarted
 from audit.events.table import DealerChanged, TableClosed, TableOpened
 
 MAX_EVENT_BYTES = 64 * 1024

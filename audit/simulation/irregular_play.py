@@ -21,13 +21,13 @@ from audit.events.paigow.play import (
     BankOffered,
     DeliveryStyleChosen,
     HandSet,
-    RoundStarted,
     StackDelivered,
     StacksFormed,
     TilesMixed,
     UnwageredStacksCollected,
 )
 from audit.events.paigow.wagers import DealerWagerAgainstBank, WagerKind, WagerPlaced
+from audit.events.rounds import RoundStarted
 from audit.games.money import to_cents, to_dollars
 from audit.games.paigow.banking import dealer_wager_limit
 from audit.games.paigow.dealer_rule import permitted_settings

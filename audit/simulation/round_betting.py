@@ -12,12 +12,12 @@ from audit.events.paigow.play import (
     BankOffered,
     CoBankRequested,
     NoMoreBets,
-    RoundStarted,
     StacksFormed,
     TilesCut,
     TilesMixed,
 )
 from audit.events.paigow.wagers import DealerWagerAgainstBank, WagerKind, WagerPlaced
+from audit.events.rounds import RoundStarted
 from audit.games.money import Cents, to_dollars
 from audit.games.paigow.banking import dealer_wager_limit
 from audit.games.paigow.dealing import all_cuts

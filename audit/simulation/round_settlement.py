@@ -6,7 +6,7 @@ California's coverage and collection fees.
 
 from __future__ import annotations
 
-from audit.events.paigow.play import HandsRevealed, RoundCompleted
+from audit.events.paigow.play import HandsRevealed
 from audit.events.paigow.settlement import (
     BankShortfallCollected,
     BankSurplusSettled,
@@ -16,6 +16,7 @@ from audit.events.paigow.settlement import (
     WagerSettled,
 )
 from audit.events.paigow.wagers import WagerKind
+from audit.events.rounds import RoundCompleted
 from audit.games.money import to_dollars
 from audit.games.paigow.banking import settle_co_bank, settle_player_bank
 from audit.games.paigow.california import settle_california

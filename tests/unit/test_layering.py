@@ -62,3 +62,23 @@ def test_imports_point_inward(path):
             ), f"{path.relative_to(ROOT)} ({layer}) imports {name}"
         elif top not in sys.stdlib_module_names and top != "__future__":
             assert top in THIRD_PARTY_ALLOWED[layer], f"{path.relative_to(ROOT)} imports {name}"
+
+
+GAMES = ("paigow", "baccarat21")
+
+
+def game_of(path: Path) -> str | None:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    found = [game for game in GAMES if game in parts]
+    return found[0] if found else None
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in SOURCES if game_of(p)], ids=lambda p: p.relative_to(ROOT).as_posix()
+)
+def test_one_game_never_imports_another(path):
+    """What two games share lives outside both (audit/games/wagering.py, audit/events/rounds.py);
+    a game module reaching into another game's would make the second a copy of the first."""
+    others = [g for g in GAMES if g != game_of(path)]
+    for name in imports(path):
+        assert not any(other in name.split(".") for other in others), f"{path} imports {name}"

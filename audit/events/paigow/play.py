@@ -18,14 +18,6 @@ Reason = Annotated[str, Field(min_length=1, max_length=500)]
 Hand = Annotated[list[TileName], Field(min_length=2, max_length=2)]
 
 
-class RoundStarted(Event):
-    """A round began at the table."""
-
-    type: Literal["round_started"] = "round_started"
-    round_number: int = Field(ge=1, description="The round's number within the gaming day.")
-    dealer_id: PersonId
-
-
 class TilesMixed(Event):
     """The dealer mixed the tiles face down (PA 621a.4(d): at least eight circular motions)."""
 
@@ -220,9 +212,3 @@ class RoundVoided(Event):
     type: Literal["round_voided"] = "round_voided"
     reason: Literal["wrong_deal", "banker_tile_exposed", "other"]
     detail: str | None = Field(default=None, max_length=500)
-
-
-class RoundCompleted(Event):
-    """The round's tiles were collected and the round closed."""
-
-    type: Literal["round_completed"] = "round_completed"

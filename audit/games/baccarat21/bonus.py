@@ -32,7 +32,7 @@ from types import MappingProxyType
 
 from audit.games.baccarat21.cards import ACE, CARD_RANKS, KING, RANK_VALUES, SEVEN, Card, Rank
 from audit.games.errors import InvalidSettlementError
-from audit.games.paigow.pair_fortunes import Odds
+from audit.games.wagering import Odds
 
 
 class BonusHand(Enum):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from audit.games.paigow.outcome import Outcome
+from audit.games.wagering import Outcome
 
 BUST_OVER = 21
 """A total over 21 is "over 21" in PA 681a.6(c) and 681a.7(i)-(j)."""

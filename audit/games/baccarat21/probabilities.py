@@ -32,7 +32,7 @@ from audit.games.baccarat21.drawing import DrawRule, play_round
 from audit.games.baccarat21.outcome import hand_outcome
 from audit.games.baccarat21.settlement import Bet
 from audit.games.baccarat21.shoe import BURN_CARDS, prepare_shoe, reshuffle_due
-from audit.games.paigow.outcome import Outcome
+from audit.games.wagering import Outcome
 
 COVER_FROM_BOTTOM = 52
 PRECOMPUTED_SEED = 20261122

@@ -37,9 +37,7 @@ from audit.games.baccarat21.drawing import Deal, Hand, RoundTally
 from audit.games.baccarat21.outcome import Winner, hand_outcome, tie_outcome, winner
 from audit.games.errors import InvalidSettlementError
 from audit.games.money import Cents
-from audit.games.paigow.outcome import Outcome
-from audit.games.paigow.pair_fortunes import Odds
-from audit.games.paigow.settlement import HOUSE, Party, Position, check_stake, dataclass_repr
+from audit.games.wagering import HOUSE, Odds, Outcome, Party, Position, check_stake, dataclass_repr
 
 MAIN_ODDS = Odds(1)
 """PA 681a.8(a): Player and Banker Wagers pay 1 to 1 ..."""

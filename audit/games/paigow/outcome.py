@@ -9,22 +9,13 @@
 
 from __future__ import annotations
 
-from enum import Enum
-
 from audit.games.errors import InvalidSettingError
 from audit.games.paigow.hands import PA_RANKING, HandRanking
 from audit.games.paigow.setting import Setting, check_ordered
+from audit.games.wagering import Outcome
 
 _ZERO_KEY_LIMIT = 32
 """Non-pair hands of value zero, and only they, have keys below this (see hands.py)."""
-
-
-class Outcome(Enum):
-    """The result of one Pai Gow wager, from the wagering player's side."""
-
-    WIN = "win"
-    PUSH = "push"
-    LOSE = "lose"
 
 
 def outcome_from_keys(

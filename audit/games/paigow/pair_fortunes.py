@@ -32,7 +32,6 @@ from itertools import combinations
 
 from audit.games.errors import InvalidSettlementError, InvalidTileError
 from audit.games.money import Cents
-from audit.games.paigow.settlement import check_stake, dataclass_repr
 from audit.games.paigow.tiles import (
     GEE_JOON_SIX,
     GEE_JOON_THREE,
@@ -45,6 +44,7 @@ from audit.games.paigow.tiles import (
     check_distinct,
     parse_kind,
 )
+from audit.games.wagering import Odds, check_stake, dataclass_repr
 
 
 class PairType(Enum):
@@ -140,27 +140,6 @@ def pairs_in(tiles: Iterable[Tile]) -> tuple[PairType, ...]:
 def classify_pairs(tiles: Iterable[Tile]) -> PairFortunesCategory:
     """Return the Pair Fortunes category of four distinct tiles, however they were set."""
     return _CATEGORY_OF_PAIRS[pairs_in(tiles)]
-
-
-@dataclass(frozen=True)
-class Odds:
-    """Payout odds of ``numerator`` to ``denominator``, e.g. ``Odds(40, 1)`` for 40 to 1."""
-
-    numerator: int
-    denominator: int = 1
-
-    def __post_init__(self) -> None:
-        for value in (self.numerator, self.denominator):
-            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-                raise InvalidSettlementError(f"odds must be positive whole numbers: {value!r}")
-
-    def pays(self, amount: Cents) -> Cents:
-        """Return the winnings on ``amount``, rounding a fraction of a cent down.
-
-        >>> Odds(3, 2).pays(101)
-        151
-        """
-        return amount * self.numerator // self.denominator
 
 
 @dataclass(frozen=True, repr=False)

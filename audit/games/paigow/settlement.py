@@ -24,61 +24,25 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import dataclass
 from enum import Enum
-from typing import Any
 
-from audit.games.errors import InvalidAmountError, InvalidSettlementError
+from audit.games.errors import InvalidSettlementError
 from audit.games.money import Cents
-from audit.games.paigow.outcome import Outcome
 from audit.games.paigow.vigorish import VigRounding, vigorish
-
-Position = int
-"""A betting position at the table."""
-
-Party = int | str
-"""Who money moves between: a player's :data:`Position`, :data:`BANK` or :data:`HOUSE`."""
+from audit.games.wagering import (
+    HOUSE,
+    Outcome,
+    Party,
+    Position,
+    check_stake,
+    dataclass_repr,
+)
 
 BANK = "bank"
 """The player bank, the co-bank or the California player-dealer."""
-HOUSE = "house"
-"""The casino: table inventory, vigorish and collection fees."""
 DEALER = "dealer"
 """The payee of the dealer's winning wager in :attr:`RoundSettlement.payments` (a house wager)."""
-
-
-def _value_repr(value: object) -> str:
-    # An enum's own repr ('<Outcome.WIN: 'win'>') does not evaluate; 'Outcome.WIN' does.
-    if isinstance(value, Enum):
-        return f"{type(value).__name__}.{value.name}"
-    if isinstance(value, dict):
-        items = (f"{_value_repr(key)}: {_value_repr(item)}" for key, item in value.items())
-        return "{" + ", ".join(items) + "}"
-    return repr(value)
-
-
-def dataclass_repr(obj: Any) -> str:
-    """Return a dataclass's repr as an evaluable call, leaving out fields at their defaults.
-
-    Enum members, even as dict keys, appear as ``Outcome.WIN``, so the repr
-    round-trips where the enum's names are in scope.
-
-    >>> DealerWager(500, Outcome.LOSE)
-    DealerWager(amount=500, outcome=Outcome.LOSE)
-    """
-    parts = [
-        f"{field.name}={_value_repr(getattr(obj, field.name))}"
-        for field in fields(obj)
-        if field.default is MISSING or getattr(obj, field.name) != field.default
-    ]
-    return f"{type(obj).__name__}({', '.join(parts)})"
-
-
-def check_stake(cents: Cents, what: str) -> Cents:
-    """Return ``cents`` if it is a positive ``int``, else raise naming ``what``."""
-    if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
-        raise InvalidAmountError(f"{what} must be a positive whole number of cents: {cents!r}")
-    return cents
 
 
 class BankingMode(Enum):

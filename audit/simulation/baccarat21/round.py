@@ -12,7 +12,7 @@ from __future__ import annotations
 from audit.events.baccarat21.play import B21CardDealt
 from audit.events.baccarat21.shoe import CardFoundFaceUp, CoverCardAppeared
 from audit.events.baccarat21.wagers import B21WagerPlaced, B21WagerSettled
-from audit.events.paigow.play import RoundCompleted, RoundStarted
+from audit.events.rounds import RoundCompleted, RoundStarted
 from audit.games.baccarat21.cards import card_name
 from audit.games.baccarat21.drawing import Deal, DealtCard, next_card
 from audit.games.baccarat21.settlement import (
@@ -25,7 +25,7 @@ from audit.games.baccarat21.settlement import (
     settle_round,
 )
 from audit.games.money import to_dollars
-from audit.games.paigow.settlement import HOUSE
+from audit.games.wagering import HOUSE
 from audit.simulation.baccarat21.table import DOLLAR, B21Player, B21Table
 
 _BONUS_ON = {Bet.PLAYER: Bet.BONUS_PLAYER, Bet.BANKER: Bet.BONUS_BANKER}

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from audit.events import rounds
 from audit.events.envelope import Event
 from audit.events.paigow import play, settlement, wagers
 
@@ -27,7 +28,7 @@ class RoundView:
     table_id: str
     round_id: str
     events: list[Event] = field(default_factory=list)
-    started: play.RoundStarted | None = None
+    started: rounds.RoundStarted | None = None
     stacks: play.StacksFormed | None = None
     """The first stacks formed (a remix forms new ones: see ``formed``)."""
     formed: list[tuple[int, play.StacksFormed]] = field(default_factory=list)
@@ -61,7 +62,7 @@ class RoundView:
     co_bank_split: settlement.CoBankSplit | None = None
     fees: list[settlement.CollectionFeeTaken] = field(default_factory=list)
     voided: play.RoundVoided | None = None
-    completed: play.RoundCompleted | None = None
+    completed: rounds.RoundCompleted | None = None
     _derived: dict[Callable[[Any], Any], Any] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )

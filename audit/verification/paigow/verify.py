@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from audit.events.envelope import Event
-from audit.events.paigow.play import RoundCompleted
+from audit.events.rounds import RoundCompleted
 from audit.events.table import TableClosed
 from audit.verification.findings import Finding
 from audit.verification.paigow import (

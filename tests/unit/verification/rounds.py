@@ -29,6 +29,7 @@ from typing import Any
 
 from audit.events.envelope import Event
 from audit.events.paigow import equipment, play, settlement, wagers
+from audit.events.rounds import RoundCompleted, RoundStarted
 from audit.events.table import TableOpened
 from audit.games.money import to_cents, to_dollars
 from audit.games.paigow.dealing import Cut, apply_cut, deal
@@ -152,7 +153,7 @@ def clean_round(
             suitable=True)  # fmt: skip
     rnd.add(equipment.DicePlacedInShaker, dice_set_id="D-1", placed_by="floor-1")
 
-    rnd.add(play.RoundStarted, round_number=1, dealer_id="dealer-1")
+    rnd.add(RoundStarted, round_number=1, dealer_id="dealer-1")
     rnd.add(play.TilesMixed, motions=10)
     stacks = form_stacks(row)
     rnd.add(play.StacksFormed, stacks=[names(s) for s in stacks])
@@ -198,7 +199,7 @@ def clean_round(
             for wagered, amount in wagers_at.items():
                 rnd.add(settlement.WagerSettled, position=wagered, outcome="returned",
                         returned=Decimal(amount))  # fmt: skip
-            rnd.add(play.RoundCompleted)
+            rnd.add(RoundCompleted)
             return rnd
 
     wagered = set(wagers_at) | ({bank} if player_bank else set())
@@ -229,5 +230,5 @@ def clean_round(
             money = {"collected": Decimal(amount)}
         rnd.add(play.HandsRevealed, position=position)
         rnd.add(settlement.WagerSettled, position=position, outcome=outcome.value, **money)
-    rnd.add(play.RoundCompleted)
+    rnd.add(RoundCompleted)
     return rnd
