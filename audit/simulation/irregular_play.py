@@ -1071,7 +1071,7 @@ class RoundNotCompleted(Plan):
         return tuple(s for s in ROUND_STEPS if s not in (complete_round, close_books))
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
-        return [Expect("PG-DATA-ROUND-INCOMPLETE")]
+        return [Expect("DATA-ROUND-INCOMPLETE")]
 
 
 class SequenceGap(Plan):
@@ -1088,7 +1088,7 @@ class SequenceGap(Plan):
         return [e for e in events if e is not mixed]
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
-        return [Expect("PG-DATA-SEQ-GAP")]
+        return [Expect("DATA-SEQ-GAP")]
 
 
 class EventIdReused(Plan):
@@ -1108,7 +1108,7 @@ class EventIdReused(Plan):
         return [reused if e is mixed else e for e in events]
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
-        return [Expect("PG-DATA-ID-REUSED")]
+        return [Expect("DATA-ID-REUSED")]
 
 
 PLAY_KINDS: tuple[type[Plan], ...] = (

@@ -180,7 +180,7 @@ def test_warning_findings_reach_the_topic_in_order_and_info_ones_do_not(
 ):
     _store, view = store_with_findings(store_config, shift)
     expected = warnings(view)
-    assert {f["code"] for f in expected} >= {"PG-SETTLE-PAYOUT", "PG-DATA-SEQ-GAP"}
+    assert {f["code"] for f in expected} >= {"PG-SETTLE-PAYOUT", "DATA-SEQ-GAP"}
     topic = new_topic()
     alerter = Alerter(view, producer, topic, webhook=None)
     assert alerter.publish_new() == len(expected)

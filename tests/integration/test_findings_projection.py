@@ -45,7 +45,7 @@ def test_findings_are_written_once_with_their_rule_and_stake(store_config):
     [payout] = [f for f in found if f["round_id"] == winner["round_id"]]
     assert payout["rule"].startswith(("PA 621a.8", "NJ 19:47-10.7", "CA Pai Gow"))
     assert payout["position"] == winner["position"]
-    assert projection.view.select(FindingFilter(code="PG-DATA-SEQ-GAP"))
+    assert projection.view.select(FindingFilter(code="DATA-SEQ-GAP"))
     assert projection.catch_up() == 0  # nothing new, nothing written twice
     restarted = FindingsProjection(FactStore(store_config))
     assert restarted.catch_up() == 0

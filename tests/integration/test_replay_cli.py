@@ -179,4 +179,4 @@ def test_a_round_id_at_two_tables_names_them(capsys):
     status, out, _ = replay(capsys, TWIN_ROUND, "--table", "TWIN-B")
     assert status == 0
     assert f"Replay of round {TWIN_ROUND} at table TWIN-B" in out
-    assert "PG-DATA-ROUND-INCOMPLETE" in out[out.index("7. Other findings") :]
+    assert "DATA-ROUND-INCOMPLETE" in out[out.index("7. Other findings") :]

@@ -10,6 +10,7 @@ kind's own (a card drawn to a 17 cites 681a.9(b), a second draw 681a.7(g)).
 from __future__ import annotations
 
 from audit.verification.findings import FindingKind, Severity
+from audit.verification.record_kinds import RECORD_KINDS
 
 _I, _W, _C = Severity.INFO, Severity.WARNING, Severity.CRITICAL
 
@@ -41,9 +42,6 @@ KINDS: dict[str, FindingKind] = {
         FindingKind("B21-SETTLE-MISSING", _W, "a wager placed and never settled", "settlement-order"),
         FindingKind("B21-SETTLE-UNPLACED", _C, "a wager settled that was never placed", "records"),
         FindingKind("B21-SETTLE-VOID", _C, "a wager of a voided round not returned in full", "records"),
-        # Data integrity
-        FindingKind("B21-DATA-SEQ-GAP", _W, "events missing or out of order in the table's sequence", "records"),
-        FindingKind("B21-DATA-ID-REUSED", _C, "an event id reused with different content", "records"),
-        FindingKind("B21-DATA-ROUND-INCOMPLETE", _W, "a round never completed", "records"),
     )
 }  # fmt: skip
+KINDS.update(RECORD_KINDS)  # the record's integrity: the same codes for every game

@@ -64,7 +64,7 @@ SEATS = tuple(f"seat {n}" for n in range(9))
 def step_for(code: str) -> str:
     """Return the step a finding's code belongs under.
 
-    >>> step_for("B21-DRAW-STOOD"), step_for("B21-SETTLE-PAYOUT"), step_for("B21-DATA-SEQ-GAP")
+    >>> step_for("B21-DRAW-STOOD"), step_for("B21-SETTLE-PAYOUT"), step_for("DATA-SEQ-GAP")
     ('cards', 'settlement', 'other')
     """
     return next((step for prefix, step in _PREFIXES if code.startswith(prefix)), "other")

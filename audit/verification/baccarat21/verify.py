@@ -20,7 +20,6 @@ from dataclasses import replace
 
 from audit.events.baccarat21.shoe import ShoeCut, ShoeShuffled
 from audit.events.envelope import Event
-from audit.events.ingest import EventIdReused, SequenceGapObserved
 from audit.games.baccarat21.shoe import COVER_MARGIN
 from audit.verification.baccarat21.context import B21TableContext
 from audit.verification.baccarat21.drawing_checks import judge_deal
@@ -29,6 +28,7 @@ from audit.verification.baccarat21.round_view import B21RoundView, view_b21_roun
 from audit.verification.baccarat21.settlement_checks import check_settlement
 from audit.verification.baccarat21.wager_checks import check_wagers
 from audit.verification.findings import Finding
+from audit.verification.record_kinds import observation
 
 SHOE_BREACHES = {
     "burn": "B21-SHOE-NO-BURN",
@@ -112,21 +112,10 @@ class StreamVerifier:
     def _table_event(self, event: Event, context: B21TableContext) -> list[Finding]:
         kind = event.type_name()
         emit = Emit(event.table_id, context.ruleset, None, context.dealer_id)
-        if isinstance(event, SequenceGapObserved):
-            emit(
-                "B21-DATA-SEQ-GAP",
-                events=[event],
-                recorded=f"seq {event.observed_seq}",
-                expected=f"seq {event.expected_seq}",
-            )
-        elif isinstance(event, EventIdReused):
-            emit(
-                "B21-DATA-ID-REUSED",
-                events=[event],
-                recorded=f"event {event.reused_event_id} with digest "
-                f"{event.conflicting_digest[:12]}",
-                expected=f"one content per event id (first digest {event.first_digest[:12]})",
-            )
+        observed = observation(event)
+        if observed is not None:
+            code, recorded, expected = observed
+            emit(code, events=[event], recorded=recorded, expected=expected)
         if kind == "table_closed":
             emit.findings += self._close_rounds(event.table_id)
         _check_shoe_setup(event, emit)
@@ -172,7 +161,7 @@ class StreamVerifier:
                 )
                 last = view.events[-1]
                 emit(
-                    "B21-DATA-ROUND-INCOMPLETE",
+                    "DATA-ROUND-INCOMPLETE",
                     events=[last],
                     recorded=f"last recorded: {last.type_name()}",
                     expected="round_completed",

@@ -8,6 +8,7 @@ a Pennsylvania table and ``NJ 19:47-10.6(c)`` on a New Jersey one.
 from __future__ import annotations
 
 from audit.verification.findings import FindingKind, Severity
+from audit.verification.record_kinds import RECORD_KINDS
 
 _I, _W, _C = Severity.INFO, Severity.WARNING, Severity.CRITICAL
 
@@ -64,9 +65,6 @@ KINDS: dict[str, FindingKind] = {
         FindingKind("PG-EQ-TILES-OVERDUE", _W, "tiles in use past their change interval", "tile-change"),
         FindingKind("PG-EQ-DICE-OVERDUE", _W, "dice in the shaker on the table past 24 hours", "dice-change"),
         FindingKind("PG-EQ-NOT-INSPECTED", _W, "tiles not inspected before play", "tile-inspection"),
-        # Data integrity
-        FindingKind("PG-DATA-SEQ-GAP", _W, "events missing or out of order in the table's sequence", "records"),
-        FindingKind("PG-DATA-ID-REUSED", _C, "an event id reused with different content", "records"),
-        FindingKind("PG-DATA-ROUND-INCOMPLETE", _W, "a round never completed", "records"),
     )
 }  # fmt: skip
+KINDS.update(RECORD_KINDS)  # the record's integrity: the same codes for every game

@@ -15,26 +15,16 @@ from audit.verification.findings import Finding
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Check, Emit
 from audit.verification.paigow.round_view import RoundView
+from audit.verification.record_kinds import observation
 
 
 def check_event(event: Event, context: TableContext) -> list[Finding]:
     """Judge one event as it arrives: the ingest's observations about the stream."""
     emit = Emit(None, context)
-    kind = event.type_name()
-    if kind == "sequence_gap_observed":
-        emit(
-            "PG-DATA-SEQ-GAP",
-            recorded=f"seq {event.observed_seq}",  # type: ignore[attr-defined]
-            expected=f"seq {event.expected_seq}",  # type: ignore[attr-defined]
-            events=[event],
-        )
-    elif kind == "event_id_reused":
-        emit(
-            "PG-DATA-ID-REUSED",
-            recorded=f"event {event.reused_event_id} with digest {event.conflicting_digest[:12]}",  # type: ignore[attr-defined]
-            expected=f"one content per event id (first digest {event.first_digest[:12]})",  # type: ignore[attr-defined]
-            events=[event],
-        )
+    observed = observation(event)
+    if observed is not None:
+        code, recorded, expected = observed
+        emit(code, recorded=recorded, expected=expected, events=[event])
     return emit.findings
 
 
@@ -75,7 +65,7 @@ def incomplete(view: RoundView, context: TableContext) -> list[Finding]:
     emit = Emit(view, context)
     if view.completed is None:
         last = view.events[-1]
-        emit("PG-DATA-ROUND-INCOMPLETE", recorded=f"last recorded: {last.type_name()}",
+        emit("DATA-ROUND-INCOMPLETE", recorded=f"last recorded: {last.type_name()}",
              expected="round_completed", events=[last])  # fmt: skip
     return emit.findings
 

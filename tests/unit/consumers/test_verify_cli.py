@@ -33,8 +33,8 @@ def test_a_missing_event_is_a_gap_and_a_reused_id_is_critical(tmp_path, capsys):
     assert main(["verify", str(tmp_path / "bad.jsonl"), "--json"]) == 1
     findings = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     codes = {f["code"] for f in findings}
-    assert {"PG-DATA-SEQ-GAP", "PG-DATA-ID-REUSED"} <= codes
-    reused = next(f for f in findings if f["code"] == "PG-DATA-ID-REUSED")
+    assert {"DATA-SEQ-GAP", "DATA-ID-REUSED"} <= codes
+    reused = next(f for f in findings if f["code"] == "DATA-ID-REUSED")
     assert reused["severity"] == "critical"
     assert reused["finding_id"]
 

@@ -176,7 +176,7 @@ def test_an_rng_count_and_a_voided_round():
         ("PG-PF-PAYOUT", StepKind.SETTLEMENT),
         ("PG-ROT-CONSECUTIVE", StepKind.OTHER),
         ("PG-EQ-TILES-OVERDUE", StepKind.OTHER),
-        ("PG-DATA-SEQ-GAP", StepKind.OTHER),
+        ("DATA-SEQ-GAP", StepKind.OTHER),
     ],
 )
 def test_findings_map_to_steps_by_code(code, kind):
@@ -258,7 +258,7 @@ def test_a_round_never_completed_is_another_finding():
     rnd = clean_round()
     rnd.remove(rnd.first("round_completed"))
     replay = replay_round(rnd.events, ROUND)
-    assert codes(replay, StepKind.OTHER) == ["PG-DATA-ROUND-INCOMPLETE"]
+    assert codes(replay, StepKind.OTHER) == ["DATA-ROUND-INCOMPLETE"]
     assert "the round was never completed" in text(replay, StepKind.ROUND)
 
 
@@ -302,7 +302,7 @@ def test_a_sequence_gap_in_the_round_is_reported_with_it():
     rnd = clean_round()
     rnd.remove(rnd.first("tiles_mixed"))  # the table's seq now skips one
     replay = replay_round(list(as_stored(rnd.events)), ROUND)
-    assert codes(replay, StepKind.OTHER) == ["PG-DATA-SEQ-GAP"]
+    assert codes(replay, StepKind.OTHER) == ["DATA-SEQ-GAP"]
 
 
 # --- Which round ------------------------------------------------------------------------------

@@ -53,7 +53,7 @@ class Table:
         return rid
 
 
-def codes(table, prefix="PG-"):
+def codes(table, prefix=("PG-", "DATA-")):
     return [f for f in verify_stream(table.events) if f.code.startswith(prefix)]
 
 
@@ -64,7 +64,7 @@ def test_a_clean_table_has_no_stream_or_rotation_findings():
     table.round(3)
     assert codes(table, "PG-ROT") == []
     assert codes(table, "PG-EQ") == []
-    assert codes(table, "PG-DATA") == []
+    assert codes(table, "DATA-") == []
 
 
 def test_a_bank_in_the_games_first_round():
@@ -159,10 +159,10 @@ def test_the_ingests_observations_become_findings():
     table.add("sequence_gap_observed", recorded_by="tablewatch-ingest", expected_seq=4,
               observed_seq=6, about_round_id=None)  # fmt: skip
     table.add("event_id_reused", recorded_by="tablewatch-ingest")
-    found = {f.code: f for f in codes(table, "PG-DATA")}
-    assert found["PG-DATA-SEQ-GAP"].recorded == "seq 6"
-    assert found["PG-DATA-ID-REUSED"].severity.value == "critical"
-    assert found["PG-DATA-SEQ-GAP"].rule == "tablewatch record integrity (no gaming regulation)"
+    found = {f.code: f for f in codes(table, "DATA-")}
+    assert found["DATA-SEQ-GAP"].recorded == "seq 6"
+    assert found["DATA-ID-REUSED"].severity.value == "critical"
+    assert found["DATA-SEQ-GAP"].rule == "tablewatch record integrity (no gaming regulation)"
 
 
 def test_a_round_the_stream_never_completes():
@@ -170,7 +170,7 @@ def test_a_round_the_stream_never_completes():
     table.round(1)
     table.add("round_started", "r2", round_number=2)
     table.add("no_more_bets", "r2")
-    [finding] = codes(table, "PG-DATA-ROUND")
+    [finding] = codes(table, "DATA-ROUND")
     assert (finding.round_id, finding.recorded) == ("r2", "last recorded: no_more_bets")
 
 
@@ -201,7 +201,7 @@ def test_rounds_open_when_the_table_closes_are_judged_incomplete_then():
     found = [f for e in table.events[:-1] for f in verifier.feed(e)]
     assert found == []
     [incomplete] = verifier.feed(closing)
-    assert (incomplete.code, incomplete.round_id) == ("PG-DATA-ROUND-INCOMPLETE", "r2")
+    assert (incomplete.code, incomplete.round_id) == ("DATA-ROUND-INCOMPLETE", "r2")
     assert verifier.finish() == []
 
 
@@ -217,4 +217,4 @@ def test_an_incomplete_round_is_judged_against_the_table_as_it_began():
     table.add("table_closed")
     found = codes(table)
     assert "PG-ROT-NO-PRIOR-WAGER" not in [f.code for f in found]
-    assert [f.code for f in found] == ["PG-DATA-ROUND-INCOMPLETE"]
+    assert [f.code for f in found] == ["DATA-ROUND-INCOMPLETE"]
