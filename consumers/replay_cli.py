@@ -24,9 +24,8 @@ from audit.events.table import TableOpened
 from audit.store.application import FactStore
 from audit.verification.baccarat21.replay import replay_b21_round
 from audit.verification.findings import Finding, Severity
-from audit.verification.paigow.replay import MISMATCH, Replay, RoundNotInEventsError, replay_round
-from audit.verification.replay_model import RoundNotInEventsError as NoRoundError
-from audit.verification.replay_model import RoundReplay
+from audit.verification.paigow.replay import replay_round
+from audit.verification.replay_model import MISMATCH, RoundNotInEventsError, RoundReplay
 from consumers.errors import AmbiguousRoundError, RoundNotFoundError
 from consumers.settings import Settings
 from consumers.wiring import open_store
@@ -67,7 +66,7 @@ def _replay(args: argparse.Namespace) -> int:
     game = next((e.game for e in reversed(events) if isinstance(e, TableOpened)), "paigow")
     try:
         replay = REPLAYS.get(game, replay_round)(events, args.round_id, table)
-    except (RoundNotInEventsError, NoRoundError) as error:  # every fact of the round unreadable
+    except RoundNotInEventsError as error:  # every fact of the round unreadable
         raise RoundNotFoundError(str(error)) from None
     out = sys.stdout
     colour = out.isatty() and "NO_COLOR" not in os.environ
@@ -142,7 +141,7 @@ def _table_facts(store: FactStore, table_id: str) -> Iterator[tuple[str, dict[st
 # --- Rendering ---------------------------------------------------------------------------------
 
 
-def render(replay: Replay | RoundReplay, *, colour: bool = False) -> str:
+def render(replay: RoundReplay, *, colour: bool = False) -> str:
     """Return the replay as plain text, every line within :data:`WIDTH` columns."""
     findings = replay.findings
     title = f"Replay of round {replay.round_id} at table {replay.table_id}"
@@ -164,7 +163,7 @@ def _fit(line: str) -> str:
     return line if len(line) <= WIDTH else line[: WIDTH - 3] + "..."
 
 
-def _finding_lines(finding: Finding, replay: Replay | RoundReplay) -> list[str]:
+def _finding_lines(finding: Finding, replay: RoundReplay) -> list[str]:
     """Return a finding as an analyst reads it: what, where, the rule, the money, the evidence."""
     where = ""
     if finding.position is not None:

@@ -55,6 +55,11 @@ def mark(same: bool) -> str:
 
 
 def dollars(amount: Decimal | Cents) -> str:
-    """Return an amount as ``$1,234.50`` (cents given as ``int``)."""
-    value = to_dollars(amount) if isinstance(amount, int) else amount
-    return f"${value:,.2f}"
+    """Return an amount as dollars: a ``Decimal`` of dollars or an ``int`` of cents.
+
+    >>> dollars(Decimal("1234.5")), dollars(125), dollars(-250)
+    ('$1,234.50', '$1.25', '-$2.50')
+    """
+    value = to_dollars(amount) if isinstance(amount, int) else Decimal(amount)
+    sign = "-" if value < 0 else ""
+    return f"{sign}${abs(value):,.2f}"

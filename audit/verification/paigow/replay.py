@@ -2,8 +2,9 @@
 
 ``replay_round(events, round_id)`` takes a table's events up to and including the
 round (the table's own events and its earlier rounds, so the rules, the equipment
-and the banking rotation are known) and returns a :class:`Replay`: the round as
-seven steps, each with its lines of text and the findings that concern it.
+and the banking rotation are known) and returns a
+:class:`~audit.verification.replay_model.RoundReplay`: the round as seven steps,
+each with its lines of text and the findings that concern it.
 
 1. the round: table, rule set, gaming day, dealer, round number, who banks;
 2. the wagers, "no more bets" and anything placed after it;
@@ -26,13 +27,13 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from enum import Enum
+from enum import StrEnum
 
 from audit.events.envelope import Event
 from audit.events.paigow import play, settlement, wagers
 from audit.events.table import TableOpened
 from audit.games.errors import RulesError
-from audit.games.money import Cents, to_cents, to_dollars
+from audit.games.money import Cents, to_cents
 from audit.games.paigow.collection import collection_fees
 from audit.games.paigow.dealer_rule import CLAUSES, permitted_settings, rule_clause
 from audit.games.paigow.dealing import apply_cut, deal_order
@@ -67,13 +68,19 @@ from audit.verification.paigow.settlement_checks import (
 )
 from audit.verification.paigow.verify import StreamVerifier, verify_round
 from audit.verification.paigow.wager_checks import live_wagers
+from audit.verification.replay_model import (
+    MISMATCH,
+    OK,
+    RoundNotInEventsError,
+    RoundReplay,
+    Step,
+    dollars,
+    mark,
+)
 
-OK = "ok"
-MISMATCH = "MISMATCH"
 
-
-class StepKind(Enum):
-    """The steps of a replay, in the order they are shown."""
+class StepKind(StrEnum):
+    """The steps of a Pai Gow replay, in the order they are shown (a step's ``kind``)."""
 
     ROUND = "round"
     WAGERS = "wagers"
@@ -130,44 +137,12 @@ def step_for(code: str) -> StepKind:
     return next((kind for prefix, kind in _PREFIXES if code.startswith(prefix)), StepKind.OTHER)
 
 
-@dataclass(frozen=True)
-class ReplayStep:
-    """One step of the replay: a title, its lines of text and the findings it concerns."""
-
-    kind: StepKind
-    title: str
-    lines: tuple[str, ...]
-    findings: tuple[Finding, ...] = ()
-
-
-@dataclass(frozen=True)
-class Replay:
-    """One round, step by step, with every finding placed under the step it concerns."""
-
-    table_id: str
-    round_id: str
-    steps: tuple[ReplayStep, ...]
-    position_names: tuple[str, ...] = ()
-    """The table layout's name for each position, to say where a finding is."""
-
-    @property
-    def findings(self) -> tuple[Finding, ...]:
-        """Return every finding of the round, step by step."""
-        return tuple(f for step in self.steps for f in step.findings)
-
-    def step(self, kind: StepKind) -> ReplayStep:
-        """Return the step of one kind."""
-        return next(step for step in self.steps if step.kind is kind)
-
-
-class RoundNotInEventsError(ValueError):
-    """Raised when the events given hold no round of that id (or hold it at several tables)."""
-
-
 # --- Entry point -------------------------------------------------------------------------------
 
 
-def replay_round(events: Iterable[Event], round_id: str, table_id: str | None = None) -> Replay:
+def replay_round(
+    events: Iterable[Event], round_id: str, table_id: str | None = None
+) -> RoundReplay:
     """Replay one round from its table's events (earlier rounds and table events included).
 
     The table's context is built by feeding every event before the round's last one,
@@ -224,7 +199,7 @@ def _about(event: Event, round_id: str) -> bool:
 
 def _build(
     view: RoundView, context: TableContext, opened: TableOpened | None, findings: list[Finding]
-) -> Replay:
+) -> RoundReplay:
     placed: dict[StepKind, list[Finding]] = {kind: [] for kind in StepKind}
     for finding in findings:
         placed[step_for(finding.code)].append(finding)
@@ -239,10 +214,9 @@ def _build(
         StepKind.OTHER: _summary(findings, placed[StepKind.OTHER]),
     }
     steps = tuple(
-        ReplayStep(kind, STEP_TITLES[kind], tuple(lines[kind]), tuple(placed[kind]))
-        for kind in StepKind
+        Step(kind, STEP_TITLES[kind], tuple(lines[kind]), tuple(placed[kind])) for kind in StepKind
     )
-    return Replay(view.table_id, view.round_id, steps, context.ruleset.layout.names)
+    return RoundReplay(view.table_id, view.round_id, steps, context.ruleset.layout.names)
 
 
 def _summary(findings: Sequence[Finding], others: Sequence[Finding]) -> list[str]:
@@ -259,17 +233,6 @@ def _summary(findings: Sequence[Finding], others: Sequence[Finding]) -> list[str
 # --- Formatting --------------------------------------------------------------------------------
 
 
-def dollars(amount: Decimal | Cents) -> str:
-    """Return an amount as dollars: a ``Decimal`` of dollars or an ``int`` of cents.
-
-    >>> dollars(Decimal("1234.5")), dollars(125), dollars(-250)
-    ('$1,234.50', '$1.25', '-$2.50')
-    """
-    value = to_dollars(amount) if isinstance(amount, int) else Decimal(amount)
-    sign = "-" if value < 0 else ""
-    return f"{sign}${abs(value):,.2f}"
-
-
 def _money(amount: Decimal | Cents) -> str:
     """Return a table cell: ``-`` for nothing, else dollars."""
     return "-" if amount == 0 else dollars(amount)
@@ -277,10 +240,6 @@ def _money(amount: Decimal | Cents) -> str:
 
 def _signed(cents: Cents) -> str:
     return ("+" if cents > 0 else "") + dollars(cents)
-
-
-def _mark(same: bool) -> str:
-    return OK if same else MISMATCH
 
 
 def _name(layout: TableLayout, position: int) -> str:
@@ -539,7 +498,7 @@ class _Reader:
         else:
             got = self.name(first_stack.position)
             same = first_stack.position == expected
-            lines.append(f"{lands}; the first stack (order 0) went to {got}   [{_mark(same)}]")
+            lines.append(f"{lands}; the first stack (order 0) went to {got}   [{mark(same)}]")
         if layout.button_on_dealer is not None and source == "dice":
             lines.append(f"action button: {self.name(action_button(total, layout))}")
         return lines
@@ -630,7 +589,7 @@ class _Reader:
             where = walk[event.order] if walk is not None else event.position
             want = groups[event.order]
             same = set(event.tiles) == set(want) and where == event.position
-            lines.append(got + f"{self.name(where):<15}{_tiles(want):<22}[{_mark(same)}]")
+            lines.append(got + f"{self.name(where):<15}{_tiles(want):<22}[{mark(same)}]")
         return lines
 
     def _after_deal(self) -> list[str]:
@@ -645,7 +604,7 @@ class _Reader:
             got = ", ".join(self.name(p) for p in view.collected.positions) or "none"
             same = set(view.collected.positions) >= set(unwagered)
             lines.append(f"stacks collected unseen: {got}")
-            lines.append(f"  positions without a wager: {names}   [{_mark(same)}]")
+            lines.append(f"  positions without a wager: {names}   [{mark(same)}]")
         elif view.delivered:
             lines.append(f"no stacks collected; positions without a wager: {names}")
         for _, exposed in view.exposed:
@@ -725,7 +684,7 @@ class _Reader:
         except RulesError:
             return ["house way: cannot say"]
         same = _same_setting(setting, expected, ruleset)
-        lines = [f"house way ({way.name}): {expected}   [{_mark(same)}]"]
+        lines = [f"house way ({way.name}): {expected}   [{mark(same)}]"]
         if not dealer or not ruleset.regulatory_dealer_rule:
             return lines
         try:
@@ -851,7 +810,7 @@ class _Reader:
         lines = [f"settlement order: {got}"]
         if surrendered:
             lines[0] += " (surrendered wagers were collected at once)"
-        return [*lines, f"  by the rules:   {rule} ({how})   [{_mark(got == rule)}]"]
+        return [*lines, f"  by the rules:   {rule} ({how})   [{mark(got == rule)}]"]
 
     def _button(self) -> int | None:
         """Return the California action button from the last throw, unless it was a no roll."""
@@ -874,7 +833,7 @@ class _Reader:
             line = f"dealer's wager against the bank: recorded {shown}"
             if want is not None:
                 owed = f"{want.outcome.value} {dollars(abs(want.result))}"
-                line += f"; expected {owed}   [{_mark(shown == owed)}]"
+                line += f"; expected {owed}   [{mark(shown == owed)}]"
             lines.append(line)
 
         def pair(event: Event | None, name: str, engine: str) -> tuple[Cents | None, Cents | None]:
@@ -933,7 +892,7 @@ class _Reader:
         for position in sorted(set(want) | set(got)):
             taken, owed = got.get(position, 0), want.get(position, 0)
             lines.append(f"  {self.name(position):<16}recorded {dollars(taken):>8}   "
-                         f"expected {dollars(owed):>8}   [{_mark(taken == owed)}]")  # fmt: skip
+                         f"expected {dollars(owed):>8}   [{mark(taken == owed)}]")  # fmt: skip
         options = sorted({fee.schedule_option for fee in view.fees} - {schedule.option})
         if options:
             lines.append(f"  fees recorded under schedule option(s) {options}   [{MISMATCH}]")
@@ -953,9 +912,9 @@ def _row(label: str, stake: Cents | None, money: _Money, same: bool | None = Non
     """Return one settlement row under :data:`_ROW_HEADER`, marked when ``same`` is given."""
     outcome, paid, collected, vig, returned = money
     amount = dollars(stake) if stake is not None else ""
-    mark = "" if same is None else f"   [{_mark(same)}]"
+    shown = "" if same is None else f"   [{mark(same)}]"
     return [f"  {label:<16}{amount:>10}  {outcome:<12}{_money(paid):>10}{_money(collected):>11}"
-            f"{_money(vig):>10}{_money(returned):>10}{mark}"]  # fmt: skip
+            f"{_money(vig):>10}{_money(returned):>10}{shown}"]  # fmt: skip
 
 
 def _same_setting(recorded: Setting, expected: Setting, ruleset: RuleSet) -> bool:
@@ -1022,7 +981,7 @@ def _flow_lines(what: str, pairs: dict[str, tuple[Cents | None, Cents | None]]) 
         return [*lines, "  expected  cannot be derived"]
     same = all((got or 0) == want for got, want in pairs.values())
     owed = _listed((name, want or 0) for name, (_, want) in pairs.items())
-    owed[-1] += f"   [{_mark(same)}]"
+    owed[-1] += f"   [{mark(same)}]"
     return lines + _wrap("  expected  ", owed)
 
 
