@@ -82,3 +82,13 @@ def test_one_game_never_imports_another(path):
     others = [g for g in GAMES if g != game_of(path)]
     for name in imports(path):
         assert not any(other in name.split(".") for other in others), f"{path} imports {name}"
+
+
+SHARED_EVENTS = ("envelope", "table", "rounds", "accounting", "ingest")
+
+
+@pytest.mark.parametrize("name", SHARED_EVENTS)
+def test_the_shared_event_modules_know_no_game(name):
+    """The envelope and the events every game shares import no game's engine or events."""
+    for module in imports(ROOT / "audit" / "events" / f"{name}.py"):
+        assert not set(module.split(".")) & set(GAMES), f"audit/events/{name}.py imports {module}"

@@ -10,7 +10,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 
-from audit.events.envelope import Event, Money, PersonId, Position, TileName
+from audit.events.envelope import Event, Money, PersonId
+from audit.events.paigow.fields import Position, TileName
 from audit.games.paigow.dealing import Cut
 from audit.games.paigow.delivery import DeliveryStyle
 

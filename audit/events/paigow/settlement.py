@@ -11,7 +11,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from audit.events.envelope import Event, Money, Position
+from audit.events.envelope import Event, Money
+from audit.events.paigow.fields import Position
 from audit.events.paigow.wagers import WagerKind
 
 _ZERO = Decimal("0.00")

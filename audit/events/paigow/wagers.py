@@ -5,7 +5,8 @@ from __future__ import annotations
 from enum import Enum
 from typing import Literal
 
-from audit.events.envelope import Event, Money, PersonId, Position
+from audit.events.envelope import Event, Money, PersonId
+from audit.events.paigow.fields import Position
 
 
 class WagerKind(Enum):
