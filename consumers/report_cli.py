@@ -85,7 +85,9 @@ def mgr_report(store: FactStore, gaming_day: str | None, form: str = "text") -> 
         return render_csv(lines, totals)
     if form == "json":
         return render_json(lines, totals, gaming_day)
-    title = f"Master Game Report, gaming day {gaming_day or 'all'} (dollars)"
+    days = sorted({ledger["key"]["gaming_day"] for ledger in ledgers})
+    shown = gaming_day or (days[0] if len(days) == 1 else ", ".join(days) or "none stored")
+    title = f"Master Game Report, gaming day {shown} (dollars)"
     return render_text(lines, totals, title)
 
 

@@ -1,8 +1,10 @@
 """The Master Game Report and the variance report, from stored shift ledgers. Pure.
 
 The MGR has one row per table and shift: opener, fills, credits, drop, closer, win
-(by accounting), hold %, the replayed win, the variance between them, vigorish owed
-but not collected, and the shift's findings. Totals follow by game and for the day.
+(by accounting), hold %, the band the game's own variance allows the hold (so a
+shift of few hands shows a wide band, a busy one a narrow band), the replayed win,
+the variance between them, vigorish owed but not collected, and the shift's findings.
+Totals follow by game and for the day.
 Amounts are dollars; a part not yet recorded (a box not yet counted) shows as ``-``
 and leaves the win open rather than guessing it.
 """
@@ -12,16 +14,18 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from audit.accounting.reconcile import HOLD_BAND_Z
 from audit.games.money import Cents, to_dollars
 
 COLUMNS = (
     "table", "game", "shift", "opener", "fills", "credits", "drop", "closer", "win",
-    "hold_pct", "replayed_win", "variance", "vig_uncollected", "findings",
+    "hold_pct", "hold_band", "replayed_win", "variance", "vig_uncollected", "findings",
 )  # fmt: skip
 _MONEY = ("opener", "fills", "credits", "drop", "closer", "win", "replayed_win", "variance",
           "vig_uncollected")  # fmt: skip
@@ -43,6 +47,8 @@ class MgrLine:
     replayed_win: Cents
     vig_uncollected: Cents
     findings: int
+    band: tuple[float, float] | None = None
+    """The replayed win the game's own variance allows (cents, HOLD_BAND_Z either side)."""
 
     @property
     def variance(self) -> Cents | None:
@@ -53,6 +59,14 @@ class MgrLine:
     def hold_pct(self) -> Decimal | None:
         """Return win / drop in percent, two places."""
         return hold(self.win, self.drop)
+
+    @property
+    def hold_band(self) -> str | None:
+        """Return the band on hold % the engine's variance allows, e.g. ``'-4.1..18.6'``."""
+        if self.band is None or not self.drop:
+            return None
+        low, high = (Decimal(edge * 100 / self.drop).quantize(Decimal("0.1")) for edge in self.band)
+        return f"{low}..{high}"
 
     def values(self) -> dict[str, Any]:
         """Return the row as display values (dollars as Decimal, missing as None)."""
@@ -83,6 +97,7 @@ class MgrTotal:
         sums["win"] = to_dollars(win)
         sums["variance"] = to_dollars(sum(r.variance or 0 for r in done))
         sums["hold_pct"] = hold(win, drop)
+        sums["hold_band"] = None
         sums["findings"] = sum(r.findings for r in self.rows)
         return {name: sums[name] for name in COLUMNS}
 
@@ -113,9 +128,20 @@ def mgr_lines(
             replayed_win=replay["total"],
             vig_uncollected=replay["vigorish_owed"] - replay["vigorish"]
             - replay["surplus_vigorish"],
-            findings=findings_of(ledger),
+            findings=findings_of(ledger), band=band_of(ledger),
         ))  # fmt: skip
     return lines
+
+
+def band_of(ledger: Mapping[str, Any]) -> tuple[float, float] | None:
+    """Return the replayed win's band: the house-banked wagers' expectation, HOLD_BAND_Z
+    standard deviations either side, plus what the rest of the rounds replayed."""
+    band = ledger["band"]
+    if band["variance"] <= 0:
+        return None
+    centre = band["expected"] + (ledger["replay"]["total"] - band["observed"])
+    half = HOLD_BAND_Z * math.sqrt(band["variance"])
+    return centre - half, centre + half
 
 
 def _shift_order(ledger: Mapping[str, Any]) -> tuple[str, str]:

@@ -100,3 +100,23 @@ def test_the_three_formats_carry_the_same_figures():
     document = json.loads(render_json(lines, totals, "2026-11-21"))
     assert document["rows"][2]["win"] == "3.00"
     assert document["totals"][-1]["hold_pct"] == "8.92"
+
+
+def test_the_hold_band_comes_from_the_engines_own_chances():
+    from audit.games.paigow.probabilities import lookup
+    from audit.verification.paigow.context import rule_set_for
+
+    lines, _ = _lines()
+    rules = rule_set_for("pa-2019", {})
+    rates = lookup(rules.house_way, rules.ranking)
+    mean = rates.lose - 0.95 * rates.win
+    spread = rates.lose + 0.9025 * rates.win - mean * mean
+    # r1 is the day's only dealer-banked round: 100 and 200 against the house way, which
+    # moved 200 - 100 + 5 = 105 to the house; the rest of the day replayed 260 - 105.
+    centre = 30_000 * mean + (26_000 - 10_500)
+    half = 3.29 * ((10_000**2 + 20_000**2) * spread) ** 0.5
+    low, high = lines[0].band
+    assert abs(low - (centre - half)) < 1e-6
+    assert abs(high - (centre + half)) < 1e-6
+    assert lines[0].hold_band == f"{low * 100 / 152_500:.1f}..{high * 100 / 152_500:.1f}"
+    assert lines[2].band is None  # California: the house banks no wager
