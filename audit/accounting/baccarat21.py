@@ -6,8 +6,10 @@ Player or Banker Wager, a voided round) moves nothing. There is no vigorish, no
 player bank and no collection fee, so :class:`~audit.accounting.ledger.ReplayedWin`
 moves only in ``wagers``. A round ends at ``round_completed``.
 
-No hold band is kept: the game's exact per-wager rates are not tabulated yet, and
-a band is never guessed (as Pai Gow leaves a house way without rates alone).
+The hold band: each wager settled by the cards (won, pushed or lost) adds its
+stake times the engine's mean house result per unit for that bet, paytable and deck
+count (:mod:`audit.games.baccarat21.probabilities`), and its stake squared times the
+variance. A table whose rules have no tabled moments keeps no band, never a guess.
 
 >>> from audit.events.catalogue import parse_event
 >>> from audit.events.examples import EXAMPLES
@@ -22,30 +24,62 @@ False
 from __future__ import annotations
 
 from audit.accounting.ledger import HoldBand, ReplayedWin
-from audit.events.baccarat21.wagers import B21WagerSettled
+from audit.events.baccarat21.wagers import B21WagerPlaced, B21WagerSettled
 from audit.events.envelope import Event
-from audit.games.baccarat21.rulesets import PA_681A, RULE_SETS
-from audit.games.money import to_cents
+from audit.games.baccarat21.probabilities import HouseMoments, lookup_moments
+from audit.games.baccarat21.rulesets import PA_681A, RuleSet
+from audit.games.baccarat21.settlement import Bet
+from audit.games.money import Cents, to_cents
+from audit.verification.baccarat21.context import rule_set_for
 
 
 class Baccarat21Money:
     """Follows one 21 Baccarat table: its rule set's jurisdiction, and each settlement's money."""
 
     def __init__(self) -> None:
-        self._jurisdiction = PA_681A.jurisdiction
+        self.ruleset: RuleSet = PA_681A
+        self._moments: dict[Bet, HouseMoments] | None = self._tabled(PA_681A)
+        self._stakes: dict[tuple[str, int, Bet], Cents] = {}
+        """Each open round's stake on each betting area: the band's weights."""
 
     @property
     def jurisdiction(self) -> str:
         """Return the table's jurisdiction, for citations."""
-        return self._jurisdiction
+        return self.ruleset.jurisdiction
+
+    @staticmethod
+    def _tabled(ruleset: RuleSet) -> dict[Bet, HouseMoments] | None:
+        try:
+            return lookup_moments(ruleset.decks, ruleset.draw_rule, ruleset.paytable.letter)
+        except KeyError:
+            return None
 
     def observe(self, event: Event, replay: ReplayedWin, band: HoldBand) -> bool:
         """Add what ``event`` moved to the house to ``replay``; return whether a round ended."""
+        if isinstance(event, B21WagerPlaced):
+            key = (event.round_id or "", event.position, event.bet)
+            self._stakes[key] = self._stakes.get(key, 0) + to_cents(event.amount)
+            return False
         if isinstance(event, B21WagerSettled):
-            replay.wagers += to_cents(event.collected) - to_cents(event.paid)
+            moved = to_cents(event.collected) - to_cents(event.paid)
+            replay.wagers += moved
+            self._band(event, moved, band)
             return False
         kind = event.type_name()
         if kind == "table_opened":
-            ruleset = RULE_SETS.get(event.rule_set)  # type: ignore[attr-defined]
-            self._jurisdiction = (ruleset or PA_681A).jurisdiction
+            self.ruleset = rule_set_for(event.rule_set, dict(event.options))  # type: ignore[attr-defined]
+            self._moments = self._tabled(self.ruleset)
+        elif kind in ("round_completed", "b21_round_voided"):
+            for key in [k for k in self._stakes if k[0] == event.round_id]:
+                del self._stakes[key]
         return kind == "round_completed"
+
+    def _band(self, event: B21WagerSettled, moved: Cents, band: HoldBand) -> None:
+        stake = self._stakes.get((event.round_id or "", event.position, event.bet), 0)
+        if self._moments is None or event.outcome == "returned" or stake <= 0:
+            return  # a voided round's wagers are not contests of the cards
+        moments = self._moments[event.bet]
+        band.expected += stake * moments.mean
+        band.variance += stake * stake * moments.variance
+        band.observed += moved
+        band.wagered += stake

@@ -7,8 +7,10 @@ out in: PA 681a.5, 681a.7(c)-(d)) with :func:`~audit.games.baccarat21.drawing.pl
 a Bonus always on the table so the Bonus-only card of 681a.7(f)(2) is dealt. They are
 the baseline the win-rate statistics compare observed rates against.
 
-:data:`PRECOMPUTED` holds the rates for the one-card reading of 681a.7(g), computed
-offline (2,000,000 rounds each, seed 20261122); reproduce them with::
+:data:`PRECOMPUTED` holds the rates for the one-card reading of 681a.7(g), and
+:data:`MOMENTS` the mean and variance of the house's result per unit wagered under
+each Bonus paytable (for the hold band), computed offline (2,000,000 rounds each,
+seed 20261122); reproduce them with::
 
     python3 -m audit.games.baccarat21.probabilities --rounds 2000000 --seed 20261122
 
@@ -18,6 +20,8 @@ offline (2,000,000 rounds each, seed 20261122); reproduce them with::
 True
 >>> lookup(8, DrawRule.ONE_CARD)[Bet.TIE].samples
 2000000
+>>> round(lookup_moments(8, DrawRule.ONE_CARD, "D")[Bet.PLAYER].mean, 3)  # the Player's hold
+0.025
 """
 
 from __future__ import annotations
@@ -27,10 +31,10 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-from audit.games.baccarat21.bonus import BONUS_HANDS, BonusHand
+from audit.games.baccarat21.bonus import BONUS_HANDS, BONUS_PAYTABLES, BonusHand, BonusPaytable
 from audit.games.baccarat21.drawing import DrawRule, play_round
 from audit.games.baccarat21.outcome import hand_outcome
-from audit.games.baccarat21.settlement import Bet
+from audit.games.baccarat21.settlement import SEVENTEEN, Bet
 from audit.games.baccarat21.shoe import BURN_CARDS, prepare_shoe, reshuffle_due
 from audit.games.wagering import Outcome
 
@@ -102,6 +106,110 @@ _TABLE: dict[tuple[int, str], dict[str, tuple[float, float, float]]] = {
 }
 
 
+@dataclass(frozen=True)
+class HouseMoments:
+    """The house's result on one unit wagered: its mean and variance (a win with 17 pays
+    1 to 2, the Tie 10 to 1, a Bonus by the paytable in force)."""
+
+    mean: float
+    variance: float
+    samples: int
+
+
+def house_moments(
+    decks: int, rule: DrawRule, paytable: BonusPaytable, rounds: int, rng: random.Random
+) -> dict[Bet, HouseMoments]:
+    """Return each wager's house result per unit, over ``rounds`` simulated rounds."""
+    sums = [[0.0, 0.0] for _ in Bet]
+    nothing = BONUS_HANDS.index(BonusHand.NOTHING)
+    shoe = prepare_shoe(decks, rng, COVER_FROM_BOTTOM)
+    at = BURN_CARDS
+    for _ in range(rounds):
+        at, player, banker, bonus_player, bonus_banker = play_round(shoe.cards, at, True, rule)
+        results = (
+            _main(player, banker), _main(banker, player), -10.0 if player == banker else 1.0,
+            1.0 if bonus_player == nothing else -_odds(paytable, bonus_player),
+            1.0 if bonus_banker == nothing else -_odds(paytable, bonus_banker),
+        )  # fmt: skip
+        for total, result in zip(sums, results, strict=True):
+            total[0] += result
+            total[1] += result * result
+        if reshuffle_due(shoe, at):
+            shoe, at = prepare_shoe(decks, rng, COVER_FROM_BOTTOM), BURN_CARDS
+    moments = {}
+    for bet, (first, second) in zip(Bet, sums, strict=True):
+        mean = first / rounds
+        moments[bet] = HouseMoments(mean, second / rounds - mean * mean, rounds)
+    return moments
+
+
+def _main(own: int, other: int) -> float:
+    outcome = hand_outcome(own, other)
+    if outcome is Outcome.WIN:
+        return -0.5 if own == SEVENTEEN else -1.0  # PA 681a.8(a)
+    return 0.0 if outcome is Outcome.PUSH else 1.0
+
+
+def _odds(paytable: BonusPaytable, code: int) -> float:
+    odds = paytable.odds[BONUS_HANDS[code]]
+    return odds.numerator / odds.denominator
+
+
+MOMENTS: dict[tuple[int, DrawRule, str], dict[Bet, HouseMoments]] = {}
+"""(decks, drawing rule, paytable letter) -> each wager's house moments per unit."""
+
+_MOMENTS_TABLE: dict[tuple[int, str, str], dict[str, tuple[float, float]]] = {
+    # (decks, rule, paytable): bet: (mean, variance) per unit; 2,000,000 rounds, seed 20261122
+    (4, "one_card", "A"): {
+        "player": (0.024247, 0.876587),
+        "banker": (0.023915, 0.876703),
+        "tie": (0.046801, 9.576605),
+        "bonus_player": (0.073925, 12.545324),
+        "bonus_banker": (0.070966, 12.784698),
+    },
+    (4, "one_card", "B"): {
+        "player": (0.024247, 0.876587),
+        "banker": (0.023915, 0.876703),
+        "tie": (0.046801, 9.576605),
+        "bonus_player": (0.062297, 11.718480),
+        "bonus_banker": (0.059920, 11.901952),
+    },
+    (4, "one_card", "C"): {
+        "player": (0.024247, 0.876587),
+        "banker": (0.023915, 0.876703),
+        "tie": (0.046801, 9.576605),
+        "bonus_player": (0.051047, 11.434140),
+        "bonus_banker": (0.047903, 11.632922),
+    },
+    (8, "one_card", "D"): {
+        "player": (0.025144, 0.876404),
+        "banker": (0.022861, 0.876475),
+        "tie": (0.043226, 9.609102),
+        "bonus_player": (0.070381, 13.298898),
+        "bonus_banker": (0.064087, 13.616797),
+    },
+    (8, "one_card", "E"): {
+        "player": (0.025144, 0.876404),
+        "banker": (0.022861, 0.876475),
+        "tie": (0.043226, 9.609102),
+        "bonus_player": (0.060272, 12.200758),
+        "bonus_banker": (0.054554, 12.433210),
+    },
+    (8, "one_card", "F"): {
+        "player": (0.025144, 0.876404),
+        "banker": (0.022861, 0.876475),
+        "tie": (0.043226, 9.609102),
+        "bonus_player": (0.056459, 11.532585),
+        "bonus_banker": (0.051123, 11.742389),
+    },
+}
+
+
+def lookup_moments(decks: int, rule: DrawRule, letter: str) -> dict[Bet, HouseMoments]:
+    """Return the precomputed house moments (KeyError if none for that combination)."""
+    return MOMENTS[(decks, rule, letter)]
+
+
 def lookup(decks: int, rule: DrawRule) -> dict[Bet, BetRates]:
     """Return the precomputed rates for a deck count and drawing rule (KeyError if none)."""
     return PRECOMPUTED[(decks, rule)]
@@ -111,6 +219,10 @@ def _load() -> None:
     for (decks, rule_name), bets in _TABLE.items():
         PRECOMPUTED[(decks, DrawRule(rule_name))] = {
             Bet(name): BetRates(*rates, samples=2_000_000) for name, rates in bets.items()
+        }
+    for (decks, rule_name, letter), moments in _MOMENTS_TABLE.items():
+        MOMENTS[(decks, DrawRule(rule_name), letter)] = {
+            Bet(name): HouseMoments(*pair, samples=2_000_000) for name, pair in moments.items()
         }
 
 
@@ -123,11 +235,19 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2_000_000)
     parser.add_argument("--seed", type=int, default=PRECOMPUTED_SEED)
     args = parser.parse_args()
+    rule = DrawRule.ONE_CARD
     for decks in (4, 8):
-        rates = expected_rates(decks, DrawRule.ONE_CARD, args.rounds, random.Random(args.seed))
-        print(f"    ({decks}, {DrawRule.ONE_CARD.value!r}): {{")
+        rates = expected_rates(decks, rule, args.rounds, random.Random(args.seed))
+        print(f"    ({decks}, {rule.value!r}): {{")
         for bet, r in rates.items():
             print(f"        {bet.value!r}: ({r.win:.6f}, {r.push:.6f}, {r.lose:.6f}),")
+        print("    },")
+    for letter, paytable in sorted(BONUS_PAYTABLES.items()):
+        decks = paytable.decks
+        moments = house_moments(decks, rule, paytable, args.rounds, random.Random(args.seed))
+        print(f"    ({decks}, {rule.value!r}, {letter!r}): {{")
+        for bet, m in moments.items():
+            print(f"        {bet.value!r}: ({m.mean:.6f}, {m.variance:.6f}),")
         print("    },")
 
 

@@ -15,7 +15,7 @@ from audit.games.paigow.vigorish import VigRounding, vigorish
 from audit.simulation.accounting import closing_time, count_room, keep_books
 from audit.simulation.irregularities import careless_shift, kind_named
 from audit.simulation.scoring import score, verify_for_scoring
-from audit.simulation.shift import ShiftConfig, set_up_floor, table_events
+from audit.simulation.shift import ShiftConfig, set_up_floor, simulate_shift, table_events
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -100,3 +100,25 @@ def test_uncollected_vigorish_is_its_own_line_and_no_variance():
     )  # fmt: skip
     uncollected = sum(ledger.replay.vigorish_uncollected for ledger in reconciler.ledgers.values())
     assert uncollected == owed > 0
+
+
+def test_the_hold_band_is_calibrated_on_clean_floors_of_both_games():
+    """Over clean table-shifts the replayed win sits a standard normal's distance from the
+    band's centre: the band neither cries wolf nor sleeps."""
+    import math
+    import statistics
+
+    scores = []
+    for seed in range(3):
+        games = (("paigow", 0.5), ("baccarat21", 0.5))
+        config = ShiftConfig(tables=12, rounds_per_table=100, shifts=2, games=games)
+        reconciler = Reconciler()
+        for event in simulate_shift(config, random.Random(seed)):
+            reconciler.feed(event)
+        for ledger in reconciler.ledgers.values():
+            band = ledger.band
+            if band.variance > 0:
+                scores.append((band.observed - band.expected) / math.sqrt(band.variance))
+    assert len(scores) >= 60  # both games keep a band
+    assert abs(statistics.mean(scores)) < 0.35
+    assert 0.75 < statistics.pstdev(scores) < 1.3
