@@ -241,7 +241,9 @@ def report_store(store: FactStore, out: TextIO) -> None:
     chain = verify_chain(store)
     verdict = "intact" if chain.ok else f"BROKEN ({len(chain.problems)} problems)"
     print(
-        f"hash chain over {chain.facts:,} facts in {len(chain.heads)} tables: {verdict}", file=out
+        f"hash chain over {chain.facts:,} facts in {len(chain.heads)} streams (tables and the "
+        f"count room): {verdict}",
+        file=out,
     )
     history = HandHistoryProjection(store)
     history.catch_up()
