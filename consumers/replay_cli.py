@@ -29,6 +29,7 @@ from audit.verification.replay_model import MISMATCH, RoundNotInEventsError, Rou
 from consumers.errors import AmbiguousRoundError, RoundNotFoundError
 from consumers.settings import Settings
 from consumers.wiring import open_store
+from projections.round_index import RoundIndexProjection
 
 REPLAYS: dict[str, Callable[[list[Event], str, str], Any]] = {
     "paigow": replay_round,
@@ -77,12 +78,8 @@ def _replay(args: argparse.Namespace) -> int:
 # --- The store ---------------------------------------------------------------------------------
 
 
-def find_table(store: FactStore, round_id: str) -> str:
-    """Return the one table at which ``round_id`` was recorded.
-
-    Raises :class:`RoundNotFoundError` when no table has it and
-    :class:`AmbiguousRoundError`, naming the tables, when several do.
-    """
+def _scan_for(store: FactStore, round_id: str) -> set[str]:
+    """Return the tables whose stored facts name ``round_id`` (a round never started)."""
     tables: set[str] = set()
     for stored in store.facts():
         if round_id not in stored.fact_json:  # a cheap test before the JSON is read
@@ -90,6 +87,18 @@ def find_table(store: FactStore, round_id: str) -> str:
         fact = stored.fact
         if fact.get("round_id") == round_id:
             tables.add(str(fact.get("table_id")))
+    return tables
+
+
+def find_table(store: FactStore, round_id: str) -> str:
+    """Return the one table at which ``round_id`` was recorded.
+
+    Raises :class:`RoundNotFoundError` when no table has it and
+    :class:`AmbiguousRoundError`, naming the tables, when several do.
+    """
+    index = RoundIndexProjection(store)
+    index.catch_up()  # exactly once, so always safe
+    tables = set(index.view.tables_of(round_id)) or _scan_for(store, round_id)
     if not tables:
         raise RoundNotFoundError(f"no round {round_id!r} in the store")
     if len(tables) > 1:

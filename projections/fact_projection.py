@@ -29,13 +29,15 @@ class FactProjection(ABC):
     """
 
     tracking_name: str
+    keeps_state: bool = True
+    """Whether ``apply`` depends on earlier facts; a view that does not skips the warm-up."""
 
     def __init__(self, store: FactStore, view: Any) -> None:
         self.store = store
         self.view = view
         self.position = 0
         recorded = self.view.max_tracking_id(self.tracking_name) or 0
-        if recorded:
+        if recorded and self.keeps_state:
             for notification_id, fact in self._facts(1, stop=recorded):
                 if fact is not None:
                     self.apply(fact, notification_id)
