@@ -798,13 +798,59 @@ def _settlement(view: RoundView, context: TableContext, emit: Emit) -> None:
     """
     ruleset = context.ruleset
     facts = read_settlement(view, ruleset)
-    expected = expect_settlement(view, ruleset, facts)
-    _wagers(view, context, emit, facts, expected)
-    _bank(view, context, emit, facts, expected)
-    _balance(view, context, emit, facts)
-    _order(view, context, emit, facts)
+    if not _dealer_banked_clean(view, ruleset, facts):
+        expected = expect_settlement(view, ruleset, facts)
+        _wagers(view, context, emit, facts, expected)
+        _bank(view, context, emit, facts, expected)
+        _balance(view, context, emit, facts)
+        _order(view, context, emit, facts)
     _fees(view, context, emit, facts)
     _pair_fortunes(view, context, emit, facts)
+
+
+def _dealer_banked_clean(view: RoundView, ruleset: RuleSet, facts: SettlementFacts) -> bool:
+    """Return True only if the wager, bank, balance and order parts would find nothing.
+
+    The usual round, cheaply: dealer-banked, not voided, no voided hand, no stray or
+    bank-flow event, each settled wager's outcome decided by the hands, and every
+    settlement exactly the engine's line (``settle_wager``: a win paid in full less its
+    vigorish, a push returned, a loss or surrender collected). Then ``_wagers`` finds
+    nothing, and in a dealer-banked round ``_bank``, ``_balance`` and ``_order`` have
+    nothing to judge. Anything else returns False and those parts run in full.
+    """
+    rounding = ruleset.vig_rounding
+    if (
+        facts.mode is not BankingMode.DEALER
+        or rounding is None
+        or view.voided is not None
+        or view.player_voids
+        or facts.stray
+        or view.shortfall is not None
+        or view.surplus is not None
+    ):
+        return False
+    surrendered = {s.position for _, s in view.surrenders} if view.surrenders else ()
+    stakes, banker = facts.stakes, facts.banker
+    for position, event in facts.settled.items():
+        amount = stakes[position]
+        got = _recorded_money(event)
+        if position in surrendered:  # PA 621a.8(e): collected, no vigorish
+            if event.outcome != "surrendered" or got != (0, amount, 0, 0):
+                return False
+            continue
+        outcome = _hand_outcome(view, ruleset, position, banker)
+        if outcome is Outcome.WIN:
+            want = (amount, 0, 0, vigorish(amount, rounding))
+            label = "win"
+        elif outcome is Outcome.PUSH:
+            want, label = (0, 0, amount, 0), "push"
+        elif outcome is Outcome.LOSE:
+            want, label = (0, amount, 0, 0), "lose"
+        else:
+            return False  # the hands do not decide it: judged on the recorded outcome
+        if event.outcome != label or got != want:
+            return False
+    return True
 
 
 CHECKS: tuple[Check, ...] = (_settlement,)
