@@ -69,7 +69,11 @@ from audit.simulation.paigow_round import ROUND_STEPS
 from audit.simulation.players import choose_setting
 from audit.simulation.round_state import BANKED_MODES, RoundState, Step, tile_names
 from audit.simulation.table import Recorder, SimTable
+from audit.verification.baccarat21.kinds import KINDS as B21_FINDING_KINDS
 from audit.verification.paigow.kinds import KINDS as FINDING_KINDS
+
+_KNOWN_CODES = FINDING_KINDS.keys() | B21_FINDING_KINDS.keys() | ACCOUNTING_KINDS.keys()
+"""The codes a label may name: either game's findings, and the books'."""
 
 # --- The truth ---------------------------------------------------------------------------------
 
@@ -123,7 +127,7 @@ class Label:
             raise InvalidLabelError(f"table_id, round_id and kind must be text: {texts!r}")
         if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
             raise InvalidLabelError(f"codes must be a list of finding codes: {codes!r}")
-        unknown = [code for code in codes if code not in FINDING_KINDS | ACCOUNTING_KINDS]
+        unknown = [code for code in codes if code not in _KNOWN_CODES]
         if unknown:
             raise InvalidLabelError(f"unknown finding codes: {unknown!r}")
         if position is not None and (not isinstance(position, int) or isinstance(position, bool)):

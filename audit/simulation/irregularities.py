@@ -39,6 +39,8 @@ from dataclasses import dataclass, field, replace
 from audit.events.envelope import Event
 from audit.games.paigow.settlement import BankingMode
 from audit.simulation.accounting import Mishaps, closing_time, count_room, keep_books, observed
+from audit.simulation.baccarat21.careless import KINDS as B21_KINDS
+from audit.simulation.baccarat21.careless import B21CarelessDealer, B21Plan
 from audit.simulation.irregular_common import (
     Expect,
     InvalidLabelError,
@@ -53,10 +55,11 @@ from audit.simulation.irregular_money import MONEY_KINDS
 from audit.simulation.irregular_play import PLAY_KINDS
 from audit.simulation.paigow_round import play_round
 from audit.simulation.round_state import RoundState
-from audit.simulation.shift import ShiftConfig, floor_events, set_up_floor, simulate_shift
+from audit.simulation.shift import ShiftConfig, set_up_floor, simulate_shift
 from audit.simulation.table import SimTable, between_rounds, close_table, open_table
 
 __all__ = [
+    "B21_KINDS",
     "KINDS",
     "CarelessDealer",
     "Expect",
@@ -161,10 +164,13 @@ def careless_shift(
     *,
     kinds: Sequence[type[Plan]] = KINDS,
     variances: bool = True,
+    b21_kinds: Sequence[type[B21Plan]] = B21_KINDS,
 ) -> tuple[Iterator[Event], list[Label]]:
     """Return a shift's events, all tables interleaved in time, and the list of its labels.
 
-    Each round gets one irregularity of ``kinds`` with probability ``rate``, and, with
+    Each round gets one irregularity with probability ``rate``: of ``kinds`` at a Pai Gow
+    table, of ``b21_kinds`` at a 21 Baccarat one (audit/simulation/baccarat21/careless.py),
+    and, with
     ``variances``, each table's shift one accounting variance at the same rate
     (audit/simulation/accounting.py). The labels list fills as the events are
     consumed, and is complete once they are.
@@ -180,11 +186,16 @@ def careless_shift(
     ]
     mishaps = Mishaps(rate if variances else 0.0, random.Random(rng.getrandbits(64)), labels)
     books = keep_books(tables, config.shifts, config.rounds_per_table, mishaps)
-    # The careless dealer deals Pai Gow; another game's tables play clean.
     streams = [
         dealer.events(config.rounds_per_table)
         if dealer.table.game == "paigow"
-        else floor_events(dealer.table, config.rounds_per_table)
+        else B21CarelessDealer(
+            dealer.table,  # type: ignore[arg-type]
+            rate,
+            tuple(b21_kinds),
+            dealer.rng,
+            labels,
+        ).events(config.rounds_per_table)
         for dealer in dealers
     ]
 

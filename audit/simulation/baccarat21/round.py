@@ -5,21 +5,28 @@ Banker, Player, Banker and draws by :func:`~audit.games.baccarat21.drawing.next_
 card by card, so the cover card and a card found face up come out where they
 fall; the engine settles every wager against the house; the books keep the
 house's net.
+
+Each step asks a :class:`Dealer`, which does what the rules say; a careless dealer
+(:mod:`.careless`) overrides one step to go wrong there.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from audit.events.baccarat21.play import B21CardDealt
 from audit.events.baccarat21.shoe import CardFoundFaceUp, CoverCardAppeared
 from audit.events.baccarat21.wagers import B21WagerPlaced, B21WagerSettled
 from audit.events.rounds import RoundCompleted, RoundStarted
 from audit.games.baccarat21.cards import card_name
-from audit.games.baccarat21.drawing import Deal, DealtCard, next_card
+from audit.games.baccarat21.drawing import Deal, DealtCard, DrawRule, NextCard, next_card
 from audit.games.baccarat21.settlement import (
     MAIN_BETS,
     Bet,
     RoundResult,
     RoundSettlement,
+    SettlementLine,
     Wager,
     bonus_on_table,
     settle_round,
@@ -31,6 +38,40 @@ from audit.simulation.baccarat21.table import DOLLAR, B21Player, B21Table
 _BONUS_ON = {Bet.PLAYER: Bet.BONUS_PLAYER, Bet.BANKER: Bet.BONUS_BANKER}
 _STEPS = (1, 1, 1, 1, 2, 2, 3, 5)
 """Multiples of a player's usual unit, as often as a player bets each."""
+
+
+class Dealer:
+    """How a round is dealt, step by step: as the rules say. A careless dealer overrides a step."""
+
+    def holds_back(self, wager: Wager) -> bool:
+        """Return whether ``wager`` goes down only after the first card (never, PA 681a.6(b))."""
+        return False
+
+    def next_step(self, dealt: Sequence[DealtCard], bonus: bool, rule: DrawRule) -> NextCard | None:
+        """Return where the next card goes (PA 681a.7(e)-(g)), or None when the round is dealt."""
+        return next_card(dealt, bonus, rule)
+
+    def uses_face_up(self, index: int) -> bool:
+        """Return whether card ``index``, found face up, is dealt anyway (never, 681a.9(a))."""
+        return False
+
+    def record(self, line: SettlementLine) -> SettlementLine:
+        """Return a wager's settlement as paid and recorded (the engine's, PA 681a.8)."""
+        return line
+
+
+RULES = Dealer()
+"""The dealer who follows the rules."""
+
+
+@dataclass(frozen=True)
+class PlayedB21Round:
+    """A round as played: its deal, the engine's settlement of it, and what was recorded."""
+
+    round_id: str
+    deal: Deal
+    settlement: RoundSettlement
+    recorded: tuple[SettlementLine, ...]
 
 
 def settlement_order(wagers: list[Wager]) -> list[Wager]:
@@ -56,28 +97,46 @@ def _wagers(table: B21Table, player: B21Player) -> list[Wager]:
     return wagers
 
 
-def _deal(table: B21Table, round_id: str, bonus: bool) -> Deal:
-    """Deal the round card by card as the engine directs, recording each card as it comes out."""
+def _deal(
+    table: B21Table, round_id: str, bonus: bool, dealer: Dealer, late: Sequence[Wager] = ()
+) -> Deal:
+    """Deal the round card by card as the dealer directs, recording each card as it comes out;
+    wagers held back go down after the first card."""
     shoe, rule = table.shoe, table.rule_set.draw_rule
     assert shoe is not None
     dealt: list[DealtCard] = []
-    while (step := next_card(dealt, bonus, rule)) is not None:
+    while (step := dealer.next_step(dealt, bonus, rule)) is not None:
         if table.out == shoe.cover_at and not table.cover_out:
             table.cover_out = True  # 681a.7(d): set aside; the round is completed
             table.emit_round(CoverCardAppeared, (1, 3), round_id)
         card = shoe.cards[table.out]
         table.out += 1
-        if table.rng.random() < table.rates.face_up_card:
+        found = table.rng.random() < table.rates.face_up_card
+        if dealer.uses_face_up(len(dealt)):
+            table.emit_round(CardFoundFaceUp, (2, 6), round_id, card=card_name(card),
+                             disposition="dealt")  # fmt: skip
+        elif found:
             table.emit_round(CardFoundFaceUp, (2, 6), round_id, card=card_name(card),
                              disposition="discarded")  # 681a.9(a)  # fmt: skip
             continue
         dealt.append(DealtCard(card, step.hand, step.bonus_only))
         table.emit_round(B21CardDealt, (1, 3), round_id, card=card_name(card), hand=step.hand,
                          bonus_only=step.bonus_only)  # fmt: skip
+        if len(dealt) == 1:
+            _place(table, round_id, late)
     return Deal(tuple(dealt), bonus)
 
 
+def _place(table: B21Table, round_id: str, wagers: Sequence[Wager]) -> None:
+    players = {p.seat: p.player_id for p in table.seating.players}
+    for wager in wagers:
+        table.emit_round(B21WagerPlaced, (1, 4), round_id, position=wager.position,
+                         bet=wager.bet, amount=to_dollars(wager.amount),
+                         player_id=players[wager.position])  # fmt: skip
+
+
 def _settle(table: B21Table, round_id: str, settlement: RoundSettlement) -> None:
+    """Record and pay each line of ``settlement`` (the lines as the dealer records them)."""
     for line in settlement.lines:
         table.emit_round(
             B21WagerSettled, (1, 4), round_id, position=line.wager.position, bet=line.wager.bet,
@@ -93,23 +152,27 @@ def _settle(table: B21Table, round_id: str, settlement: RoundSettlement) -> None
             players[int(party)].chips += net
 
 
-def play_b21_round(table: B21Table) -> RoundSettlement:
-    """Play the table's next round; the events go to the table's recorder."""
+def play_b21_round(table: B21Table, dealer: Dealer = RULES) -> PlayedB21Round:
+    """Play the table's next round as ``dealer`` deals it; the events go to the table's
+    recorder."""
     table.rounds += 1
     round_id = f"{table.table_id}-{table.gaming_day:%Y%m%d}-{table.rounds:04d}"
     table.emit_round(RoundStarted, (5, 15), round_id, round_number=table.rounds,
                      dealer_id=table.dealer_id)  # fmt: skip
     wagers: list[Wager] = []
+    late: list[Wager] = []
     for player in sorted(table.seating.players, key=lambda p: p.seat):
         for wager in _wagers(table, player):
             wagers.append(wager)
-            table.emit_round(B21WagerPlaced, (1, 4), round_id, position=wager.position,
-                             bet=wager.bet, amount=to_dollars(wager.amount),
-                             player_id=player.player_id)  # fmt: skip
-    deal = _deal(table, round_id, bonus_on_table(wagers))
+            if dealer.holds_back(wager):
+                late.append(wager)
+            else:
+                _place(table, round_id, [wager])
+    deal = _deal(table, round_id, bonus_on_table(wagers), dealer, late)
     settlement = settle_round(
         settlement_order(wagers), RoundResult.from_deal(deal), table.rule_set.paytable
     )
-    _settle(table, round_id, settlement)
+    recorded = tuple(dealer.record(line) for line in settlement.lines)
+    _settle(table, round_id, RoundSettlement(settlement.result, recorded))
     table.emit_round(RoundCompleted, (3, 8), round_id)
-    return settlement
+    return PlayedB21Round(round_id, deal, settlement, recorded)
