@@ -5,9 +5,11 @@ finding placed under the step it concerns. Each game builds its own steps
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from audit.events.envelope import Event
 from audit.games.money import Cents, to_dollars
 from audit.verification.findings import Finding
 
@@ -47,6 +49,28 @@ class RoundReplay:
     def step(self, kind: str) -> Step:
         """Return the step of one kind."""
         return next(step for step in self.steps if step.kind == kind)
+
+
+def locate_round(
+    stream: Sequence[Event], round_id: str, table_id: str | None = None
+) -> tuple[str, list[int]]:
+    """Return the round's table and the indexes of its events in ``stream``.
+
+    Raises :class:`RoundNotInEventsError` when the stream holds no event of the round
+    (at ``table_id``, if given) or holds the round at several tables.
+    """
+    mine = [
+        i
+        for i, e in enumerate(stream)
+        if e.round_id == round_id and (table_id is None or e.table_id == table_id)
+    ]
+    if not mine:
+        where = f" at table {table_id!r}" if table_id else ""
+        raise RoundNotInEventsError(f"no events of round {round_id!r}{where}")
+    tables = sorted({stream[i].table_id for i in mine})
+    if len(tables) > 1:
+        raise RoundNotInEventsError(f"round {round_id!r} is at several tables: {tables}")
+    return tables[0], mine
 
 
 def mark(same: bool) -> str:

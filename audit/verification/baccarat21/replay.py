@@ -35,10 +35,10 @@ from audit.verification.baccarat21.verify import StreamVerifier
 from audit.verification.findings import Finding
 from audit.verification.replay_model import (
     MISMATCH,
-    RoundNotInEventsError,
     RoundReplay,
     Step,
     dollars,
+    locate_round,
     mark,
 )
 
@@ -74,15 +74,8 @@ def replay_b21_round(
     events: Iterable[Event], round_id: str, table_id: str | None = None
 ) -> RoundReplay:
     """Replay one round from its table's events (earlier rounds and table events included)."""
-    stream = [e for e in events if table_id is None or e.table_id == table_id]
-    mine = [i for i, e in enumerate(stream) if e.round_id == round_id]
-    if not mine:
-        where = f" at table {table_id!r}" if table_id else ""
-        raise RoundNotInEventsError(f"no events of round {round_id!r}{where}")
-    tables = sorted({stream[i].table_id for i in mine})
-    if len(tables) > 1:
-        raise RoundNotInEventsError(f"round {round_id!r} is at several tables: {tables}")
-    table = tables[0]
+    stream = list(events)
+    table, mine = locate_round(stream, round_id, table_id)
     verifier = StreamVerifier()
     findings: list[Finding] = []
     for event in stream[: mine[-1] + 1]:

@@ -71,10 +71,10 @@ from audit.verification.paigow.wager_checks import live_wagers
 from audit.verification.replay_model import (
     MISMATCH,
     OK,
-    RoundNotInEventsError,
     RoundReplay,
     Step,
     dollars,
+    locate_round,
     mark,
 )
 
@@ -152,18 +152,7 @@ def replay_round(
     a reused event id) and an incomplete round are reported as the stream reports them.
     """
     stream = list(events)
-    mine = [
-        i
-        for i, e in enumerate(stream)
-        if e.round_id == round_id and (table_id is None or e.table_id == table_id)
-    ]
-    if not mine:
-        where = f" at table {table_id!r}" if table_id else ""
-        raise RoundNotInEventsError(f"no events of round {round_id!r}{where}")
-    tables = sorted({stream[i].table_id for i in mine})
-    if len(tables) > 1:
-        raise RoundNotInEventsError(f"round {round_id!r} is at several tables: {tables}")
-    table = tables[0]
+    table, mine = locate_round(stream, round_id, table_id)
     verifier = StreamVerifier()
     opened: TableOpened | None = None
     about_round: list[Finding] = []

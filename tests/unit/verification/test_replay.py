@@ -10,15 +10,9 @@ from audit.events.paigow import play, settlement, wagers
 from audit.games.paigow.dealing import Cut
 from audit.games.paigow.delivery import DeliveryStyle
 from audit.simulation.shift import ShiftConfig, simulate_shift
-from audit.verification.paigow.replay import (
-    MISMATCH,
-    OK,
-    RoundNotInEventsError,
-    StepKind,
-    replay_round,
-    step_for,
-)
+from audit.verification.paigow.replay import StepKind, replay_round, step_for
 from audit.verification.paigow.verify import verify_stream
+from audit.verification.replay_model import MISMATCH, OK, RoundNotInEventsError
 from tests.unit.verification.rounds import ROUND, TABLE, clean_round
 
 STEPS = [
