@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
-from audit.accounting.reconcile import SERIES, Used, series_gaps
 from audit.accounting.report import mgr_lines, mgr_totals, render_csv, render_json, render_text
+from audit.accounting.slips import SERIES, Used, series_gaps
 from audit.store.application import FactStore
 from consumers.errors import ConfigError
 from consumers.settings import Settings

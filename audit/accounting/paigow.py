@@ -58,6 +58,11 @@ class PaiGowMoney:
         """Each open round's Pai Gow wager at each position: the band's stake, pushes too."""
 
     @property
+    def jurisdiction(self) -> str:
+        """Return the table's jurisdiction, for citations."""
+        return self.ruleset.jurisdiction
+
+    @property
     def rounding(self) -> VigRounding:
         """Return the table's vigorish rounding (to the cent where none is set)."""
         return self.ruleset.vig_rounding or VigRounding.CENT

@@ -31,13 +31,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from itertools import pairwise
-from typing import Protocol
 
-from audit.accounting.baccarat21 import Baccarat21Money
 from audit.accounting.controls import ACCOUNTING_KINDS, Thresholds, cite
+from audit.accounting.games import GAMES, GameMoney, Unread
 from audit.accounting.ledger import DropCount, HoldBand, ReplayedWin, ShiftKey, ShiftLedger, Slip
-from audit.accounting.paigow import PaiGowMoney
+from audit.accounting.slips import SERIES, Used, series_gaps
 from audit.events.accounting import (
     BuyInRecorded,
     CloserRecorded,
@@ -53,45 +51,9 @@ from audit.events.table import TableOpened
 from audit.games.money import Cents, to_cents, to_dollars
 from audit.verification.findings import Finding, Severity
 
-CAGE = "CAGE"
-"""The table id of a finding about a casino-wide slip series rather than one table."""
 HOLD_BAND_Z = 3.29
 """Two-sided 99.9%: a flag for review on one table-shift in a thousand by chance alone."""
 NO_OPENER = "no-opener"
-SERIES = {"closer_recorded": "inventory", "fill_recorded": "fill", "credit_recorded": "credit"}
-"""Each numbered form's series; an opener is the duplicate of a closer, not a new number."""
-
-
-class GameMoney(Protocol):
-    """A game's reading of its own round events for the win by replay."""
-
-    @property
-    def jurisdiction(self) -> str:
-        """Return the table's jurisdiction, for citations."""
-        ...
-
-    def observe(self, event: Event, replay: ReplayedWin, band: HoldBand) -> bool:
-        """Add what ``event`` moved to the house; return whether it completed a round."""
-        ...
-
-
-class _PaiGow(PaiGowMoney):
-    @property
-    def jurisdiction(self) -> str:
-        return self.ruleset.jurisdiction
-
-
-class _Unread:
-    """A game with no money reader yet: its slips and drop are kept, its rounds read as 0."""
-
-    jurisdiction = "PA"
-
-    def observe(self, event: Event, replay: ReplayedWin, band: HoldBand) -> bool:
-        return event.type_name() == "round_completed"
-
-
-GAMES: dict[str, Callable[[], GameMoney]] = {"paigow": _PaiGow, "baccarat21": Baccarat21Money}
-"""Game name (as ``table_opened`` records it) -> its money reader."""
 
 
 @dataclass
@@ -148,7 +110,7 @@ class Reconciler:
     def _table(self, table_id: str, game: str = "paigow") -> _Table:
         table = self.tables.get(table_id)
         if table is None or table.game != game:
-            table = self.tables[table_id] = _Table(GAMES.get(game, _Unread)(), game)
+            table = self.tables[table_id] = _Table(GAMES.get(game, Unread)(), game)
         return table
 
     def _current(self, table: _Table, event: Event) -> ShiftKey:
@@ -408,32 +370,3 @@ _HANDLERS: dict[str, Callable[[Reconciler, Event], list[Finding]]] = {
     "drop_box_exchanged": Reconciler._exchange,  # type: ignore[dict-item]
     "drop_counted": Reconciler._count,  # type: ignore[dict-item]
 }
-
-
-Used = dict[str, dict[int, tuple[str, str, str]]]
-"""Series -> number -> (table, gaming day, event id) of its first use."""
-
-
-def series_gaps(
-    used: Used, jurisdiction_of: Callable[[str], str], gaming_day: str | None = None
-) -> list[Finding]:
-    """Return a finding for each number missing between the lowest and highest used in a
-    series (on ``gaming_day``, or on any day); PA 465a.3(c): serial numbers accounted for."""
-    findings: list[Finding] = []
-    for series, numbers_used in used.items():
-        numbers = sorted(n for n, (_, day, _) in numbers_used.items() if gaming_day in (None, day))
-        for low, high in pairwise(numbers):
-            before, after = numbers_used[low], numbers_used[high]
-            for missing in range(low + 1, high):
-                findings.append(Finding(
-                    code="ACC-SLIP-GAP", severity=Severity.WARNING,
-                    rule=cite(jurisdiction_of(before[0]), "serials"),
-                    title=ACCOUNTING_KINDS["ACC-SLIP-GAP"].title,
-                    table_id=CAGE, round_id=None, position=None, dealer_id=None,
-                    recorded=f"{series} slip {missing} never recorded "
-                             f"({low} at {before[0]}, {high} at {after[0]})",
-                    expected=f"every {series} slip from {numbers[0]} to {numbers[-1]} "
-                             "recorded or voided",
-                    event_ids=(before[2], after[2]),
-                ))  # fmt: skip
-    return findings

@@ -27,8 +27,9 @@ from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 from uuid import UUID
 
+from audit.accounting.games import GAMES, GameMoney
 from audit.accounting.ledger import HoldBand, ReplayedWin
-from audit.accounting.reconcile import CAGE, GAMES, GameMoney
+from audit.accounting.slips import CAGE
 from audit.events.accounting import (
     BuyInRecorded,
     CloserRecorded,
