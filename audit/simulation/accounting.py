@@ -1,4 +1,4 @@
-"""A simulated table's money: its chip tray, the cage's numbered slips, the drop box and the count.
+"""A simulated table's books: its chip tray, its slips, buy-ins, fills and credits, its shifts.
 
 The tray starts at the table's standard inventory (the opener). Chips leave it for
 buy-ins (the cash, marker or coupon goes into the drop box), come and go with the
@@ -9,8 +9,8 @@ recorded (a careless dealer's edits included), while the engine's own house net
 
 Shifts split the table's rounds; at each change the closer is counted, the drop box
 exchanged, and the next shift's opener counted from the same chips (the closer's
-duplicate, NJ 13:69D-1.21(a)). After the floor closes, the count room counts every
-box twice (PA 465a.25).
+duplicate, NJ 13:69D-1.21(a)). The cage's slips and boxes are in :mod:`.cage`; after
+the floor closes, :mod:`.count_room` counts every box twice (PA 465a.25).
 
 Variances are injected on purpose, at a known rate, each with its label
 (:class:`Mishaps`): a short drop, a fill never recorded, a skipped slip number,
@@ -20,27 +20,24 @@ a second count that disagrees, chips missing between shifts.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
-from uuid import UUID
 
 from audit.accounting.games import GAMES, GameMoney
 from audit.accounting.ledger import HoldBand, ReplayedWin
-from audit.accounting.slips import CAGE
 from audit.events.accounting import (
     BuyInRecorded,
     CloserRecorded,
     CreditRecorded,
     DropBoxExchanged,
-    DropCounted,
     FillRecorded,
     OpenerRecorded,
 )
 from audit.events.envelope import Event
 from audit.games.money import Cents, to_dollars
+from audit.simulation.cage import CHIPS, Cage, DropBox, divmod_bills, pieces
 from audit.simulation.irregular_common import Label
 
 if TYPE_CHECKING:
@@ -73,99 +70,11 @@ class BookedTable(Protocol):
         ...
 
 
-CHIPS: tuple[Cents, ...] = (500_00, 100_00, 25_00, 5_00, 1_00, 25, 1)
-"""Chip denominations in the tray, down to the cent (exact vigorish is paid in coin)."""
-BILLS: tuple[Cents, ...] = (100_00, 50_00, 20_00, 10_00, 5_00, 1_00)
 SHIFT_NAMES = ("day", "swing", "grave")
-COUNT_ROOM = "COUNT-ROOM"
-"""The count room's station id: its facts' ``table_id`` (audit/events/accounting.py)."""
 STANDARD_INVENTORY: Cents = 20_000_00
 """What the tray holds at the opening of the gaming day."""
 _FILL_BELOW, _CREDIT_ABOVE = 0.5, 1.5
 """Fill when the tray falls under half its standard; credit when it passes one and a half."""
-
-
-def pieces(amount: Cents, denominations: tuple[Cents, ...]) -> list[dict[str, Any]]:
-    """Return ``amount`` as the fewest pieces of ``denominations`` (largest first)."""
-    found = []
-    for denomination in denominations:
-        count, amount = divmod(amount, denomination)
-        if count:
-            found.append({"denomination": to_dollars(denomination), "count": count})
-    if amount:
-        raise ValueError(f"{amount} cents cannot be made of {denominations}")
-    return found
-
-
-@dataclass
-class Cage:
-    """The floor's numbered forms and drop boxes, handed out in order of request."""
-
-    numbers: dict[str, int] = field(
-        default_factory=lambda: {"inventory": 5_001, "fill": 90_001, "credit": 30_001}
-    )
-    used: dict[str, list[int]] = field(default_factory=lambda: {"fill": [], "credit": []})
-    skipped: dict[str, list[tuple[int, str, str]]] = field(
-        default_factory=lambda: {"fill": [], "credit": []}
-    )
-    """Numbers issued but never recorded at a table: (number, table, mishap)."""
-    boxes: int = 0
-
-    def number(self, series: str) -> int:
-        """Issue the next number of a series."""
-        number = self.numbers[series]
-        self.numbers[series] = number + 1
-        if series in self.used:
-            self.used[series].append(number)
-        return number
-
-    def skip(self, series: str, table_id: str, mishap: str) -> int:
-        """Issue a number that no table will record."""
-        number = self.number(series)
-        self.used[series].remove(number)
-        self.skipped[series].append((number, table_id, mishap))
-        return number
-
-    def box(self, table_id: str) -> str:
-        """Issue the next drop box for a table."""
-        self.boxes += 1
-        return f"DB-{table_id}-{self.boxes:04d}"
-
-    def gap_labels(self) -> list[Label]:
-        """Label each skipped number that a later recorded number makes a gap."""
-        labels = []
-        for series, skipped in self.skipped.items():
-            highest = max(self.used[series], default=0)
-            for number, _, mishap in skipped:
-                if number < highest:
-                    labels.append(Label(CAGE, None, mishap, ("ACC-SLIP-GAP",)))
-        return labels
-
-
-@dataclass
-class DropBox:
-    """What one drop box holds."""
-
-    box_id: str
-    bills: Counter[Cents] = field(default_factory=Counter)
-    markers: Cents = 0
-    coupons: Cents = 0
-    chips: Cents = 0
-
-    def cash_pieces(self, missing: Counter[Cents] | None = None) -> list[dict[str, Any]]:
-        """Return the bills by denomination, less the ``missing`` ones."""
-        bills = Counter(self.bills)
-        bills.subtract(missing or Counter())
-        return [{"denomination": to_dollars(d), "count": n} for d, n in sorted(bills.items()) if n]
-
-    def take(self, rng: random.Random, most: int) -> Counter[Cents]:
-        """Return up to ``most`` bills of $50 or $100 to go missing (none if the box has none):
-        each is over the $25 a variance needs to be reported."""
-        large = [bill for bill in (100_00, 50_00) if self.bills[bill]]
-        if not large:
-            return Counter()
-        bill = large[0]
-        return Counter({bill: rng.randint(1, min(most, self.bills[bill]))})
 
 
 @dataclass
@@ -357,54 +266,4 @@ def observed(table: BookedTable, events: list[Event]) -> list[Event]:
     """Let the table's books see a round's recorded events; return them unchanged."""
     if table.books is not None:
         table.books.observe(events)
-    return events
-
-
-def closing_time(tables: Sequence[BookedTable]) -> datetime:
-    """Return when the count room starts: half an hour after the last table closed."""
-    latest = max((table.recorder.now for table in tables), default=datetime(2026, 1, 1))
-    return latest + timedelta(minutes=30)
-
-
-def divmod_bills(amount: Cents) -> list[tuple[Cents, int]]:
-    """Return cash ``amount`` as bills, largest first."""
-    found = []
-    for bill in BILLS:
-        count, amount = divmod(amount, bill)
-        if count:
-            found.append((bill, count))
-    return found
-
-
-def count_room(
-    books: list[TableBooks], rng: random.Random, start: datetime, labels: list[Label] | None
-) -> list[Event]:
-    """Count every removed drop box, first and blind second, as the count room records it."""
-    events: list[Event] = []
-    now = start
-    for book in books:
-        for shift, day in book.closed:
-            mishap, box = shift.mishap, shift.box
-            taken = box.take(rng, 3 if mishap == "short_drop" else 1)
-            if mishap in ("short_drop", "count_mismatch") and not taken:
-                mishap = None  # no large bill to go missing: the shift stays clean
-            short = taken if mishap == "short_drop" else Counter()
-            for count in ("first", "second"):
-                missed = taken if (mishap == "count_mismatch" and count == "second") else Counter()
-                now += timedelta(seconds=rng.uniform(20, 90))
-                events.append(DropCounted(
-                    event_id=UUID(int=rng.getrandbits(128), version=4), table_id=COUNT_ROOM,
-                    seq=len(events), occurred_at=now, recorded_by="count-team-1",
-                    box_id=box.box_id, for_table_id=book.table.table_id, gaming_day=day,
-                    shift=shift.name, count=count, cash=box.cash_pieces(short + missed),
-                    coupons=to_dollars(box.coupons), markers=to_dollars(box.markers),
-                    chips=to_dollars(box.chips), counted_by=f"count-team-1-{count}",
-                ))  # fmt: skip
-            if labels is not None and mishap == "short_drop":
-                labels.append(Label(book.table.table_id, None, mishap,
-                                    ("ACC-DROP-BUYINS", "ACC-WIN-VARIANCE")))  # fmt: skip
-            if labels is not None and mishap == "count_mismatch":
-                labels.append(Label(book.table.table_id, None, mishap, ("ACC-COUNT-DISAGREE",)))
-    if labels is not None and books:
-        labels.extend(books[0].cage.gap_labels())
     return events

@@ -38,9 +38,10 @@ from dataclasses import dataclass, field, replace
 
 from audit.events.envelope import Event
 from audit.games.paigow.settlement import BankingMode
-from audit.simulation.accounting import Mishaps, closing_time, count_room, keep_books, observed
+from audit.simulation.accounting import Mishaps, keep_books, observed
 from audit.simulation.baccarat21.careless import KINDS as B21_KINDS
 from audit.simulation.baccarat21.careless import B21CarelessDealer, B21Plan
+from audit.simulation.count_room import closing_time, count_room
 from audit.simulation.irregular_common import (
     Expect,
     InvalidLabelError,

@@ -27,7 +27,8 @@ from typing import Any
 from audit.events.envelope import Event
 from audit.games.paigow.rulesets import RULE_SETS, RuleSet
 from audit.games.paigow.vigorish import VigRounding
-from audit.simulation.accounting import closing_time, count_room, keep_books, observed
+from audit.simulation.accounting import keep_books, observed
+from audit.simulation.count_room import closing_time, count_room
 from audit.simulation.frequencies import Frequencies
 from audit.simulation.paigow_round import ROUND_STEPS, Step, play_round
 from audit.simulation.players import DOLLAR, TableLimits

@@ -12,7 +12,8 @@ import pytest
 from audit.accounting.reconcile import Reconciler
 from audit.games.money import to_cents
 from audit.games.paigow.vigorish import VigRounding, vigorish
-from audit.simulation.accounting import closing_time, count_room, keep_books
+from audit.simulation.accounting import keep_books
+from audit.simulation.count_room import closing_time, count_room
 from audit.simulation.irregularities import careless_shift, kind_named
 from audit.simulation.scoring import score, verify_for_scoring
 from audit.simulation.shift import ShiftConfig, set_up_floor, simulate_shift, table_events

@@ -14,9 +14,10 @@ from audit.games.baccarat21.cards import parse_cards
 from audit.games.baccarat21.drawing import deal_round
 from audit.games.baccarat21.settlement import MAIN_BETS, Bet, RoundResult, Wager, settle_wager
 from audit.games.money import to_cents
-from audit.simulation.accounting import closing_time, count_room, keep_books
+from audit.simulation.accounting import keep_books
 from audit.simulation.baccarat21.shift import baccarat_table_events, set_up_baccarat_table
 from audit.simulation.baccarat21.table import B21Rates
+from audit.simulation.count_room import closing_time, count_room
 from audit.simulation.shift import ShiftConfig
 
 

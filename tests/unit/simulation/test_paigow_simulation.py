@@ -34,7 +34,7 @@ from audit.games.paigow.setting import Setting
 from audit.games.paigow.tiles import TILES, parse_tile
 from audit.games.paigow.vigorish import VigRounding, vigorish
 from audit.simulation import Frequencies, ShiftConfig, simulate_shift
-from audit.simulation.accounting import COUNT_ROOM
+from audit.simulation.count_room import COUNT_ROOM
 from audit.simulation.shift import InvalidShiftConfigError
 
 SEED = 20261121
