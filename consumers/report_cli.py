@@ -16,6 +16,7 @@ from typing import Any
 
 from audit.accounting.report import mgr_lines, mgr_totals, render_csv, render_json, render_text
 from audit.accounting.slips import SERIES, Used, series_gaps
+from audit.games.money import to_dollars
 from audit.store.application import FactStore
 from consumers.errors import ConfigError
 from consumers.settings import Settings
@@ -132,8 +133,9 @@ def variance_rows(store: FactStore, gaming_day: str | None) -> list[dict[str, An
                 opener_slip=ledger["opener_slip"], closer_slip=ledger["closer_slip"],
                 fill_slips=[s["number"] for s in ledger["fills"]],
                 credit_slips=[s["number"] for s in ledger["credits"]],
-                box=ledger["box_id"], counts={k: v["cash"] + v["coupons"] + v["markers"]
-                                              + v["chips"] for k, v in ledger["counts"].items()},
+                box=ledger["box_id"], counts={k: str(to_dollars(v["cash"] + v["coupons"]
+                                                  + v["markers"] + v["chips"]))
+                                              for k, v in ledger["counts"].items()},
                 rounds=ledger["round_ids"],
             )  # fmt: skip
         rows.append({**{k: finding[k] for k in ("code", "severity", "rule", "title", "table_id",
@@ -143,10 +145,12 @@ def variance_rows(store: FactStore, gaming_day: str | None) -> list[dict[str, An
 
 
 def _ledger_of(finding: Mapping[str, Any], ledgers: list[dict[str, Any]]) -> dict[str, Any] | None:
-    ids = set(finding["event_ids"])
-    for ledger in ledgers:
-        if ids & set(ledger["event_ids"]):
-            return ledger
+    # The finding's last event is the one that completed it (an opener after the prior
+    # closer, a second count after the first): its shift is the finding's.
+    for event_id in reversed(finding["event_ids"]):
+        for ledger in ledgers:
+            if event_id in ledger["event_ids"]:
+                return ledger
     return None
 
 

@@ -65,6 +65,8 @@ def test_a_variance_reaches_the_report_with_its_evidence_and_the_view_rebuilds(s
     assert win["evidence"]["rounds"] == ["r1", "r2"]
     assert win["evidence"]["fill_slips"] == [90001]
     assert win["evidence"]["box"] == "DB-1"
+    count = next(r for r in rows if r["code"] == "ACC-COUNT-DISAGREE")
+    assert count["evidence"]["counts"] == {"first": "1425.00", "second": "1525.00"}
     mgr = json.loads(mgr_report(store, None, "json"))
     day = mgr["rows"][0]
     assert (day["win"], day["replayed_win"], day["variance"]) == ("160.00", "260.00", "-100.00")
@@ -101,3 +103,17 @@ def test_report_commands_print_the_three_formats(tmp_path, monkeypatch, capsys):
     assert "3 variance(s)" in capsys.readouterr().out
     assert main(["report", "mgr", "--gaming-day", "21/11/2026"]) == 2
     assert "--gaming-day is not a date" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("store_config", ["sqlite"], indirect=True)
+def test_an_opener_mismatch_is_shown_with_the_shift_it_opened(store_config):
+    events = paper_day()
+    for i, event in enumerate(events):
+        if event.type_name() == "opener_recorded" and event.shift == "swing":
+            short = [c.model_copy(update={"count": c.count - 1}) if c.denomination == 100
+                     else c for c in event.chips]  # fmt: skip
+            events[i] = event.model_copy(update={"chips": tuple(short)})
+    rows = variance_rows(_store(store_config, events), "2026-11-21")
+    opener = next(r for r in rows if r["code"] == "ACC-OPENER-MISMATCH")
+    assert (opener["at_stake"], opener["evidence"]["shift"]) == ("100.00", "swing")
+    assert opener["evidence"]["opener_slip"] == 5001
