@@ -8,9 +8,10 @@ these checks only compare what was recorded with what it says.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import partial
 from itertools import chain
 
 from audit.events.envelope import Event
@@ -59,6 +60,20 @@ class _Banking:
 
 
 def _banking(view: RoundView, layout: TableLayout) -> _Banking:
+    """Return who banks and who plays, read once per round however many checks ask."""
+    entry = _BANKING_BY_LAYOUT.get(id(layout))
+    if entry is None or entry[0] is not layout:  # the layout is kept: its id is not reused
+        if len(_BANKING_BY_LAYOUT) >= 64:
+            return _read_banking(view, layout)  # layouts made afresh: read, not kept
+        entry = _BANKING_BY_LAYOUT[id(layout)] = (layout, partial(_read_banking, layout=layout))
+    return view.once(entry[1])
+
+
+_BANKING_BY_LAYOUT: dict[int, tuple[TableLayout, Callable[[RoundView], _Banking]]] = {}
+"""One derivation per layout, for :meth:`RoundView.once` (rule sets share their layouts)."""
+
+
+def _read_banking(view: RoundView, layout: TableLayout) -> _Banking:
     pai_gow = live_wagers(view, wagers.WagerKind.PAI_GOW)
     wagered = {p for p in pai_gow if p in layout.betting}
     # A Pai Gow wager at the dealer's position is a player-dealer's (California): the bank's
