@@ -8,16 +8,23 @@ these checks only compare what was recorded with what it says.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import partial
 from itertools import chain
 
 from audit.events.envelope import Event
 from audit.events.paigow import play, wagers
 from audit.games.errors import RulesError
-from audit.games.paigow.dealing import apply_cut, deal_order
-from audit.games.paigow.delivery import DeliveryStyle, Stacks, check_stacks, deliver
+from audit.games.paigow.dealing import Cut, apply_cut, deal_order
+from audit.games.paigow.delivery import (
+    DeliveryStyle,
+    Stacks,
+    check_stacks,
+    deliver,
+    form_stacks,
+)
 from audit.games.paigow.layout import (
     NumberSource,
     Position,
@@ -27,7 +34,7 @@ from audit.games.paigow.layout import (
     starting_position,
     unwagered_positions,
 )
-from audit.games.paigow.tiles import TILE_BY_NAME, TILE_NAMES, parse_tile
+from audit.games.paigow.tiles import TILE_BY_NAME, TILE_NAMES, TILES, parse_tile
 from audit.verification.findings import ZERO
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Check, Emit
@@ -53,6 +60,20 @@ class _Banking:
 
 
 def _banking(view: RoundView, layout: TableLayout) -> _Banking:
+    """Return who banks and who plays, read once per round however many checks ask."""
+    entry = _BANKING_BY_LAYOUT.get(id(layout))
+    if entry is None or entry[0] is not layout:  # the layout is kept: its id is not reused
+        if len(_BANKING_BY_LAYOUT) >= 64:
+            return _read_banking(view, layout)  # layouts made afresh: read, not kept
+        entry = _BANKING_BY_LAYOUT[id(layout)] = (layout, partial(_read_banking, layout=layout))
+    return view.once(entry[1])
+
+
+_BANKING_BY_LAYOUT: dict[int, tuple[TableLayout, Callable[[RoundView], _Banking]]] = {}
+"""One derivation per layout, for :meth:`RoundView.once` (rule sets share their layouts)."""
+
+
+def _read_banking(view: RoundView, layout: TableLayout) -> _Banking:
     pai_gow = live_wagers(view, wagers.WagerKind.PAI_GOW)
     wagered = {p for p in pai_gow if p in layout.betting}
     # A Pai Gow wager at the dealer's position is a player-dealer's (California): the bank's
@@ -270,6 +291,67 @@ def _style(view: RoundView, context: TableContext) -> DeliveryStyle:
     return view.style.style if view.style is not None else context.ruleset.default_delivery_style
 
 
+_NAME_SET = frozenset(TILE_NAMES)
+_PLAIN = (list, tuple)
+_IDENTITY = form_stacks(TILES)
+"""The stacks holding tile ``i`` at place ``i`` of the row: what the engine's cut and delivery
+do to them is where each place of any row goes."""
+_PLACES: dict[tuple[tuple[int, ...] | None, DeliveryStyle], tuple[tuple[int, ...], ...]] = {}
+_PLACES_KEPT = 4096
+
+
+def _canonical_row(stacks: Sequence[Sequence[str]]) -> tuple[str, ...] | None:
+    """Return the stacks' 32 names in a row if they are 8 stacks of 4, each canonical name once.
+
+    Then ``_full_set`` would accept them (a canonical name is one tile, and each tile once is
+    the full set). ``None`` says only that this quick reading does not apply.
+    """
+    if type(stacks) not in _PLAIN or len(stacks) != 8:
+        return None
+    for stack in stacks:
+        if type(stack) not in _PLAIN or len(stack) != 4:
+            return None
+    row = tuple(chain.from_iterable(stacks))
+    return row if _NAME_SET.issubset(row) else None  # 32 names holding all 32: each once
+
+
+def _places(cut: Cut | None, style: DeliveryStyle) -> tuple[tuple[int, ...], ...]:
+    """Return each delivered group as places in the uncut row: the engine's, on ``_IDENTITY``.
+
+    The cut and the delivery only rearrange: they move tiles by place, whatever the tiles.
+    """
+    key = (cut.order if cut is not None else None, style)
+    places = _PLACES.get(key)
+    if places is None:
+        places = deliver(apply_cut(_IDENTITY, cut), style)
+        if len(_PLACES) < _PLACES_KEPT:
+            _PLACES[key] = places
+    return places
+
+
+def _groups(
+    view: RoundView, formed: play.StacksFormed, style: DeliveryStyle
+) -> tuple[Cut | None, list[tuple[str, ...]]] | None:
+    """Return the cut and the tiles' names in each group as the engine delivers them.
+
+    ``None`` where ``check_delivery`` has nothing to compare: stacks without the full set
+    once each, or a cut 9(g) does not allow.
+    """
+    row = _canonical_row(formed.stacks)  # type: ignore[arg-type]
+    if row is None:
+        stacks = _full_set(formed.stacks)  # type: ignore[arg-type]
+        if stacks is None:
+            return None  # PG-TILE-DUPLICATE / PG-TILE-MISSING say why
+    try:
+        cut = view.cut.cut() if view.cut is not None else None
+    except RulesError:
+        return None  # a cut 9(g) does not allow: what the dealer did cannot be reconstructed
+    if row is None:
+        groups = deliver(apply_cut(stacks, cut), style)  # PA 621a.9(g), 621a.6(d) / 621a.7
+        return cut, [tuple(TILE_NAMES[t] for t in group) for group in groups]
+    return cut, [tuple(map(row.__getitem__, places)) for places in _places(cut, style)]
+
+
 def check_delivery(view: RoundView, context: TableContext, emit: Emit) -> None:
     """Flag a stack whose tiles or position differ from the stacks, cut and style (PA 621a.6(d)).
 
@@ -280,17 +362,13 @@ def check_delivery(view: RoundView, context: TableContext, emit: Emit) -> None:
     formed = _dealt_stacks(view)
     if formed is None or formed.stacks is None or not view.delivered:
         return
-    stacks = _full_set(formed.stacks)
-    if stacks is None:
-        return  # PG-TILE-DUPLICATE / PG-TILE-MISSING say why
+    style = _style(view, context)
+    found = _groups(view, formed, style)
+    if found is None:
+        return
+    cut, groups = found
     ruleset = context.ruleset
     layout = ruleset.layout
-    try:
-        cut = view.cut.cut() if view.cut is not None else None
-    except RulesError:
-        return  # a cut 9(g) does not allow: what the dealer did cannot be reconstructed
-    style = _style(view, context)
-    groups = deliver(apply_cut(stacks, cut), style)  # PA 621a.9(g), 621a.6(d) / 621a.7
     first = _first_delivery(view)
     # PA 621a.6(d), 621a.9(k): then "moving counterclockwise around the table".
     walk = deal_order(first.position, layout) if first is not None else None
@@ -299,9 +377,9 @@ def check_delivery(view: RoundView, context: TableContext, emit: Emit) -> None:
     for _, event in view.delivered:
         order, position = event.order, event.position
         where = walk[order] if walk is not None else position
-        if where == position and set(event.tiles) == {TILE_NAMES[t] for t in groups[order]}:
+        if where == position and set(event.tiles) == set(groups[order]):
             continue
-        group = [TILE_NAMES[t] for t in groups[order]]
+        group = list(groups[order])
         how = f"{style.value}{', cut' if cut is not None else ''}"
         emit(
             "PG-DEAL-STACK-ORDER",

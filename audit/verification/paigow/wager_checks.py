@@ -113,9 +113,14 @@ def check_player_spots(view: RoundView, context: TableContext, emit: Emit) -> No
     casino allows it (``adjacent_spots``). The bank is 621a.9(f)'s exception:
     :func:`check_bank_spots` judges it.
     """
-    players = [placed.player_id for _, placed in view.placed]
-    if len(set(players)) == len(players):
-        return  # no one placed two wagers: no one is on two areas
+    spot: dict[str | None, Position] = {}
+    for _, placed in view.placed:
+        if spot.setdefault(placed.player_id, placed.position) != placed.position:
+            break  # someone wagered at two positions: judged below
+    else:
+        # The usual round: every player's wagers (Pai Gow and Pair Fortunes alike) at one
+        # position, so each player's live betting areas below are one at most: no finding.
+        return
     ruleset = context.ruleset
     layout = ruleset.layout
     bank_player = view.bank.player_id if view.bank else None

@@ -421,3 +421,39 @@ def test_the_simulated_floor_is_judged_by_these_checks():
     )
     events[index] = events[index].model_copy(update={"announced_total": 2})
     assert [f.code for f in verify_stream(events) if f.code in MINE] == ["PG-DEAL-DICE-TOTAL"]
+
+
+def test_the_delivery_read_by_tile_names_is_the_engines_for_every_style_and_cut():
+    """check_delivery reads canonical stacks by name: the groups must be the engine's."""
+    from audit.games.paigow.dealing import apply_cut
+    from audit.games.paigow.delivery import deliver, form_stacks
+    from audit.games.paigow.tiles import TILE_NAMES, TILES
+    from audit.verification.paigow.dealing_checks import _canonical_row, _places
+
+    rng = random.Random(5)
+    cuts = [None]
+    for start in range(8):
+        for stop in range(start + 1, 9):
+            for to_right in range(stop - start + 1):
+                for crossed in (False, True):
+                    try:
+                        cuts.append(Cut(start=start, stop=stop, to_right=to_right, crossed=crossed))
+                    except ValueError:
+                        continue
+    for _ in range(40):
+        tiles = list(TILES)
+        rng.shuffle(tiles)
+        stacks = form_stacks(tiles)
+        names = [[TILE_NAMES[t] for t in stack] for stack in stacks]
+        row = _canonical_row(names)
+        assert row == tuple(TILE_NAMES[t] for t in tiles)
+        for style in DeliveryStyle:
+            for cut in rng.sample(cuts, 6):
+                engine = deliver(apply_cut(stacks, cut), style)
+                by_name = [tuple(map(row.__getitem__, p)) for p in _places(cut, style)]
+                assert by_name == [tuple(TILE_NAMES[t] for t in g) for g in engine]
+    twice = [list(stack) for stack in names]
+    twice[7][3] = twice[0][0]
+    assert _canonical_row(twice) is None
+    assert _canonical_row([*names[:7], [*names[7], names[7][0]]]) is None
+    assert _canonical_row(names[:7]) is None
