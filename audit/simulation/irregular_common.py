@@ -25,7 +25,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from copy import deepcopy
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 from uuid import UUID
 
 from audit.accounting.controls import ACCOUNTING_KINDS
@@ -197,19 +197,23 @@ class Preview:
         return [e for e in self.events if e.type_name() == type_name]
 
 
-def fork_table(table: SimTable) -> SimTable:
-    """Return a copy of the table whose rounds change nothing of the original's."""
+TableT = TypeVar("TableT")
+
+
+def fork(table: TableT, *copied: str) -> TableT:
+    """Return a copy of a simulated table (of any game) whose rounds change nothing of the
+    original's: its own generator and clock, deep copies of the ``copied`` fields, no books
+    (a preview moves no chips)."""
     rng = random.Random()
-    rng.setstate(table.rng.getstate())
-    recorder = Recorder(table.table_id, rng, table.recorder.now, table.recorder.seq)
-    return replace(
-        table,
-        rng=rng,
-        recorder=recorder,
-        seating=deepcopy(table.seating),
-        rotation=deepcopy(table.rotation),
-        books=None,  # a preview moves no chips
-    )
+    rng.setstate(table.rng.getstate())  # type: ignore[attr-defined]
+    recorder = Recorder(table.table_id, rng, table.recorder.now, table.recorder.seq)  # type: ignore[attr-defined]
+    deep = {name: deepcopy(getattr(table, name)) for name in copied}
+    return replace(table, rng=rng, recorder=recorder, books=None, **deep)  # type: ignore[type-var]
+
+
+def fork_table(table: SimTable) -> SimTable:
+    """Return a copy of a Pai Gow table whose rounds change nothing of the original's."""
+    return fork(table, "seating", "rotation")
 
 
 class Plan(ABC):

@@ -22,8 +22,8 @@ Pure: no I/O. With ``rate`` 0 the table's events are exactly the clean ones.
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
-from copy import deepcopy
 from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
@@ -49,8 +49,7 @@ from audit.simulation.baccarat21.round import Dealer, PlayedB21Round, play_b21_r
 from audit.simulation.baccarat21.shift import between_b21_rounds, close_b21_table, open_b21_table
 from audit.simulation.baccarat21.shoe import burn
 from audit.simulation.baccarat21.table import B21Table
-from audit.simulation.irregular_common import Label
-from audit.simulation.table import Recorder
+from audit.simulation.irregular_common import Label, fork
 
 __all__ = ["KINDS", "B21CarelessDealer", "B21Plan", "Expected"]
 
@@ -108,18 +107,10 @@ class B21Preview:
         return [line for line in lines if not won or line.outcome is Outcome.WIN]
 
 
-def fork_b21_table(table: B21Table) -> B21Table:
-    """Return a copy of the table whose rounds change nothing of the original's."""
-    rng = random.Random()
-    rng.setstate(table.rng.getstate())
-    recorder = Recorder(table.table_id, rng, table.recorder.now, table.recorder.seq)
-    return replace(table, rng=rng, recorder=recorder, seating=deepcopy(table.seating), books=None)
-
-
 # --- The plan ------------------------------------------------------------------------------------
 
 
-class B21Plan(Dealer):
+class B21Plan(Dealer, ABC):
     """One irregularity for one round: where the dealer goes wrong, and what must be found.
 
     A subclass names itself (``name``), says which rounds it fits (:meth:`applies`),
@@ -135,9 +126,9 @@ class B21Plan(Dealer):
         self.rng = rng
 
     @classmethod
+    @abstractmethod
     def applies(cls, preview: B21Preview) -> bool:
         """Return whether this irregularity can be injected into the previewed round."""
-        raise NotImplementedError
 
     def prepare(self, table: B21Table) -> None:
         """Change the table before the round (the shoe steps between rounds)."""
@@ -372,8 +363,9 @@ class _WrongPayout(B21Plan):
         ]
 
     @classmethod
+    @abstractmethod
     def _pays(cls, preview: B21Preview, line: SettlementLine) -> int:
-        raise NotImplementedError
+        """Return what the careless dealer pays on a winning line."""
 
     @classmethod
     def applies(cls, preview: B21Preview) -> bool:
@@ -573,5 +565,5 @@ class B21CarelessDealer:
 
     def _preview(self, before: ShoeState) -> B21Preview:
         table = self.table
-        played = play_b21_round(fork_b21_table(table))
+        played = play_b21_round(fork(table, "seating"))
         return B21Preview(played, tuple(table.recorder.events), before, table.rule_set)
