@@ -20,11 +20,13 @@ All amounts are integer cents.
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 from typing import Any
 
 from audit.games.money import Cents
+from audit.verification.statistics import DEFAULT_CONFIDENCE, z_for
 
 INSTRUMENTS = ("cash", "marker", "coupon")
 
@@ -99,15 +101,48 @@ class ReplayedWin:
         return self.vigorish_owed - self.vigorish_collected
 
 
+HOLD_BAND_Z = z_for(DEFAULT_CONFIDENCE)
+"""The band's half-width in standard deviations: the statistics' own confidence (99.9%, about
+3.29), so a table-shift is flagged by chance alone about once in a thousand."""
+
+
 @dataclass
 class HoldBand:
-    """The replayed win's expectation and variance over the house-banked wagers, in cents."""
+    """The replayed win's expectation and variance over the house-banked wagers.
+
+    ``expected`` and ``variance`` are statistical estimates from the engine's chances, in
+    cents and cents squared: never money moved, so ``float`` on purpose. What moved is
+    ``observed`` and ``wagered``, exact ``int`` cents.
+    """
 
     expected: float = 0.0
     variance: float = 0.0
     wagered: Cents = 0
     observed: Cents = 0
     """What those same wagers actually moved to the house, vigorish included."""
+
+    def edges(self, replayed: Cents) -> tuple[float, float] | None:
+        """Return the band around a shift's replayed win ``replayed`` (cents), or None.
+
+        Only the house-banked wagers are random in the band: the rest of the rounds'
+        money is taken as replayed, so the centre is their expectation plus the rest.
+        """
+        if self.variance <= 0:
+            return None
+        centre = self.expected + (replayed - self.observed)
+        half = HOLD_BAND_Z * math.sqrt(self.variance)
+        return centre - half, centre + half
+
+
+def hold(win: Cents | None, drop: Cents | None) -> Decimal | None:
+    """Return win / drop as a percentage to two places, ``None`` without a drop.
+
+    >>> hold(26_000, 152_500), hold(-100, 0)
+    (Decimal('17.05'), None)
+    """
+    if win is None or not drop:
+        return None
+    return (Decimal(win) * 100 / Decimal(drop)).quantize(Decimal("0.01"))
 
 
 @dataclass
@@ -170,10 +205,7 @@ class ShiftLedger:
     @property
     def hold_percent(self) -> Decimal | None:
         """Return win / drop as a percentage to two places, None without both."""
-        win, drop = self.accounting_win, self.drop
-        if win is None or not drop:
-            return None
-        return (Decimal(win) * 100 / Decimal(drop)).quantize(Decimal("0.01"))
+        return hold(self.accounting_win, self.drop)
 
     def as_dict(self) -> dict[str, Any]:
         """Return the ledger as a JSON-ready dict (the reconciliation view stores it)."""

@@ -28,13 +28,20 @@ Readings where the texts leave a choice:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from audit.accounting.controls import ACCOUNTING_KINDS, Thresholds, cite
 from audit.accounting.games import GAMES, GameMoney, Unread
-from audit.accounting.ledger import DropCount, HoldBand, ReplayedWin, ShiftKey, ShiftLedger, Slip
+from audit.accounting.ledger import (
+    HOLD_BAND_Z,
+    DropCount,
+    HoldBand,
+    ReplayedWin,
+    ShiftKey,
+    ShiftLedger,
+    Slip,
+)
 from audit.accounting.slips import SERIES, Used, series_gaps
 from audit.events.accounting import (
     BuyInRecorded,
@@ -51,8 +58,6 @@ from audit.events.table import TableOpened
 from audit.games.money import Cents, to_cents, to_dollars
 from audit.verification.findings import Finding, Severity
 
-HOLD_BAND_Z = 3.29
-"""Two-sided 99.9%: a flag for review on one table-shift in a thousand by chance alone."""
 NO_OPENER = "no-opener"
 
 
@@ -300,20 +305,16 @@ class Reconciler:
         return findings + self._judge_band(ledger, when)
 
     def _judge_band(self, ledger: ShiftLedger, when: str) -> list[Finding]:
-        band, replay = ledger.band, ledger.replay
-        if band.variance <= 0:
+        band, observed = ledger.band, ledger.replay.total
+        edges = band.edges(observed)
+        if edges is None or edges[0] <= observed <= edges[1]:
             return []
-        # Only the house-banked wagers are random in the band; the rest is taken as replayed.
-        expected = band.expected + (replay.total - band.observed)
-        spread = HOLD_BAND_Z * math.sqrt(band.variance)
-        observed = replay.total
-        if abs(observed - expected) <= spread:
-            return []
+        expected, spread = (edges[0] + edges[1]) / 2, (edges[1] - edges[0]) / 2
         return [self._finding(
             "ACC-HOLD-BAND", ledger, Severity.INFO, round(observed - expected),
             recorded=f"replayed win {to_dollars(observed)} on {to_dollars(band.wagered)} wagered",
             expected=f"{to_dollars(round(expected))} ± {to_dollars(round(spread))} "
-            f"(z {HOLD_BAND_Z})",
+            f"(z {HOLD_BAND_Z:.2f})",
             event_ids=tuple(ledger.event_ids), occurred_at=when,
         )]  # fmt: skip
 

@@ -14,13 +14,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from audit.accounting.reconcile import HOLD_BAND_Z
+from audit.accounting.ledger import HoldBand, hold
 from audit.games.money import Cents, to_dollars
 
 COLUMNS = (
@@ -48,7 +47,7 @@ class MgrLine:
     vig_uncollected: Cents
     findings: int
     band: tuple[float, float] | None = None
-    """The replayed win the game's own variance allows (cents, HOLD_BAND_Z either side)."""
+    """The replayed win the game's own variance allows (cents, ``HOLD_BAND_Z`` either side)."""
 
     @property
     def variance(self) -> Cents | None:
@@ -102,17 +101,6 @@ class MgrTotal:
         return {name: sums[name] for name in COLUMNS}
 
 
-def hold(win: Cents | None, drop: Cents | None) -> Decimal | None:
-    """Return win / drop as a percentage to two places, ``None`` without a drop.
-
-    >>> hold(26_000, 152_500), hold(-100, 0)
-    (Decimal('17.05'), None)
-    """
-    if win is None or not drop:
-        return None
-    return (Decimal(win) * 100 / Decimal(drop)).quantize(Decimal("0.01"))
-
-
 def mgr_lines(
     ledgers: Iterable[Mapping[str, Any]], findings_of: Callable[[Mapping[str, Any]], int]
 ) -> list[MgrLine]:
@@ -134,14 +122,8 @@ def mgr_lines(
 
 
 def band_of(ledger: Mapping[str, Any]) -> tuple[float, float] | None:
-    """Return the replayed win's band: the house-banked wagers' expectation, HOLD_BAND_Z
-    standard deviations either side, plus what the rest of the rounds replayed."""
-    band = ledger["band"]
-    if band["variance"] <= 0:
-        return None
-    centre = band["expected"] + (ledger["replay"]["total"] - band["observed"])
-    half = HOLD_BAND_Z * math.sqrt(band["variance"])
-    return centre - half, centre + half
+    """Return a stored ledger's band around its replayed win (:meth:`HoldBand.edges`)."""
+    return HoldBand(**ledger["band"]).edges(ledger["replay"]["total"])
 
 
 def _shift_order(ledger: Mapping[str, Any]) -> tuple[str, str]:

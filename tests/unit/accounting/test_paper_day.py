@@ -26,6 +26,7 @@ import io
 import json
 from decimal import Decimal
 
+from audit.accounting.ledger import HOLD_BAND_Z
 from audit.accounting.reconcile import Reconciler
 from audit.accounting.report import mgr_lines, mgr_totals, render_csv, render_json, render_text
 from tests.unit.accounting.day import paper_day
@@ -114,7 +115,7 @@ def test_the_hold_band_comes_from_the_engines_own_chances():
     # r1 is the day's only dealer-banked round: 100 and 200 against the house way, which
     # moved 200 - 100 + 5 = 105 to the house; the rest of the day replayed 260 - 105.
     centre = 30_000 * mean + (26_000 - 10_500)
-    half = 3.29 * ((10_000**2 + 20_000**2) * spread) ** 0.5
+    half = HOLD_BAND_Z * ((10_000**2 + 20_000**2) * spread) ** 0.5  # 99.9%, about 3.29
     low, high = lines[0].band
     assert abs(low - (centre - half)) < 1e-6
     assert abs(high - (centre + half)) < 1e-6
