@@ -15,6 +15,7 @@ from audit.store.application import FactStore
 from audit.verification.floor import FloorVerifier
 from projections.fact_projection import FactProjection
 from projections.findings_view import FindingsView, PostgresFindingsView, SQLiteFindingsView
+from projections.rows_view import open_view
 
 TRACKING_NAME = "findings<-tablewatch"
 """The view's name in the tracking table it shares with the store."""
@@ -22,8 +23,7 @@ TRACKING_NAME = "findings<-tablewatch"
 
 def open_findings_view(store: FactStore) -> FindingsView:
     """Return the findings view in the store's own database, creating its table if need be."""
-    view_class = PostgresFindingsView if store.is_postgres else SQLiteFindingsView
-    return store.factory.tracking_recorder(view_class)  # type: ignore[arg-type,return-value]
+    return open_view(store, SQLiteFindingsView, PostgresFindingsView)  # type: ignore[no-any-return]
 
 
 class FindingsProjection(FactProjection):

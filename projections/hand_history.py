@@ -30,6 +30,7 @@ from audit.store.application import FactStore
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.round_view import RoundView, view_round
 from projections.fact_projection import FactProjection
+from projections.rows_view import open_view
 
 TRACKING_NAME = "hand-history<-tablewatch"
 """The view's name in the tracking table it shares with the store."""
@@ -262,8 +263,7 @@ HandHistoryView = SQLiteHandHistoryView | PostgresHandHistoryView
 
 def open_hand_history_view(store: FactStore) -> HandHistoryView:
     """Return the hand-history view in the store's own database, creating its table if need be."""
-    view_class = PostgresHandHistoryView if store.is_postgres else SQLiteHandHistoryView
-    return store.factory.tracking_recorder(view_class)  # type: ignore[arg-type,return-value]
+    return open_view(store, SQLiteHandHistoryView, PostgresHandHistoryView)  # type: ignore[no-any-return]
 
 
 # --- the projections -----------------------------------------------------------------------

@@ -9,10 +9,8 @@ once, and a rebuild from zero writes the same ledgers. The reports read them.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from typing import Any
 
-from eventsourcing.persistence import Tracking
 from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 
@@ -20,6 +18,7 @@ from audit.accounting.reconcile import Reconciler
 from audit.events.envelope import Event
 from audit.store.application import FactStore
 from projections.fact_projection import FactProjection
+from projections.rows_view import RowsView, open_view
 
 TRACKING_NAME = "reconciliation<-tablewatch"
 _UPSERT = (
@@ -33,41 +32,26 @@ _CREATE = (
     "shift TEXT NOT NULL, game TEXT NOT NULL, ledger TEXT NOT NULL, "
     "PRIMARY KEY (table_id, gaming_day, shift))"
 )
-Row = tuple[str, str, str, str, str]
 
 
-class _Ledgers:
-    """What both databases' views share: the rows and the reads."""
+class _Ledgers(RowsView):
+    """What both databases' views share: the table, and the reads."""
 
-    placeholder = "?"
-
-    def record(self, rows: Sequence[Row], tracking: Tracking) -> None:
-        """Upsert changed ledgers and write the view's position in one transaction."""
-        with self.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
-            if rows:
-                cursor.executemany(_UPSERT.format(p=self.placeholder), list(rows))
-            self._insert_tracking(cursor, tracking)  # type: ignore[attr-defined]
+    create_sql = _CREATE
+    write_sql = _UPSERT
 
     def ledgers(self, gaming_day: str | None = None) -> list[dict[str, Any]]:
         """Return the stored ledgers (of one gaming day), as dicts."""
-        query, params = "SELECT ledger FROM shift_ledgers", []
-        if gaming_day is not None:
-            query += f" WHERE gaming_day = {self.placeholder}"
-            params.append(gaming_day)
-        with self.datastore.transaction(commit=False) as cursor:  # type: ignore[attr-defined]
-            cursor.execute(query + " ORDER BY table_id, gaming_day, shift", params)
-            rows = cursor.fetchall()
-        return [json.loads(row["ledger"] if isinstance(row, dict) else row[0]) for row in rows]
+        where = "" if gaming_day is None else " WHERE gaming_day = {p}"
+        rows = self.query(
+            "SELECT ledger FROM shift_ledgers" + where + " ORDER BY table_id, gaming_day, shift",
+            [] if gaming_day is None else [gaming_day],
+        )
+        return [json.loads(row[0]) for row in rows]
 
 
 class SQLiteReconciliationView(_Ledgers, SQLiteTrackingRecorder):
     """The reconciliation view in the embedded SQLite store."""
-
-    def create_table(self) -> None:
-        """Create the tracking table and the ledgers table."""
-        super().create_table()
-        with self.datastore.transaction(commit=True) as cursor:
-            cursor.execute(_CREATE)
 
 
 class PostgresReconciliationView(_Ledgers, PostgresTrackingRecorder):
@@ -75,20 +59,13 @@ class PostgresReconciliationView(_Ledgers, PostgresTrackingRecorder):
 
     placeholder = "%s"
 
-    def create_table(self) -> None:
-        """Create the tracking table and the ledgers table."""
-        super().create_table()
-        with self.datastore.transaction(commit=True) as cursor:
-            cursor.execute(_CREATE)
-
 
 ReconciliationView = SQLiteReconciliationView | PostgresReconciliationView
 
 
 def open_reconciliation_view(store: FactStore) -> ReconciliationView:
     """Return the reconciliation view in the store's own database, creating it if need be."""
-    view_class = PostgresReconciliationView if store.is_postgres else SQLiteReconciliationView
-    return store.factory.tracking_recorder(view_class)  # type: ignore[arg-type,return-value]
+    return open_view(store, SQLiteReconciliationView, PostgresReconciliationView)  # type: ignore[no-any-return]
 
 
 class ReconciliationProjection(FactProjection):

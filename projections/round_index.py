@@ -9,16 +9,15 @@ the store.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from eventsourcing.persistence import Tracking
 from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 
 from audit.events.envelope import Event
 from audit.store.application import FactStore
 from projections.fact_projection import FactProjection
+from projections.rows_view import RowsView, open_view
 
 TRACKING_NAME = "round_index<-tablewatch"
 _CREATE = (
@@ -28,35 +27,20 @@ _CREATE = (
 _INSERT = "INSERT INTO round_index (round_id, table_id) VALUES ({p}, {p}) ON CONFLICT DO NOTHING"
 
 
-class _Rounds:
-    """What both databases' views share."""
+class _Rounds(RowsView):
+    """What both databases' views share: the table, and the read."""
 
-    placeholder = "?"
-
-    def record(self, rows: Sequence[tuple[Any, ...]], tracking: Tracking) -> None:
-        """Write the rounds started and the view's position in one transaction."""
-        with self.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
-            if rows:
-                cursor.executemany(_INSERT.format(p=self.placeholder), list(rows))
-            self._insert_tracking(cursor, tracking)  # type: ignore[attr-defined]
+    create_sql = _CREATE
+    write_sql = _INSERT
 
     def tables_of(self, round_id: str) -> list[str]:
         """Return the tables a round of this id was started at."""
-        query = f"SELECT table_id FROM round_index WHERE round_id = {self.placeholder}"
-        with self.datastore.transaction(commit=False) as cursor:  # type: ignore[attr-defined]
-            cursor.execute(query, [round_id])
-            rows = cursor.fetchall()
-        return sorted(row["table_id"] if isinstance(row, dict) else row[0] for row in rows)
+        rows = self.query("SELECT table_id FROM round_index WHERE round_id = {p}", [round_id])
+        return sorted(row[0] for row in rows)
 
 
 class SQLiteRoundIndexView(_Rounds, SQLiteTrackingRecorder):
     """The round index in the embedded SQLite store."""
-
-    def create_table(self) -> None:
-        """Create the tracking table and the index."""
-        super().create_table()
-        with self.datastore.transaction(commit=True) as cursor:
-            cursor.execute(_CREATE)
 
 
 class PostgresRoundIndexView(_Rounds, PostgresTrackingRecorder):
@@ -64,20 +48,13 @@ class PostgresRoundIndexView(_Rounds, PostgresTrackingRecorder):
 
     placeholder = "%s"
 
-    def create_table(self) -> None:
-        """Create the tracking table and the index."""
-        super().create_table()
-        with self.datastore.transaction(commit=True) as cursor:
-            cursor.execute(_CREATE)
-
 
 RoundIndexView = SQLiteRoundIndexView | PostgresRoundIndexView
 
 
 def open_round_index_view(store: FactStore) -> RoundIndexView:
     """Return the round index in the store's own database, creating it if need be."""
-    view_class = PostgresRoundIndexView if store.is_postgres else SQLiteRoundIndexView
-    return store.factory.tracking_recorder(view_class)  # type: ignore[arg-type,return-value]
+    return open_view(store, SQLiteRoundIndexView, PostgresRoundIndexView)  # type: ignore[no-any-return]
 
 
 class RoundIndexProjection(FactProjection):

@@ -26,6 +26,7 @@ from audit.verification.paigow import rotation_checks
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.round_view import view_round
 from projections.fact_projection import FactProjection
+from projections.rows_view import open_view
 
 TRACKING_NAME = "table-state<-tablewatch"
 """The view's name in the tracking table it shares with the store."""
@@ -169,8 +170,7 @@ TableStateView = SQLiteTableStateView | PostgresTableStateView
 
 def open_table_state_view(store: FactStore) -> TableStateView:
     """Return the table-state view in the store's own database, creating its table if need be."""
-    view_class = PostgresTableStateView if store.is_postgres else SQLiteTableStateView
-    return store.factory.tracking_recorder(view_class)  # type: ignore[arg-type,return-value]
+    return open_view(store, SQLiteTableStateView, PostgresTableStateView)  # type: ignore[no-any-return]
 
 
 class TableStateProjection(FactProjection):

@@ -9,10 +9,8 @@ against expected rates with a Wilson interval that narrows as trials accumulate.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from eventsourcing.persistence import Tracking
 from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 
@@ -20,6 +18,7 @@ from audit.events.envelope import Event
 from audit.store.application import FactStore
 from audit.verification.statistics import GROUP_BYS, TRIAL_OUTCOMES, GroupBy, Tally, TrialReader
 from projections.fact_projection import FactProjection
+from projections.rows_view import RowsView, open_view
 
 TRACKING_NAME = "win_rates<-tablewatch"
 _CREATE = (
@@ -35,43 +34,23 @@ _UPSERT = (
 )
 
 
-class _Tallies:
-    """What both databases' views share."""
+class _Tallies(RowsView):
+    """What both databases' views share: the table, and the reads."""
 
-    placeholder = "?"
-
-    def record(self, rows: Sequence[tuple[Any, ...]], tracking: Tracking) -> None:
-        """Upsert changed tallies and write the view's position in one transaction."""
-        with self.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
-            if rows:
-                cursor.executemany(_UPSERT.format(p=self.placeholder), list(rows))
-            self._insert_tracking(cursor, tracking)  # type: ignore[attr-defined]
+    create_sql = _CREATE
+    write_sql = _UPSERT
 
     def tallies(self, by: GroupBy) -> dict[str, Tally]:
         """Return every group's tally under ``by``."""
-        query = (
-            "SELECT grp, wins, pushes, losses, expected_sum FROM win_rates "
-            f"WHERE grouped_by = {self.placeholder}"
+        rows = self.query(
+            "SELECT grp, wins, pushes, losses, expected_sum FROM win_rates WHERE grouped_by = {p}",
+            [by],
         )
-        with self.datastore.transaction(commit=False) as cursor:  # type: ignore[attr-defined]
-            cursor.execute(query, [by])
-            rows = cursor.fetchall()
-        found = {}
-        for row in rows:
-            values = [row[k] for k in ("grp", "wins", "pushes", "losses", "expected_sum")] if (
-                isinstance(row, dict)) else list(row)  # fmt: skip
-            found[values[0]] = Tally(*values[1:])
-        return found
+        return {row[0]: Tally(*row[1:]) for row in rows}
 
 
 class SQLiteWinRatesView(_Tallies, SQLiteTrackingRecorder):
     """The win-rate view in the embedded SQLite store."""
-
-    def create_table(self) -> None:
-        """Create the tracking table and the tallies table."""
-        super().create_table()
-        with self.datastore.transaction(commit=True) as cursor:
-            cursor.execute(_CREATE.replace("DOUBLE PRECISION", "REAL"))
 
 
 class PostgresWinRatesView(_Tallies, PostgresTrackingRecorder):
@@ -79,20 +58,13 @@ class PostgresWinRatesView(_Tallies, PostgresTrackingRecorder):
 
     placeholder = "%s"
 
-    def create_table(self) -> None:
-        """Create the tracking table and the tallies table."""
-        super().create_table()
-        with self.datastore.transaction(commit=True) as cursor:
-            cursor.execute(_CREATE)
-
 
 WinRatesView = SQLiteWinRatesView | PostgresWinRatesView
 
 
 def open_win_rates_view(store: FactStore) -> WinRatesView:
     """Return the win-rate view in the store's own database, creating it if need be."""
-    view_class = PostgresWinRatesView if store.is_postgres else SQLiteWinRatesView
-    return store.factory.tracking_recorder(view_class)  # type: ignore[arg-type,return-value]
+    return open_view(store, SQLiteWinRatesView, PostgresWinRatesView)  # type: ignore[no-any-return]
 
 
 class WinRatesProjection(FactProjection):
