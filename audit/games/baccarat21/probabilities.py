@@ -34,9 +34,15 @@ from dataclasses import dataclass
 from audit.games.baccarat21.bonus import BONUS_HANDS, BONUS_PAYTABLES, BonusHand, BonusPaytable
 from audit.games.baccarat21.drawing import DrawRule, play_round
 from audit.games.baccarat21.outcome import hand_outcome
-from audit.games.baccarat21.settlement import SEVENTEEN, Bet
+from audit.games.baccarat21.settlement import (
+    MAIN_ODDS,
+    SEVENTEEN,
+    SEVENTEEN_ODDS,
+    TIE_ODDS,
+    Bet,
+)
 from audit.games.baccarat21.shoe import BURN_CARDS, prepare_shoe, reshuffle_due
-from audit.games.wagering import Outcome
+from audit.games.wagering import Odds, Outcome
 
 COVER_FROM_BOTTOM = 52
 PRECOMPUTED_SEED = 20261122
@@ -127,7 +133,8 @@ def house_moments(
     for _ in range(rounds):
         at, player, banker, bonus_player, bonus_banker = play_round(shoe.cards, at, True, rule)
         results = (
-            _main(player, banker), _main(banker, player), -10.0 if player == banker else 1.0,
+            _main(player, banker), _main(banker, player),
+            -_ratio(TIE_ODDS) if player == banker else 1.0,
             1.0 if bonus_player == nothing else -_odds(paytable, bonus_player),
             1.0 if bonus_banker == nothing else -_odds(paytable, bonus_banker),
         )  # fmt: skip
@@ -146,12 +153,16 @@ def house_moments(
 def _main(own: int, other: int) -> float:
     outcome = hand_outcome(own, other)
     if outcome is Outcome.WIN:
-        return -0.5 if own == SEVENTEEN else -1.0  # PA 681a.8(a)
+        return -_ratio(SEVENTEEN_ODDS if own == SEVENTEEN else MAIN_ODDS)  # PA 681a.8(a)
     return 0.0 if outcome is Outcome.PUSH else 1.0
 
 
 def _odds(paytable: BonusPaytable, code: int) -> float:
-    odds = paytable.odds[BONUS_HANDS[code]]
+    return _ratio(paytable.odds[BONUS_HANDS[code]])
+
+
+def _ratio(odds: Odds) -> float:
+    """Return what one unit wins at ``odds`` (a statistic: exact payouts stay in settlement)."""
     return odds.numerator / odds.denominator
 
 
