@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import logging
 import signal
+from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from types import FrameType, TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer, TopicPartition
 from kafka import errors as kafka_errors
@@ -146,7 +147,29 @@ def _sort_results(results: Iterable[dict[str, Any]]) -> tuple[list[str], list[st
     return created, existing
 
 
-class Producer:
+class ClosedOnExit(ABC):
+    """A connection or process of the edges that ``with`` closes on the way out."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release what the object holds."""
+
+    def __enter__(self: Closing) -> Closing:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+Closing = TypeVar("Closing", bound=ClosedOnExit)
+
+
+class Producer(ClosedOnExit):
     """Send messages through an idempotent KafkaProducer and check each acknowledgement.
 
     Build one with :func:`make_producer`; send with :func:`publish`; call
@@ -160,17 +183,6 @@ class Producer:
     def close(self, timeout_s: float = 10.0) -> None:
         """Send what is buffered, then close the connection."""
         self._kafka.close(timeout=timeout_s)
-
-    def __enter__(self) -> Producer:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def make_producer(
@@ -290,7 +302,7 @@ def truncate_utf8(text: str, limit: int) -> bytes:
     return head + mark
 
 
-class PartitionReader:
+class PartitionReader(ClosedOnExit):
     """Read partitions of one topic from given offsets, in batches, with no consumer group.
 
     ``start_offsets`` maps a partition to the next offset to read, as stored
@@ -399,17 +411,6 @@ class PartitionReader:
     def close(self) -> None:
         """Close the connection; nothing is committed, because nothing needs to be."""
         self._consumer.close(autocommit=False)
-
-    def __enter__(self) -> PartitionReader:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def _assign(
         self, start_offsets: Mapping[int, int], partitions: Collection[int] | None

@@ -42,10 +42,9 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from types import TracebackType
 
 from consumers.ingest import CheckedBatch, check_records
-from consumers.kafka_io import PartitionReader
+from consumers.kafka_io import ClosedOnExit, PartitionReader
 
 
 class ValidatorError(RuntimeError):
@@ -77,7 +76,7 @@ class ReaderSettings:
     poll_timeout_ms: int
 
 
-class CheckingReader:
+class CheckingReader(ClosedOnExit):
     """A child process that reads a topic from given offsets and sends back validated batches.
 
     ``start_offsets`` maps each partition to the next offset to read, as stored in
@@ -127,17 +126,6 @@ class CheckingReader:
         if self._process.poll() is None:
             self._process.kill()
         self._process.wait()
-
-    def __enter__(self) -> CheckingReader:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def caught_up(reader: PartitionReader) -> bool:
