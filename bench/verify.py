@@ -1,12 +1,18 @@
 """Benchmark verification: rounds judged per second, beside the time to load them. Last line: JSON.
 
-Run: ``python3 bench/verify.py [--tables 20 --rounds 60]``. A simulated shift is
-stored in a scratch SQLite store; then, in the same run:
+Run: ``python3 bench/verify.py [--tables 20 --rounds 60 --repeat 7]``. Two simulated
+Pai Gow floors are stored in scratch SQLite stores, one clean and one dealt by a
+careless dealer (``--irregularities``, default 5% of rounds), so the clean-round
+shortcuts cannot flatter the figure. Then, in the same run, for each floor:
 
 - load: read every stored fact back and parse it into events (the baseline);
-- verify: judge those loaded events, every check of every round (one core).
+- verify: judge those loaded events, every check of every round (one core),
+  ``--repeat`` times over the same events, each time with a fresh verifier.
 
-Target: at least 10,000 rounds/s of verification alone.
+A verification pass lasts a fraction of a second, so one pass is at the mercy of
+whatever else the machine does: the median of the passes is the figure, the best is
+shown beside it. Target: at least 10,000 rounds/s of verification alone, on the
+median, for both floors.
 """
 
 from __future__ import annotations
@@ -14,15 +20,69 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import statistics
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from audit.events.catalogue import parse_event
+from audit.events.envelope import Event
+from audit.simulation.irregularities import careless_shift
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.store.application import FactStore, StoreConfig
 from audit.store.ingest import Accepted, Ingestor
 from audit.verification.paigow.verify import verify_stream
+
+TARGET = 10_000
+"""Rounds verified per second (issue 4)."""
+
+
+@dataclass(frozen=True)
+class Measured:
+    """One floor's figures."""
+
+    name: str
+    events: int
+    rounds: int
+    findings: int
+    load_rate: float
+    verify_median: float
+    verify_best: float
+
+
+def _stored_and_loaded(events: list[Event]) -> tuple[list[Event], float]:
+    """Ingest the events into a scratch store; return them read back and parsed, and the time."""
+    with tempfile.TemporaryDirectory() as scratch:
+        store = FactStore(StoreConfig.sqlite(Path(scratch) / "bench.sqlite"))
+        ingestor = Ingestor(store)
+        for start in range(0, len(events), 500):
+            batch = [Accepted(e, "bench") for e in events[start : start + 500]]
+            ingestor.record_batch(batch, "bench", start + len(batch) - 1)
+        started = time.perf_counter()
+        loaded = [parse_event(stored.fact_json) for stored in store.facts()]
+        return loaded, time.perf_counter() - started
+
+
+def measure(name: str, events: list[Event], repeat: int) -> Measured:
+    """Store, load and verify one floor's events; the verification ``repeat`` times."""
+    loaded, load_s = _stored_and_loaded(events)
+    rounds = len({(e.table_id, e.round_id) for e in loaded if e.round_id})
+    passes: list[float] = []
+    findings = 0
+    for _ in range(repeat):
+        started = time.perf_counter()
+        findings = sum(1 for _ in verify_stream(loaded))
+        passes.append(time.perf_counter() - started)
+    return Measured(
+        name=name,
+        events=len(loaded),
+        rounds=rounds,
+        findings=findings,
+        load_rate=rounds / load_s,
+        verify_median=rounds / statistics.median(passes),
+        verify_best=rounds / min(passes),
+    )
 
 
 def main() -> None:
@@ -30,33 +90,30 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=60)
     parser.add_argument("--seed", type=int, default=9)
+    parser.add_argument("--irregularities", type=float, default=0.05)
+    parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
 
-    events = list(simulate_shift(ShiftConfig(args.tables, args.rounds), random.Random(args.seed)))
-    rounds = len({(e.table_id, e.round_id) for e in events if e.round_id})
-    with tempfile.TemporaryDirectory() as scratch:
-        store = FactStore(StoreConfig.sqlite(Path(scratch) / "bench.sqlite"))
-        ingestor = Ingestor(store)
-        for start in range(0, len(events), 500):
-            batch = [Accepted(e, "bench") for e in events[start : start + 500]]
-            ingestor.record_batch(batch, "bench", start + len(batch) - 1)
-
-        started = time.perf_counter()
-        loaded = [parse_event(stored.fact_json) for stored in store.facts()]
-        load_s = time.perf_counter() - started
-
-    started = time.perf_counter()
-    findings = list(verify_stream(loaded))
-    verify_s = time.perf_counter() - started
-
-    rate, load_rate = rounds / verify_s, rounds / load_s
-    print(f"{len(loaded):,} stored events, {rounds:,} rounds, {len(findings)} findings")
-    print(f"load (read + parse):   {load_rate:>10,.0f} rounds/s ({load_s:.2f} s)")
-    print(f"verify (every check):  {rate:>10,.0f} rounds/s ({verify_s:.2f} s) (target 10,000)")
+    config = ShiftConfig(args.tables, args.rounds)
+    clean = list(simulate_shift(config, random.Random(args.seed)))
+    careless, _labels = careless_shift(config, random.Random(args.seed), args.irregularities)
+    floors = [
+        measure("clean", clean, args.repeat),
+        measure(f"careless {args.irregularities:.0%}", list(careless), args.repeat),
+    ]
+    for m in floors:
+        print(f"{m.name}: {m.events:,} stored events, {m.rounds:,} rounds, {m.findings} findings")
+        print(f"  load (read + parse):   {m.load_rate:>10,.0f} rounds/s")
+        print(f"  verify (every check):  {m.verify_median:>10,.0f} rounds/s median of "
+              f"{args.repeat} (best {m.verify_best:,.0f}; target {TARGET:,})")  # fmt: skip
     print(json.dumps({
-        "events": len(loaded), "rounds": rounds, "findings": len(findings),
-        "load_rounds_per_s": round(load_rate), "verify_rounds_per_s": round(rate),
-        "target_met": rate >= 10_000,
+        "floors": {m.name: {
+            "events": m.events, "rounds": m.rounds, "findings": m.findings,
+            "load_rounds_per_s": round(m.load_rate),
+            "verify_rounds_per_s": round(m.verify_median),
+            "verify_best_rounds_per_s": round(m.verify_best),
+        } for m in floors},
+        "target_met": all(m.verify_median >= TARGET for m in floors),
     }))  # fmt: skip
 
 
