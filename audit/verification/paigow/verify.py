@@ -57,7 +57,11 @@ class StreamVerifier:
 
     def __init__(self) -> None:
         self.contexts: dict[str, TableContext] = {}
-        self.open_rounds: dict[tuple[str, str], list[Event]] = {}
+        self.open_rounds: dict[str, dict[str, list[Event]]] = {}
+        """Each table's open rounds, by round id: their events so far, in order.
+
+        Kept table by table rather than by a (table, round) key: no key is built and
+        hashed per event, and two tables' rounds never mix even under one round id."""
         self._opened_with: dict[tuple[str, str], TableContext] = {}
         """Each open round's table as it stood when the round began: later rounds must not
         leak into the judging of a round that is closed out incomplete."""
@@ -67,15 +71,19 @@ class StreamVerifier:
         table_id, round_id = event.table_id, event.round_id
         if round_id is None:
             return self._table_event(table_id, event)
-        key = (table_id, round_id)
-        events = self.open_rounds.get(key)
+        rounds = self.open_rounds.get(table_id)
+        if rounds is None:
+            rounds = self.open_rounds[table_id] = {}
+        events = rounds.get(round_id)
         if events is None:  # the round's first event: keep its table as it now stands
-            self._opened_with[key] = self._context(table_id).snapshot()
-            events = self.open_rounds[key] = []
+            self._opened_with[table_id, round_id] = self._context(table_id).snapshot()
+            events = rounds[round_id] = []
         events.append(event)
-        if not isinstance(event, RoundCompleted):
+        # By exact class, not isinstance, which pydantic's model classes make several times
+        # dearer: the catalogue's classes are never subclassed (test_round_view.py holds it).
+        if type(event) is not RoundCompleted:
             return []
-        del self._opened_with[key], self.open_rounds[key]
+        del self._opened_with[table_id, round_id], rounds[round_id]
         context = self.contexts[table_id]
         view = view_round(events)
         judged = verify_round(view, context)
@@ -99,17 +107,17 @@ class StreamVerifier:
         return findings
 
     def finish(self) -> list[Finding]:
-        """Judge every round still open, as the stream ends."""
+        """Judge every round still open, as the stream ends, table by table as first seen."""
         findings: list[Finding] = []
-        for table_id in {table for table, _ in self.open_rounds}:
+        for table_id in list(self.open_rounds):
             findings += self._close_rounds(table_id)
         return findings
 
     def _close_rounds(self, table_id: str) -> list[Finding]:
         findings: list[Finding] = []
-        for key in [k for k in self.open_rounds if k[0] == table_id]:
-            view = view_round(self.open_rounds.pop(key))
-            context = self._opened_with.pop(key, None) or self.contexts[table_id]
+        for round_id, events in self.open_rounds.pop(table_id, {}).items():
+            view = view_round(events)
+            context = self._opened_with.pop((table_id, round_id), None) or self.contexts[table_id]
             findings += verify_round(view, context)
             findings += stream_checks.incomplete(view, context)
         return findings
