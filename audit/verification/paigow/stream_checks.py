@@ -54,6 +54,8 @@ def _equipment(view: RoundView, context: TableContext, emit: Emit) -> None:
 
 def after_round(view: RoundView, findings: list[Finding], context: TableContext) -> None:
     """Remember what was reported, so overdue equipment is reported once, not every round."""
+    if not findings:
+        return  # the usual round: nothing reported, nothing to remember
     codes = {f.code for f in findings}
     context.inspection_reported |= "PG-EQ-NOT-INSPECTED" in codes
     context.tiles_overdue_reported |= "PG-EQ-TILES-OVERDUE" in codes
