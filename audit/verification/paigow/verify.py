@@ -63,8 +63,9 @@ class StreamVerifier:
         Kept table by table rather than by a (table, round) key: no key is built and
         hashed per event, and two tables' rounds never mix even under one round id."""
         self._opened_with: dict[tuple[str, str], TableContext] = {}
-        """Each open round's table as it stood when the round began: later rounds must not
-        leak into the judging of a round that is closed out incomplete."""
+        """An open round's table as it stood when the round began, once the table has changed
+        since: later rounds must not leak into the judging of a round closed out incomplete.
+        Until the table changes, its live context is that (see :meth:`_keep_as_opened`)."""
 
     def feed(self, event: Event) -> list[Finding]:
         """Take one event; return the findings it completes (often none)."""
@@ -75,18 +76,22 @@ class StreamVerifier:
         if rounds is None:
             rounds = self.open_rounds[table_id] = {}
         events = rounds.get(round_id)
-        if events is None:  # the round's first event: keep its table as it now stands
-            self._opened_with[table_id, round_id] = self._context(table_id).snapshot()
+        if events is None:  # the round's first event: it is judged against this table
+            self._context(table_id)
             events = rounds[round_id] = []
         events.append(event)
         # By exact class, not isinstance, which pydantic's model classes make several times
         # dearer: the catalogue's classes are never subclassed (test_round_view.py holds it).
         if type(event) is not RoundCompleted:
             return []
-        del self._opened_with[table_id, round_id], rounds[round_id]
+        del rounds[round_id]
+        if self._opened_with:
+            self._opened_with.pop((table_id, round_id), None)
         context = self.contexts[table_id]
         view = view_round(events)
         judged = verify_round(view, context)
+        if rounds:  # another round open at this table while this one ended: rare
+            self._keep_as_opened(table_id, rounds)
         stream_checks.after_round(view, judged, context)
         rotation_checks.after_round(view, context)
         return judged
@@ -103,8 +108,25 @@ class StreamVerifier:
         findings = stream_checks.check_event(event, context)
         if isinstance(event, TableClosed):
             findings += self._close_rounds(table_id)
+        rounds = self.open_rounds.get(table_id)
+        if rounds:
+            self._keep_as_opened(table_id, rounds)
         context.observe(event)
         return findings
+
+    def _keep_as_opened(self, table_id: str, rounds: dict[str, list[Event]]) -> None:
+        """Copy the table as it stands for each open round not yet holding a copy: it is about
+        to change.
+
+        A table's context changes only here, through a table event or a judged round's
+        bookkeeping, and each change is preceded by this: so until a round holds a copy, the
+        live context is still the table as the round found it. A copy is taken only when a
+        round is open across a change, not at every round's start.
+        """
+        context = self.contexts[table_id]
+        for round_id in rounds:
+            if (table_id, round_id) not in self._opened_with:
+                self._opened_with[table_id, round_id] = context.snapshot()
 
     def finish(self) -> list[Finding]:
         """Judge every round still open, as the stream ends, table by table as first seen."""

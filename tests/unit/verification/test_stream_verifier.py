@@ -9,6 +9,7 @@ from audit.events.envelope import Event
 from audit.events.rounds import RoundCompleted
 from audit.verification.paigow.verify import verify_stream
 from tests.unit.verification.rounds import clean_round
+from tests.unit.verification.test_stream_and_rotation_checks import Table, codes
 
 
 def at_table(events: list[Event], table_id: str) -> list[Event]:
@@ -48,3 +49,20 @@ def test_rounds_left_open_are_closed_table_by_table_as_first_seen():
 
     incomplete = [f.table_id for f in findings if f.code == "DATA-ROUND-INCOMPLETE"]
     assert incomplete == tables
+
+
+def test_an_open_round_is_judged_against_the_table_before_a_table_event_changed_it():
+    """A new tile set mid-round starts a new game (PA 621a.9(b)): that must not reach back
+    into the round already open, judged at the table's close."""
+    table = Table()
+    table.round(1, wagers=(2, 3))
+    table.add("round_started", "r2", round_number=2)
+    table.add("bank_offered", "r2", position=2)
+    table.add("bank_accepted", "r2", position=2)  # not the game's first round: allowed
+    table.add("tile_set_received", tile_set_id="TS-2")
+    table.add("tile_set_inspected", tile_set_id="TS-2")
+    table.add("tile_set_replaced", old_tile_set_id="TS-1", new_tile_set_id="TS-2",
+              reason="scheduled_change")  # fmt: skip
+    table.add("table_closed")
+
+    assert [f.code for f in codes(table)] == ["DATA-ROUND-INCOMPLETE"]
