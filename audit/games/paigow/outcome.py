@@ -34,18 +34,19 @@ def outcome_from_keys(
 
 def wager_outcome(player: Setting, banker: Setting, ranking: HandRanking = PA_RANKING) -> Outcome:
     """Return the player's outcome; raise if a setting is out of order or the tiles clash."""
-    if set(player.tiles) & set(banker.tiles):
+    (a, b), (c, d) = player.high, player.low
+    (e, f), (g, h) = banker.high, banker.low
+    if not {a, b, c, d}.isdisjoint((e, f, g, h)):
         raise InvalidSettingError(
             f"player and banker share tiles: {str(player)!r} / {str(banker)!r}"
         )
-    keys = (
-        ranking.key(*player.high),
-        ranking.key(*player.low),
-        ranking.key(*banker.high),
-        ranking.key(*banker.low),
-    )
-    if keys[0] < keys[1]:  # each hand's keys looked up once: check_ordered only to raise
+    # A setting's hands each hold two different tiles, so the key table (as ranking.key
+    # reads it) has every hand; check_ordered only to raise.
+    keys = ranking.keys
+    player_high, player_low = keys[a * 32 + b], keys[c * 32 + d]
+    banker_high, banker_low = keys[e * 32 + f], keys[g * 32 + h]
+    if player_high < player_low:
         check_ordered(player, ranking)
-    if keys[2] < keys[3]:
+    if banker_high < banker_low:
         check_ordered(banker, ranking)
-    return outcome_from_keys(*keys)
+    return outcome_from_keys(player_high, player_low, banker_high, banker_low)

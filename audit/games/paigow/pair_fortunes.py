@@ -28,7 +28,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from itertools import combinations
 
 from audit.games.errors import InvalidSettlementError, InvalidTileError
 from audit.games.money import Cents
@@ -97,6 +96,12 @@ def _pair_tables() -> tuple[tuple[TileKind | None, ...], tuple[PairType | None, 
 
 
 _PARTNER, _PAIR_TYPE = _pair_tables()
+_PAIR_OF_KINDS: tuple[PairType | None, ...] = tuple(
+    _PAIR_TYPE[a] if _PARTNER[a] == b else None
+    for a in range(KIND_COUNT)
+    for b in range(KIND_COUNT)
+)
+"""The pair two kinds make (``None``: none), indexed ``a * KIND_COUNT + b``: 441 entries."""
 
 _P = PairType
 _C = PairFortunesCategory
@@ -115,6 +120,11 @@ _CATEGORY_OF_PAIRS: dict[tuple[PairType, ...], PairFortunesCategory] = {
     (_P.IDENTICAL, _P.MIXED): _C.IDENTICAL_AND_MIXED,
     (_P.MIXED, _P.MIXED): _C.TWO_MIXED,
 }
+_CATEGORY_OF_FOUND = {
+    **_CATEGORY_OF_PAIRS,
+    **{pairs[::-1]: category for pairs, category in _CATEGORY_OF_PAIRS.items()},
+}
+"""The categories by the pairs found, best first or not (two pairs may come either way)."""
 _PAIR_ORDER = tuple(PairType)
 
 
@@ -125,6 +135,16 @@ def _check_four(tiles: Iterable[Tile]) -> tuple[Tile, ...]:
     return hand
 
 
+def _found_pairs(hand: tuple[Tile, ...]) -> tuple[PairType, ...]:
+    """Return the pairs among four distinct tiles, in the order their first tiles come."""
+    kind, pair, n = TILE_KINDS, _PAIR_OF_KINDS, KIND_COUNT
+    a, b, c, d = hand
+    a, b, c, d = kind[a], kind[b], kind[c], kind[d]
+    candidates = (pair[a * n + b], pair[a * n + c], pair[a * n + d])
+    candidates += (pair[b * n + c], pair[b * n + d], pair[c * n + d])
+    return tuple([found for found in candidates if found is not None])
+
+
 def pairs_in(tiles: Iterable[Tile]) -> tuple[PairType, ...]:
     """Return the Pair Fortunes pairs among four distinct tiles, best first.
 
@@ -132,14 +152,12 @@ def pairs_in(tiles: Iterable[Tile]) -> tuple[PairType, ...]:
     >>> [pair.name for pair in pairs_in(parse_tiles("2-3 1-1 1-4 1-1"))]
     ['IDENTICAL', 'MIXED']
     """
-    kinds = [TILE_KINDS[tile] for tile in _check_four(tiles)]
-    found = [_PAIR_TYPE[a] for a, b in combinations(kinds, 2) if _PARTNER[a] == b]
-    return tuple(sorted(found, key=_PAIR_ORDER.index))
+    return tuple(sorted(_found_pairs(_check_four(tiles)), key=_PAIR_ORDER.index))
 
 
 def classify_pairs(tiles: Iterable[Tile]) -> PairFortunesCategory:
     """Return the Pair Fortunes category of four distinct tiles, however they were set."""
-    return _CATEGORY_OF_PAIRS[pairs_in(tiles)]
+    return _CATEGORY_OF_FOUND[_found_pairs(_check_four(tiles))]
 
 
 @dataclass(frozen=True, repr=False)

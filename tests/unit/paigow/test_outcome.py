@@ -229,3 +229,32 @@ def test_a_player_holding_the_bankers_exact_hands_loses(tiles, ranking, p):
         )
         == LOSE
     )
+
+
+any_setting = st.permutations(TILES).map(lambda t: Setting((t[0], t[1]), (t[2], t[3])))
+
+
+def keyed_outcome(player, banker, ranking):
+    """The outcome from ranking.key on each hand, clashes and disorder refused in that order."""
+    if set(player.tiles) & set(banker.tiles):
+        raise InvalidSettingError(f"share tiles: {str(player)!r} / {str(banker)!r}")
+    keys = [ranking.key(*hand) for hand in (player.high, player.low, banker.high, banker.low)]
+    for setting_, (high, low) in ((player, keys[:2]), (banker, keys[2:])):
+        if high < low:
+            raise InvalidSettingError(f"high hand ranks below the low hand: {str(setting_)!r}")
+    return outcome_from_keys(*keys)
+
+
+def decided(decide, player, banker, ranking):
+    """Return the outcome ``decide`` gives, or which setting it refused and why."""
+    try:
+        return decide(player, banker, ranking)
+    except InvalidSettingError as error:
+        return str(error).split(": ", 1)[-1]
+
+
+@given(player=any_setting, banker=any_setting, ranking=rankings)
+def test_wager_outcome_is_the_keyed_outcome_or_its_refusal(player, banker, ranking):
+    """Any two settings, ordered or not, sharing tiles or not: the same outcome or refusal."""
+    expected = decided(keyed_outcome, player, banker, ranking)
+    assert decided(wager_outcome, player, banker, ranking) == expected

@@ -150,11 +150,16 @@ TWO_PAIRS = set(list(PairFortunesCategory)[:8])
 def test_every_four_tile_hand():
     counts = Counter()
     independent = Counter()
+    best_first = list(PairType).index
     for hand in combinations(range(32), 4):
         category = classify_pairs(hand)
         counts[category] += 1
         independent[INDEPENDENT_NAMES[_independent_category(hand)]] += 1
-        assert len(pairs_in(hand)) == (2 if category in TWO_PAIRS else category is not C.NO_PAIR)
+        assert category is INDEPENDENT_NAMES[_independent_category(hand)]
+        assert classify_pairs(hand[::-1]) is category  # two pairs found the other way round
+        pairs = pairs_in(hand)
+        assert len(pairs) == (2 if category in TWO_PAIRS else category is not C.NO_PAIR)
+        assert list(pairs) == sorted(pairs, key=best_first)
     assert sum(counts.values()) == 35_960
     assert counts[C.NO_PAIR] + sum(n for c, n in counts.items() if c is not C.NO_PAIR) == 35_960
     assert counts == independent
