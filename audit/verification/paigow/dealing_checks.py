@@ -8,7 +8,7 @@ these checks only compare what was recorded with what it says.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import partial
@@ -57,6 +57,8 @@ class _Banking:
     dealer_plays: bool
     wagered: frozenset[Position]
     """Betting positions with a Pai Gow wager, the bank's included."""
+    unwagered: tuple[Position, ...]
+    """The positions whose stacks go unseen to the Dead Hand (:func:`unwagered_positions`)."""
 
 
 def _banking(view: RoundView, layout: TableLayout) -> _Banking:
@@ -74,16 +76,33 @@ _BANKING_BY_LAYOUT: dict[int, tuple[TableLayout, Callable[[RoundView], _Banking]
 
 
 def _read_banking(view: RoundView, layout: TableLayout) -> _Banking:
-    pai_gow = live_wagers(view, wagers.WagerKind.PAI_GOW)
-    wagered = {p for p in pai_gow if p in layout.betting}
+    pai_gow = _pai_gow_positions(view)
+    wagered = frozenset(p for p in pai_gow if p in layout.betting)
     # A Pai Gow wager at the dealer's position is a player-dealer's (California): the bank's
     # hand is then position 0 and the count starts there, wherever the bank was accepted.
     player_dealer = layout.dealer in pai_gow
     if view.bank is None or player_dealer or view.bank.position not in layout.betting:
-        return _Banking(None, True, frozenset(wagered))
-    # PA 621a.9(h), (n): with a player bank the dealer plays only a wager against the bank.
-    dealer_plays = view.dealer_wager is not None and view.dealer_wager.amount > ZERO
-    return _Banking(view.bank.position, dealer_plays, frozenset(wagered | {view.bank.position}))
+        bank, dealer_plays = None, True
+    else:
+        # PA 621a.9(h), (n): with a player bank the dealer plays only a wager against the bank.
+        bank = view.bank.position
+        dealer_plays = view.dealer_wager is not None and view.dealer_wager.amount > ZERO
+        wagered |= {bank}
+    unwagered = unwagered_positions(layout, wagered, dealer_plays=dealer_plays)
+    return _Banking(bank, dealer_plays, wagered, unwagered)
+
+
+def _pai_gow_positions(view: RoundView) -> Collection[Position]:
+    """Return the positions with a Pai Gow wager still down: the keys of ``live_wagers``.
+
+    Without a withdrawal, a position's net is the sum of the wagers placed there, and no
+    amount is negative (``Money``): the net is positive exactly when one of those wagers
+    is, so the usual round needs no sums.
+    """
+    if view.withdrawn:
+        return live_wagers(view, wagers.WagerKind.PAI_GOW).keys()
+    pai_gow = wagers.WagerKind.PAI_GOW
+    return {e.position for _, e in view.placed if e.kind is pai_gow and e.amount > ZERO}
 
 
 def _action(view: RoundView) -> Decimal:
@@ -426,11 +445,6 @@ def check_style(view: RoundView, context: TableContext, emit: Emit) -> None:
 # --- After the deal: unwagered stacks and exposed tiles ----------------------------------------
 
 
-def _unwagered(view: RoundView, layout: TableLayout) -> tuple[Position, ...]:
-    banking = _banking(view, layout)
-    return unwagered_positions(layout, banking.wagered, dealer_plays=banking.dealer_plays)
-
-
 def check_unwagered_collected(view: RoundView, context: TableContext, emit: Emit) -> None:
     """Flag a stack dealt to a position without a wager and not collected (PA 621a.6(e), 9(l)).
 
@@ -439,9 +453,12 @@ def check_unwagered_collected(view: RoundView, context: TableContext, emit: Emit
     if view.voided is not None or not view.delivered:
         return  # PA 621a.10(c), (e): a void gathers every tile anyway
     layout = context.ruleset.layout
+    unwagered = _banking(view, layout).unwagered
     collected = set(view.collected.positions) if view.collected is not None else set()
+    if collected.issuperset(unwagered):
+        return  # the usual round: every unwagered stack collected
     dealt = {e.position: e for _, e in view.delivered}
-    for position in _unwagered(view, layout):
+    for position in unwagered:
         if position in dealt and position not in collected:
             name = position_name(layout, position)
             emit(
@@ -466,7 +483,7 @@ def check_exposed_tiles(view: RoundView, context: TableContext, emit: Emit) -> N
     banking = _banking(view, layout)
     # PA 621a.10(e): "the dealer's hand, the bank's hand, ... the Dead Hand or any position
     # where there is no wager".
-    must_void = {layout.dealer, *_unwagered(view, layout)}
+    must_void = {layout.dealer, *banking.unwagered}
     if layout.dead_hand is not None:
         must_void.add(layout.dead_hand)
     if banking.bank is not None:
