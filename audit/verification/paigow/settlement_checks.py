@@ -70,27 +70,25 @@ _MODE_RULES = {
 _VOID_RULES = {"wrong_deal": "wrong-deal", "banker_tile_exposed": "exposed-dealer-tile"}
 
 
-_CENTS: dict[Decimal, Cents] = {}
-"""The cents of the amounts seen so far, by value: a table's amounts repeat endlessly."""
-_CENTS_KEPT = 4096
+class _CentsByAmount(dict[Decimal, Cents]):
+    """The cents of every amount seen (``_CENTS[amount]``), by value: a table's amounts repeat.
 
-
-def _cents(amount: Decimal) -> Cents:
-    """Return ``to_cents(amount)``, remembered by value for up to 4,096 amounts.
-
-    Every settlement's paid, collected, returned and vigorish are converted: a hash
-    lookup instead of Decimal arithmetic. Equal amounts (``25``, ``25.00``) are equal
-    cents; anything but a finite Decimal (or an amount finer than a cent, which raises)
-    goes to ``to_cents`` every time.
+    Every settlement's paid, collected, returned and vigorish are converted: a hash lookup
+    instead of Decimal arithmetic and a call. The amounts are the events' validated
+    ``Money`` Decimals; one not seen yet goes to ``to_cents`` (which raises for anything
+    finer than a cent, or not finite) and is kept, up to 4,096 amounts. Equal amounts
+    (``25``, ``25.00``) are equal cents.
     """
-    if type(amount) is not Decimal or not amount.is_finite():
-        return to_cents(amount)
-    cents = _CENTS.get(amount)
-    if cents is None:
+
+    def __missing__(self, amount: Decimal) -> Cents:
         cents = to_cents(amount)
-        if len(_CENTS) < _CENTS_KEPT:
-            _CENTS[amount] = cents
-    return cents
+        if len(self) < _CENTS_KEPT:
+            self[amount] = cents
+        return cents
+
+
+_CENTS_KEPT = 4096
+_CENTS = _CentsByAmount()
 
 
 def _rule(context: TableContext, key: str | None) -> str | None:
@@ -132,15 +130,25 @@ def _mode(view: RoundView, ruleset: RuleSet) -> BankingMode:
     return BankingMode.CO_BANK if view.co_bank is not None else BankingMode.PLAYER_BANK
 
 
-def _stakes(view: RoundView, kind: WagerKind) -> dict[Position, Cents]:
-    amounts: dict[Position, Cents] = {}
+def _stakes(view: RoundView) -> tuple[dict[Position, Cents], dict[Position, Cents]]:
+    """Return each position's Pai Gow and Pair Fortunes wagers: placed less withdrawn.
+
+    One walk over the wagers for both kinds (a wager is one or the other). A position can
+    be left with nothing, or less (withdrawn beyond its wager): the caller drops it.
+    """
+    pai_gow: dict[Position, Cents] = {}
+    side: dict[Position, Cents] = {}
+    pai_gow_kind = WagerKind.PAI_GOW
     for _, placed in view.placed:
-        if placed.kind is kind:
-            amounts[placed.position] = amounts.get(placed.position, 0) + _cents(placed.amount)
+        amounts = pai_gow if placed.kind is pai_gow_kind else side
+        position = placed.position
+        amounts[position] = amounts.get(position, 0) + _CENTS[placed.amount]
     for _, withdrawn in view.withdrawn:
-        if withdrawn.kind is kind and withdrawn.position in amounts:
-            amounts[withdrawn.position] -= _cents(withdrawn.amount)
-    return {position: amount for position, amount in amounts.items() if amount > 0}
+        amounts = pai_gow if withdrawn.kind is pai_gow_kind else side
+        position = withdrawn.position
+        if position in amounts:
+            amounts[position] -= _CENTS[withdrawn.amount]
+    return pai_gow, side
 
 
 def read_settlement(view: RoundView, ruleset: RuleSet) -> SettlementFacts:
@@ -153,23 +161,26 @@ def read_settlement(view: RoundView, ruleset: RuleSet) -> SettlementFacts:
     mode = _mode(view, ruleset)
     dealer = ruleset.layout.dealer
     banker = view.bank.position if mode in _CENTRE_MODES and view.bank else dealer
-    stakes = _stakes(view, WagerKind.PAI_GOW)
+    net_pai_gow, net_side = _stakes(view)
     facts = SettlementFacts(
         mode=mode,
         banker=banker,
-        stakes={p: a for p, a in stakes.items() if p != banker},
-        side=_stakes(view, WagerKind.PAIR_FORTUNES),
-        player_dealer=stakes.get(dealer, 0) if mode is BankingMode.CALIFORNIA else 0,
+        stakes={p: a for p, a in net_pai_gow.items() if a > 0 and p != banker},
+        side={p: a for p, a in net_side.items() if a > 0},
+        player_dealer=max(net_pai_gow.get(dealer, 0), 0) if mode is BankingMode.CALIFORNIA else 0,
     )
+    stakes, settled = facts.stakes, facts.settled
+    side, side_settled, pair_fortunes = facts.side, facts.side_settled, WagerKind.PAIR_FORTUNES
     for _, event in view.settled:
-        if event.kind is WagerKind.PAIR_FORTUNES:
-            if event.position in facts.side and event.position not in facts.side_settled:
-                facts.side_settled[event.position] = event
+        position = event.position
+        if event.kind is pair_fortunes:
+            if position in side and position not in side_settled:
+                side_settled[position] = event
             else:
                 facts.stray_side.append(event)
-        elif event.position in facts.stakes and event.position not in facts.settled:
-            facts.settled[event.position] = event
-            facts.settled_order.append(event.position)
+        elif position in stakes and position not in settled:
+            settled[position] = event
+            facts.settled_order.append(position)
         else:
             facts.stray.append(event)
     return facts
@@ -279,7 +290,7 @@ def _dealer_wager(
     placed = view.dealer_wager
     if placed is None or facts.mode is not BankingMode.PLAYER_BANK or placed.amount <= 0:
         return None, False, True
-    amount = _cents(placed.amount)
+    amount = _CENTS[placed.amount]
     outcome = _hand_outcome(view, ruleset, ruleset.layout.dealer, facts.banker)  # PA 621a.9(n)
     if outcome is not None:
         return DealerWager(amount, outcome), True, True
@@ -370,10 +381,10 @@ def _shown(outcome: str, paid: Cents, collected: Cents, returned: Cents, vig: Ce
 def _recorded_money(event: WagerSettled) -> tuple[Cents, Cents, Cents, Cents]:
     """Return a settlement's paid, collected, returned and vigorish in cents."""
     return (
-        _cents(event.paid),
-        _cents(event.collected),
-        _cents(event.returned),
-        _cents(event.vigorish),
+        _CENTS[event.paid],
+        _CENTS[event.collected],
+        _CENTS[event.returned],
+        _CENTS[event.vigorish],
     )
 
 
@@ -495,7 +506,7 @@ def _judge_dealer_wager(
     settled = view.dealer_wager_settled
     if settled is None:
         return
-    recorded = _cents(settled.amount)
+    recorded = _CENTS[settled.amount]
     rule = _rule(context, "dealer-vs-bank")
     if view.voided is not None:  # the dealer's chips simply go back to the table inventory
         if recorded:
@@ -542,8 +553,8 @@ def _judge_dealer_wager_allowed(
     banks_last = last.get(bank.position) if last is not None else None
     if banks_last is None:
         return  # the bank's last wager against the dealer is not known here
-    limit = dealer_wager_limit(_cents(banks_last))  # PA 621a.9(h) / NJ 10.8(h)
-    amount = _cents(placed.amount)
+    limit = dealer_wager_limit(_CENTS[banks_last])  # PA 621a.9(h) / NJ 10.8(h)
+    amount = _CENTS[placed.amount]
     if amount > limit:
         emit("PG-BANK-DEALER-WAGER-LIMIT", position=bank.position,
              recorded=f"dealer wagered {placed.amount}",
@@ -553,7 +564,7 @@ def _judge_dealer_wager_allowed(
 
 def _field(event: Event | None, name: str) -> Cents:
     """Return one money field of a bank flow event in cents: 0 when nothing was recorded."""
-    return 0 if event is None else _cents(getattr(event, name))
+    return 0 if event is None else _CENTS[getattr(event, name)]
 
 
 def _flows(
@@ -626,23 +637,23 @@ def _balance(view: RoundView, context: TableContext, emit: Emit, facts: Settleme
     taken_in = paid_out = 0
     for _, event in view.settled:
         if event.kind is WagerKind.PAI_GOW:  # Pair Fortunes is the house's, outside the centre
-            taken_in += _cents(event.collected)
-            paid_out += _cents(event.paid)
+            taken_in += _CENTS[event.collected]
+            paid_out += _CENTS[event.paid]
     if view.dealer_wager_settled is not None:
-        amount = _cents(view.dealer_wager_settled.amount)
+        amount = _CENTS[view.dealer_wager_settled.amount]
         if view.dealer_wager_settled.outcome == "lose":
             taken_in += amount
         elif view.dealer_wager_settled.outcome == "win":
             paid_out += amount
     if view.shortfall is not None:
-        taken_in += _cents(view.shortfall.amount)
+        taken_in += _CENTS[view.shortfall.amount]
     if view.surplus is not None:
-        paid_out += _cents(view.surplus.vigorish) + _cents(view.surplus.paid_to_bank)
+        paid_out += _CENTS[view.surplus.vigorish] + _CENTS[view.surplus.paid_to_bank]
     split = view.co_bank_split
     if split is not None:
-        taken_in += _cents(split.shortfall_from_co_bank) + _cents(split.shortfall_from_house)
+        taken_in += _CENTS[split.shortfall_from_co_bank] + _CENTS[split.shortfall_from_house]
         paid_out += sum(
-            _cents(x)
+            _CENTS[x]
             for x in (split.surplus_to_house, split.surplus_vigorish, split.surplus_to_co_bank)
         )
     if taken_in != paid_out:
@@ -720,7 +731,7 @@ def _fees(view: RoundView, context: TableContext, emit: Emit, facts: SettlementF
         want[ruleset.layout.dealer] = want.get(ruleset.layout.dealer, 0) + player_dealer_fee
     got: dict[Position, Cents] = {}
     for event in view.fees:
-        got[event.position] = got.get(event.position, 0) + _cents(event.amount)
+        got[event.position] = got.get(event.position, 0) + _CENTS[event.amount]
         if event.schedule_option != schedule.option:
             emit("PG-CA-FEE", position=event.position,
                  recorded=f"schedule option {event.schedule_option}",
