@@ -27,7 +27,7 @@ Readings, where the record or the texts leave a choice:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -41,7 +41,12 @@ from audit.games.paigow.california import settle_california
 from audit.games.paigow.collection import collection_fees
 from audit.games.paigow.layout import Position, action_button, dice_total, settlement_order
 from audit.games.paigow.outcome import Outcome, wager_outcome
-from audit.games.paigow.pair_fortunes import PairFortunesResult, Paytable, settle_pair_fortunes
+from audit.games.paigow.pair_fortunes import (
+    PairFortunesCategory,
+    Paytable,
+    classify_distinct,
+    pair_fortunes_payout,
+)
 from audit.games.paigow.rulesets import RuleSet
 from audit.games.paigow.settlement import (
     BankingMode,
@@ -53,7 +58,7 @@ from audit.games.paigow.settlement import (
     settle_voided_round,
     settle_wager,
 )
-from audit.games.paigow.tiles import parse_tile
+from audit.games.paigow.tiles import TILE_BY_NAME, Tile, parse_tile
 from audit.games.paigow.vigorish import vigorish
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Check, Emit
@@ -748,24 +753,48 @@ def _fees(view: RoundView, context: TableContext, emit: Emit, facts: SettlementF
 # --- Pair Fortunes -----------------------------------------------------------------------------
 
 
-def _pair_fortunes_result(
-    view: RoundView,
-    delivered: dict[Position, list[str]],
-    position: Position,
-    amount: Cents,
-    paytable: Paytable,
-) -> PairFortunesResult | None:
-    """Settle a Pair Fortunes wager on the four tiles delivered (or, lacking those, set)."""
-    hand = view.hands.get(position)
-    candidates = [delivered.get(position), [*hand.high, *hand.low] if hand else None]
-    for names in candidates:
-        if names is None:
-            continue
-        try:
-            return settle_pair_fortunes([parse_tile(n) for n in names], amount, paytable)
-        except RulesError:  # a repeated or unknown tile: PG-TILE-* report it
-            continue
+def _tiles(names: Sequence[str]) -> list[Tile]:
+    """Return the named tiles: canonical names (as events carry them) looked up, others parsed."""
+    try:
+        return [TILE_BY_NAME[name] for name in names]
+    except KeyError:  # another spelling
+        return [parse_tile(name) for name in names]
+
+
+def _category(names: Sequence[str] | None) -> PairFortunesCategory | None:
+    """Return the Pair Fortunes category of four named tiles; ``None`` without usable tiles."""
+    if names is None:
+        return None
+    try:
+        tiles = _tiles(names)
+    except RulesError:  # an unknown tile: PG-TILE-* report it
+        return None
+    # Four distinct tiles, as classify_pairs would check: a repeated one is PG-TILE-*'s.
+    return classify_distinct(tiles) if len(set(tiles)) == 4 == len(tiles) else None
+
+
+def _delivered(view: RoundView, position: Position) -> list[str] | None:
+    """Return the tiles last delivered to a position, if any were."""
+    for _, event in reversed(view.delivered):
+        if event.position == position:
+            return event.tiles
     return None
+
+
+def _pair_fortunes_owed(
+    view: RoundView, position: Position, amount: Cents, paytable: Paytable
+) -> tuple[Cents, Cents] | None:
+    """Return what a Pair Fortunes wager is paid and collected on the four tiles delivered (or,
+    lacking those, set); ``None`` without usable tiles.
+
+    ``settle_pair_fortunes`` in its two steps, category then payout: its checks of the
+    amount and the paytable cannot fail here (a stake is positive, the paytable the rules').
+    """
+    category = _category(_delivered(view, position))
+    if category is None:
+        hand = view.hands.get(position)
+        category = _category([*hand.high, *hand.low] if hand else None)
+    return None if category is None else pair_fortunes_payout(category, amount, paytable)
 
 
 def _pair_fortunes(
@@ -776,17 +805,16 @@ def _pair_fortunes(
     if paytable is None or not (facts.side_settled or facts.stray_side):
         return  # no Pair Fortunes wager settled: nothing to judge
     voids = {v.position for v in view.player_voids}
-    delivered = view.delivered_to()
     for position, event in facts.side_settled.items():
         amount = facts.side[position]
         if view.voided is not None or position in voids:  # PA 621a.10(c)-(e): returned
             outcome, want = "returned", (0, 0, amount)
         else:
-            result = _pair_fortunes_result(view, delivered, position, amount, paytable)
-            if result is None:
+            owed = _pair_fortunes_owed(view, position, amount, paytable)
+            if owed is None:
                 continue
-            outcome = "win" if result.paid else "lose"
-            want = (result.paid, result.collected, 0)
+            outcome = "win" if owed[0] else "lose"
+            want = (*owed, 0)
         paid, collected, returned, taken = _recorded_money(event)
         if event.outcome == outcome and (paid, collected, returned) == want and not taken:
             continue
