@@ -27,7 +27,7 @@ Readings, where the record or the texts leave a choice:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -40,7 +40,7 @@ from audit.games.paigow.banking import dealer_wager_limit, settle_co_bank, settl
 from audit.games.paigow.california import settle_california
 from audit.games.paigow.collection import collection_fees
 from audit.games.paigow.layout import Position, action_button, dice_total, settlement_order
-from audit.games.paigow.outcome import Outcome, wager_outcome
+from audit.games.paigow.outcome import BankerSetting, Outcome
 from audit.games.paigow.pair_fortunes import (
     PairFortunesCategory,
     Paytable,
@@ -48,6 +48,7 @@ from audit.games.paigow.pair_fortunes import (
     pair_fortunes_payout,
 )
 from audit.games.paigow.rulesets import RuleSet
+from audit.games.paigow.setting import Setting
 from audit.games.paigow.settlement import (
     BankingMode,
     DealerWager,
@@ -66,6 +67,8 @@ from audit.verification.paigow.round_view import RoundView
 from audit.verification.paigow.setting_checks import hand_settings, is_player_dealer_table
 
 _PLAYED = ("win", "push", "lose")
+_OUTCOME_OF = {outcome.value: outcome for outcome in Outcome}
+"""Each played outcome by the name a settlement records it under."""
 _CENTRE_MODES = (BankingMode.PLAYER_BANK, BankingMode.CO_BANK)
 # The section each banking mode settles a wager under (the kinds' own key otherwise).
 _MODE_RULES = {
@@ -226,37 +229,62 @@ def _hand_outcome(
     view: RoundView, ruleset: RuleSet, player: Position, banker: Position
 ) -> Outcome | None:
     settings = hand_settings(view)
-    mine, theirs = settings.get(player), settings.get(banker)
-    if mine is None or theirs is None:
+    return _outcome(settings.get(player), _banker_setting(view, ruleset, banker))
+
+
+def _banker_setting(view: RoundView, ruleset: RuleSet, banker: Position) -> BankerSetting | None:
+    """Return the banker's hands as set, read to decide wagers, if they were recorded."""
+    theirs = hand_settings(view).get(banker)
+    return None if theirs is None else BankerSetting(theirs, ruleset.ranking)
+
+
+def _outcome(mine: Setting | None, banker: BankerSetting | None) -> Outcome | None:
+    """Return a player's outcome against the banker, ``None`` where the hands cannot decide it."""
+    if mine is None or banker is None:
         return None
     try:
-        return wager_outcome(mine, theirs, ruleset.ranking)
+        return banker.outcome(mine)
     except RulesError:  # out of order, or tiles shared: PG-SET-* and PG-TILE-* report it
         return None
 
 
-def _expected_wager(
-    view: RoundView, ruleset: RuleSet, facts: SettlementFacts, position: Position
-) -> tuple[Wager, bool] | None:
-    """Return the wager as the rules would settle it, and whether its outcome was derived.
+def _expected_wagers(
+    view: RoundView, ruleset: RuleSet, facts: SettlementFacts, positions: Iterable[Position]
+) -> Iterator[tuple[Wager, bool] | None]:
+    """Yield each position's wager as the rules would settle it, and whether its outcome was
+    derived; ``None`` for one that neither the hands nor the record decide.
 
     ``False`` means the hands could not decide it and the recorded outcome is assumed.
+    The round's voided hands, surrenders and banker are read once, for every position.
     """
-    amount = facts.stakes[position]
-    if position in {v.position for v in view.player_voids}:  # PA 621a.10(d): returned
-        return Wager(position, amount, voided=True), True
+    voided = {v.position for v in view.player_voids}
     california = facts.mode is BankingMode.CALIFORNIA  # CA play has no surrender
-    if not california and position in {s.position for _, s in view.surrenders}:
-        return Wager(position, amount, surrendered=True), True  # PA 621a.8(e)
-    outcome = _hand_outcome(view, ruleset, position, facts.banker)
-    if outcome is not None:
-        return Wager(position, amount, outcome), True
+    surrendered = set() if california else {s.position for _, s in view.surrenders}
+    settings, banker = hand_settings(view), _banker_setting(view, ruleset, facts.banker)
+    for position in positions:
+        amount = facts.stakes[position]
+        if position in voided:  # PA 621a.10(d): returned
+            yield Wager(position, amount, voided=True), True
+        elif position in surrendered:  # PA 621a.8(e)
+            yield Wager(position, amount, surrendered=True), True
+        else:
+            outcome = _outcome(settings.get(position), banker)
+            if outcome is None:
+                yield _recorded_wager(facts, position, amount)
+            else:
+                yield Wager(position, amount, outcome), True
+
+
+def _recorded_wager(
+    facts: SettlementFacts, position: Position, amount: Cents
+) -> tuple[Wager, bool] | None:
+    """Return the wager as its recorded settlement ended it, marked not derived, if it can."""
     recorded = facts.settled.get(position)
     if recorded is None:
         return None
     if recorded.outcome in _PLAYED:
         return Wager(position, amount, Outcome(recorded.outcome)), False
-    if recorded.outcome == "surrendered" and not california:
+    if recorded.outcome == "surrendered" and facts.mode is not BankingMode.CALIFORNIA:
         return Wager(position, amount, surrendered=True), False
     if recorded.outcome == "returned":
         return Wager(position, amount, voided=True), False
@@ -332,8 +360,8 @@ def expect_settlement(
         if facts.player_dealer <= 0:
             return result  # no player-dealer wager recorded: nothing to measure coverage by
         played: list[tuple[Wager, bool]] = []
-        for position in _california_order(view, ruleset, facts):
-            found = _expected_wager(view, ruleset, facts, position)
+        order = _california_order(view, ruleset, facts)
+        for found in _expected_wagers(view, ruleset, facts, order):
             if found is None:
                 break  # later coverage depends on this wager's result
             played.append(found)
@@ -346,8 +374,8 @@ def expect_settlement(
         return result
     found: list[tuple[Wager, bool]] = []
     complete = True
-    for position in _expected_order(view, ruleset, facts) or sorted(facts.stakes):
-        wager_known = _expected_wager(view, ruleset, facts, position)
+    order = _expected_order(view, ruleset, facts) or sorted(facts.stakes)
+    for wager_known in _expected_wagers(view, ruleset, facts, order):
         if wager_known is None:
             complete = False
         else:
@@ -679,8 +707,7 @@ def _player_dealer_result(
 ) -> dict[Position, Cents] | None:
     """Return each player's net under California coverage in ``order``, if all are known."""
     wagers: list[Wager] = []
-    for position in order:
-        found = _expected_wager(view, ruleset, facts, position)
+    for found in _expected_wagers(view, ruleset, facts, order):
         if found is None:
             return None
         wagers.append(found[0])
@@ -869,25 +896,21 @@ def _dealer_banked_clean(view: RoundView, ruleset: RuleSet, facts: SettlementFac
     ):
         return False
     surrendered = {s.position for _, s in view.surrenders} if view.surrenders else ()
-    stakes, banker = facts.stakes, facts.banker
+    settings, stakes = hand_settings(view), facts.stakes
+    banker = _banker_setting(view, ruleset, facts.banker)
     for position, event in facts.settled.items():
-        amount = stakes[position]
-        got = _recorded_money(event)
+        amount, ended = stakes[position], event.outcome
         if position in surrendered:  # PA 621a.8(e): collected, no vigorish
-            if event.outcome != "surrendered" or got != (0, amount, 0, 0):
-                return False
-            continue
-        outcome = _hand_outcome(view, ruleset, position, banker)
-        if outcome is Outcome.WIN:
-            want = (amount, 0, 0, vigorish(amount, rounding))
-            label = "win"
-        elif outcome is Outcome.PUSH:
-            want, label = (0, 0, amount, 0), "push"
-        elif outcome is Outcome.LOSE:
-            want, label = (0, amount, 0, 0), "lose"
+            want = (0, amount, 0, 0) if ended == "surrendered" else None
         else:
-            return False  # the hands do not decide it: judged on the recorded outcome
-        if event.outcome != label or got != want:
+            outcome = _outcome(settings.get(position), banker)
+            if outcome is None or _OUTCOME_OF.get(ended) is not outcome:
+                return False  # not the hands' outcome, or the hands do not decide it
+            if ended == "win":
+                want = (amount, 0, 0, vigorish(amount, rounding))
+            else:
+                want = (0, 0, amount, 0) if ended == "push" else (0, amount, 0, 0)
+        if _recorded_money(event) != want:
             return False
     return True
 
