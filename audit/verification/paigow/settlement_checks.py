@@ -390,9 +390,9 @@ def expect_settlement(
             result.settlement = settle_co_bank(wagers, rounding)  # a dealer wager: its own finding
         else:
             result.settlement = settle_dealer_banked(wagers, rounding)
-    # Each wager's line as settle_wager gives it; a dealer-banked round's settlement is made
-    # of exactly those lines, in this order, so they are not settled a second time.
-    if facts.mode is BankingMode.DEALER and result.settlement is not None:
+    # Each wager's line as settle_wager gives it; the round's settlement, dealer- or
+    # player-banked, is made of exactly those lines in this order: not settled a second time.
+    if result.settlement is not None:
         lines = result.settlement.lines
     else:
         lines = tuple(settle_wager(wager, rounding) for wager in wagers)
