@@ -32,21 +32,44 @@ def outcome_from_keys(
     return Outcome.LOSE  # PA 621a.8(g)
 
 
+class BankerSetting:
+    """A banker's setting with its tiles and hand keys read once, to decide each wager against it.
+
+    ``BankerSetting(banker, ranking).outcome(player)`` is ``wager_outcome(player, banker,
+    ranking)``; a round decides every player's wager against the one banker.
+
+    >>> banker = BankerSetting(Setting.from_notation("1-1 3-3 / 2-6 1-5"))
+    >>> banker.outcome(Setting.from_notation("6-6 4-5 / 5-5 1-6"))
+    <Outcome.WIN: 'win'>
+    """
+
+    __slots__ = ("_high", "_keys", "_low", "_tiles", "ranking", "setting")
+
+    def __init__(self, setting: Setting, ranking: HandRanking = PA_RANKING) -> None:
+        (e, f), (g, h) = setting.high, setting.low
+        # A setting's hands each hold two different tiles, so the key table (as ranking.key
+        # reads it) has every hand.
+        keys = ranking.keys
+        self.setting, self.ranking, self._keys = setting, ranking, keys
+        self._tiles = frozenset((e, f, g, h))
+        self._high, self._low = keys[e * 32 + f], keys[g * 32 + h]
+
+    def outcome(self, player: Setting) -> Outcome:
+        """Return the player's outcome; raise if a setting is out of order or the tiles clash."""
+        (a, b), (c, d) = player.high, player.low
+        if not self._tiles.isdisjoint((a, b, c, d)):
+            raise InvalidSettingError(
+                f"player and banker share tiles: {str(player)!r} / {str(self.setting)!r}"
+            )
+        keys = self._keys
+        player_high, player_low = keys[a * 32 + b], keys[c * 32 + d]
+        if player_high < player_low:  # check_ordered only to raise
+            check_ordered(player, self.ranking)
+        if self._high < self._low:
+            check_ordered(self.setting, self.ranking)
+        return outcome_from_keys(player_high, player_low, self._high, self._low)
+
+
 def wager_outcome(player: Setting, banker: Setting, ranking: HandRanking = PA_RANKING) -> Outcome:
     """Return the player's outcome; raise if a setting is out of order or the tiles clash."""
-    (a, b), (c, d) = player.high, player.low
-    (e, f), (g, h) = banker.high, banker.low
-    if not {a, b, c, d}.isdisjoint((e, f, g, h)):
-        raise InvalidSettingError(
-            f"player and banker share tiles: {str(player)!r} / {str(banker)!r}"
-        )
-    # A setting's hands each hold two different tiles, so the key table (as ranking.key
-    # reads it) has every hand; check_ordered only to raise.
-    keys = ranking.keys
-    player_high, player_low = keys[a * 32 + b], keys[c * 32 + d]
-    banker_high, banker_low = keys[e * 32 + f], keys[g * 32 + h]
-    if player_high < player_low:
-        check_ordered(player, ranking)
-    if banker_high < banker_low:
-        check_ordered(banker, ranking)
-    return outcome_from_keys(player_high, player_low, banker_high, banker_low)
+    return BankerSetting(banker, ranking).outcome(player)

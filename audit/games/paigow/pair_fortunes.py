@@ -25,7 +25,7 @@ PairFortunesResult(category=PairFortunesCategory.MIXED_PAIR, wager=500, paid=200
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -135,7 +135,7 @@ def _check_four(tiles: Iterable[Tile]) -> tuple[Tile, ...]:
     return hand
 
 
-def _found_pairs(hand: tuple[Tile, ...]) -> tuple[PairType, ...]:
+def _found_pairs(hand: Sequence[Tile]) -> tuple[PairType, ...]:
     """Return the pairs among four distinct tiles, in the order their first tiles come."""
     kind, pair, n = TILE_KINDS, _PAIR_OF_KINDS, KIND_COUNT
     a, b, c, d = hand
@@ -157,7 +157,17 @@ def pairs_in(tiles: Iterable[Tile]) -> tuple[PairType, ...]:
 
 def classify_pairs(tiles: Iterable[Tile]) -> PairFortunesCategory:
     """Return the Pair Fortunes category of four distinct tiles, however they were set."""
-    return _CATEGORY_OF_FOUND[_found_pairs(_check_four(tiles))]
+    return classify_distinct(_check_four(tiles))
+
+
+def classify_distinct(hand: Sequence[Tile]) -> PairFortunesCategory:
+    """Return the category of four distinct real tiles, unchecked.
+
+    For hot paths whose caller has just established that (a lookup of four names, then a
+    count of the distinct tiles): :func:`classify_pairs` would check it again. The result
+    is as ``classify_pairs``'.
+    """
+    return _CATEGORY_OF_FOUND[_found_pairs(hand)]
 
 
 @dataclass(frozen=True, repr=False)
@@ -222,20 +232,35 @@ class PairFortunesResult:
         return self.paid - self.collected
 
 
+def pair_fortunes_payout(
+    category: PairFortunesCategory, amount: Cents, paytable: Paytable
+) -> tuple[Cents, Cents]:
+    """Return what a Pair Fortunes wager of ``amount`` on ``category`` is paid and collected.
+
+    PA 621a.8(j): a pair wins "in accordance with § 621a.11(b)" (here ``paytable``);
+    no pair loses and is collected. A winner keeps the wager and is paid the odds.
+
+    >>> pair_fortunes_payout(PairFortunesCategory.MIXED_PAIR, 500, ILLUSTRATIVE_PAYTABLE)
+    (2000, 0)
+    >>> pair_fortunes_payout(PairFortunesCategory.NO_PAIR, 500, ILLUSTRATIVE_PAYTABLE)
+    (0, 500)
+    """
+    if category is _C.NO_PAIR:
+        return 0, amount
+    return paytable.odds[category].pays(amount), 0
+
+
 def settle_pair_fortunes(
     tiles: Iterable[Tile], amount: Cents, paytable: Paytable
 ) -> PairFortunesResult:
     """Settle a Pair Fortunes wager of ``amount`` on four tiles against the house.
 
-    PA 621a.8(j): a pair wins "in accordance with § 621a.11(b)" (here ``paytable``);
-    no pair loses and is collected. A winner keeps the wager and is paid the odds.
+    The four tiles' category (:func:`classify_pairs`) is paid by the paytable
+    (:func:`pair_fortunes_payout`).
     """
     check_stake(amount, "pair fortunes wager")
     if not isinstance(paytable, Paytable):
         raise InvalidSettlementError(f"not a paytable: {paytable!r}")
     category = classify_pairs(tiles)
-    if category is _C.NO_PAIR:
-        return PairFortunesResult(category, amount, paid=0, collected=amount)
-    return PairFortunesResult(
-        category, amount, paid=paytable.odds[category].pays(amount), collected=0
-    )
+    paid, collected = pair_fortunes_payout(category, amount, paytable)
+    return PairFortunesResult(category, amount, paid=paid, collected=collected)

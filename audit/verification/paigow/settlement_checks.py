@@ -27,7 +27,7 @@ Readings, where the record or the texts leave a choice:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -40,9 +40,15 @@ from audit.games.paigow.banking import dealer_wager_limit, settle_co_bank, settl
 from audit.games.paigow.california import settle_california
 from audit.games.paigow.collection import collection_fees
 from audit.games.paigow.layout import Position, action_button, dice_total, settlement_order
-from audit.games.paigow.outcome import Outcome, wager_outcome
-from audit.games.paigow.pair_fortunes import PairFortunesResult, Paytable, settle_pair_fortunes
+from audit.games.paigow.outcome import BankerSetting, Outcome
+from audit.games.paigow.pair_fortunes import (
+    PairFortunesCategory,
+    Paytable,
+    classify_distinct,
+    pair_fortunes_payout,
+)
 from audit.games.paigow.rulesets import RuleSet
+from audit.games.paigow.setting import Setting
 from audit.games.paigow.settlement import (
     BankingMode,
     DealerWager,
@@ -53,7 +59,7 @@ from audit.games.paigow.settlement import (
     settle_voided_round,
     settle_wager,
 )
-from audit.games.paigow.tiles import parse_tile
+from audit.games.paigow.tiles import TILE_BY_NAME, Tile, parse_tile
 from audit.games.paigow.vigorish import vigorish
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Check, Emit
@@ -61,6 +67,8 @@ from audit.verification.paigow.round_view import RoundView
 from audit.verification.paigow.setting_checks import hand_settings, is_player_dealer_table
 
 _PLAYED = ("win", "push", "lose")
+_OUTCOME_OF = {outcome.value: outcome for outcome in Outcome}
+"""Each played outcome by the name a settlement records it under."""
 _CENTRE_MODES = (BankingMode.PLAYER_BANK, BankingMode.CO_BANK)
 # The section each banking mode settles a wager under (the kinds' own key otherwise).
 _MODE_RULES = {
@@ -70,27 +78,25 @@ _MODE_RULES = {
 _VOID_RULES = {"wrong_deal": "wrong-deal", "banker_tile_exposed": "exposed-dealer-tile"}
 
 
-_CENTS: dict[Decimal, Cents] = {}
-"""The cents of the amounts seen so far, by value: a table's amounts repeat endlessly."""
-_CENTS_KEPT = 4096
+class _CentsByAmount(dict[Decimal, Cents]):
+    """The cents of every amount seen (``_CENTS[amount]``), by value: a table's amounts repeat.
 
-
-def _cents(amount: Decimal) -> Cents:
-    """Return ``to_cents(amount)``, remembered by value for up to 4,096 amounts.
-
-    Every settlement's paid, collected, returned and vigorish are converted: a hash
-    lookup instead of Decimal arithmetic. Equal amounts (``25``, ``25.00``) are equal
-    cents; anything but a finite Decimal (or an amount finer than a cent, which raises)
-    goes to ``to_cents`` every time.
+    Every settlement's paid, collected, returned and vigorish are converted: a hash lookup
+    instead of Decimal arithmetic and a call. The amounts are the events' validated
+    ``Money`` Decimals; one not seen yet goes to ``to_cents`` (which raises for anything
+    finer than a cent, or not finite) and is kept, up to 4,096 amounts. Equal amounts
+    (``25``, ``25.00``) are equal cents.
     """
-    if type(amount) is not Decimal or not amount.is_finite():
-        return to_cents(amount)
-    cents = _CENTS.get(amount)
-    if cents is None:
+
+    def __missing__(self, amount: Decimal) -> Cents:
         cents = to_cents(amount)
-        if len(_CENTS) < _CENTS_KEPT:
-            _CENTS[amount] = cents
-    return cents
+        if len(self) < _CENTS_KEPT:
+            self[amount] = cents
+        return cents
+
+
+_CENTS_KEPT = 4096
+_CENTS = _CentsByAmount()
 
 
 def _rule(context: TableContext, key: str | None) -> str | None:
@@ -132,15 +138,25 @@ def _mode(view: RoundView, ruleset: RuleSet) -> BankingMode:
     return BankingMode.CO_BANK if view.co_bank is not None else BankingMode.PLAYER_BANK
 
 
-def _stakes(view: RoundView, kind: WagerKind) -> dict[Position, Cents]:
-    amounts: dict[Position, Cents] = {}
+def _stakes(view: RoundView) -> tuple[dict[Position, Cents], dict[Position, Cents]]:
+    """Return each position's Pai Gow and Pair Fortunes wagers: placed less withdrawn.
+
+    One walk over the wagers for both kinds (a wager is one or the other). A position can
+    be left with nothing, or less (withdrawn beyond its wager): the caller drops it.
+    """
+    pai_gow: dict[Position, Cents] = {}
+    side: dict[Position, Cents] = {}
+    pai_gow_kind = WagerKind.PAI_GOW
     for _, placed in view.placed:
-        if placed.kind is kind:
-            amounts[placed.position] = amounts.get(placed.position, 0) + _cents(placed.amount)
+        amounts = pai_gow if placed.kind is pai_gow_kind else side
+        position = placed.position
+        amounts[position] = amounts.get(position, 0) + _CENTS[placed.amount]
     for _, withdrawn in view.withdrawn:
-        if withdrawn.kind is kind and withdrawn.position in amounts:
-            amounts[withdrawn.position] -= _cents(withdrawn.amount)
-    return {position: amount for position, amount in amounts.items() if amount > 0}
+        amounts = pai_gow if withdrawn.kind is pai_gow_kind else side
+        position = withdrawn.position
+        if position in amounts:
+            amounts[position] -= _CENTS[withdrawn.amount]
+    return pai_gow, side
 
 
 def read_settlement(view: RoundView, ruleset: RuleSet) -> SettlementFacts:
@@ -153,23 +169,26 @@ def read_settlement(view: RoundView, ruleset: RuleSet) -> SettlementFacts:
     mode = _mode(view, ruleset)
     dealer = ruleset.layout.dealer
     banker = view.bank.position if mode in _CENTRE_MODES and view.bank else dealer
-    stakes = _stakes(view, WagerKind.PAI_GOW)
+    net_pai_gow, net_side = _stakes(view)
     facts = SettlementFacts(
         mode=mode,
         banker=banker,
-        stakes={p: a for p, a in stakes.items() if p != banker},
-        side=_stakes(view, WagerKind.PAIR_FORTUNES),
-        player_dealer=stakes.get(dealer, 0) if mode is BankingMode.CALIFORNIA else 0,
+        stakes={p: a for p, a in net_pai_gow.items() if a > 0 and p != banker},
+        side={p: a for p, a in net_side.items() if a > 0},
+        player_dealer=max(net_pai_gow.get(dealer, 0), 0) if mode is BankingMode.CALIFORNIA else 0,
     )
+    stakes, settled = facts.stakes, facts.settled
+    side, side_settled, pair_fortunes = facts.side, facts.side_settled, WagerKind.PAIR_FORTUNES
     for _, event in view.settled:
-        if event.kind is WagerKind.PAIR_FORTUNES:
-            if event.position in facts.side and event.position not in facts.side_settled:
-                facts.side_settled[event.position] = event
+        position = event.position
+        if event.kind is pair_fortunes:
+            if position in side and position not in side_settled:
+                side_settled[position] = event
             else:
                 facts.stray_side.append(event)
-        elif event.position in facts.stakes and event.position not in facts.settled:
-            facts.settled[event.position] = event
-            facts.settled_order.append(event.position)
+        elif position in stakes and position not in settled:
+            settled[position] = event
+            facts.settled_order.append(position)
         else:
             facts.stray.append(event)
     return facts
@@ -210,37 +229,62 @@ def _hand_outcome(
     view: RoundView, ruleset: RuleSet, player: Position, banker: Position
 ) -> Outcome | None:
     settings = hand_settings(view)
-    mine, theirs = settings.get(player), settings.get(banker)
-    if mine is None or theirs is None:
+    return _outcome(settings.get(player), _banker_setting(view, ruleset, banker))
+
+
+def _banker_setting(view: RoundView, ruleset: RuleSet, banker: Position) -> BankerSetting | None:
+    """Return the banker's hands as set, read to decide wagers, if they were recorded."""
+    theirs = hand_settings(view).get(banker)
+    return None if theirs is None else BankerSetting(theirs, ruleset.ranking)
+
+
+def _outcome(mine: Setting | None, banker: BankerSetting | None) -> Outcome | None:
+    """Return a player's outcome against the banker, ``None`` where the hands cannot decide it."""
+    if mine is None or banker is None:
         return None
     try:
-        return wager_outcome(mine, theirs, ruleset.ranking)
+        return banker.outcome(mine)
     except RulesError:  # out of order, or tiles shared: PG-SET-* and PG-TILE-* report it
         return None
 
 
-def _expected_wager(
-    view: RoundView, ruleset: RuleSet, facts: SettlementFacts, position: Position
-) -> tuple[Wager, bool] | None:
-    """Return the wager as the rules would settle it, and whether its outcome was derived.
+def _expected_wagers(
+    view: RoundView, ruleset: RuleSet, facts: SettlementFacts, positions: Iterable[Position]
+) -> Iterator[tuple[Wager, bool] | None]:
+    """Yield each position's wager as the rules would settle it, and whether its outcome was
+    derived; ``None`` for one that neither the hands nor the record decide.
 
     ``False`` means the hands could not decide it and the recorded outcome is assumed.
+    The round's voided hands, surrenders and banker are read once, for every position.
     """
-    amount = facts.stakes[position]
-    if position in {v.position for v in view.player_voids}:  # PA 621a.10(d): returned
-        return Wager(position, amount, voided=True), True
+    voided = {v.position for v in view.player_voids}
     california = facts.mode is BankingMode.CALIFORNIA  # CA play has no surrender
-    if not california and position in {s.position for _, s in view.surrenders}:
-        return Wager(position, amount, surrendered=True), True  # PA 621a.8(e)
-    outcome = _hand_outcome(view, ruleset, position, facts.banker)
-    if outcome is not None:
-        return Wager(position, amount, outcome), True
+    surrendered = set() if california else {s.position for _, s in view.surrenders}
+    settings, banker = hand_settings(view), _banker_setting(view, ruleset, facts.banker)
+    for position in positions:
+        amount = facts.stakes[position]
+        if position in voided:  # PA 621a.10(d): returned
+            yield Wager(position, amount, voided=True), True
+        elif position in surrendered:  # PA 621a.8(e)
+            yield Wager(position, amount, surrendered=True), True
+        else:
+            outcome = _outcome(settings.get(position), banker)
+            if outcome is None:
+                yield _recorded_wager(facts, position, amount)
+            else:
+                yield Wager(position, amount, outcome), True
+
+
+def _recorded_wager(
+    facts: SettlementFacts, position: Position, amount: Cents
+) -> tuple[Wager, bool] | None:
+    """Return the wager as its recorded settlement ended it, marked not derived, if it can."""
     recorded = facts.settled.get(position)
     if recorded is None:
         return None
     if recorded.outcome in _PLAYED:
         return Wager(position, amount, Outcome(recorded.outcome)), False
-    if recorded.outcome == "surrendered" and not california:
+    if recorded.outcome == "surrendered" and facts.mode is not BankingMode.CALIFORNIA:
         return Wager(position, amount, surrendered=True), False
     if recorded.outcome == "returned":
         return Wager(position, amount, voided=True), False
@@ -279,7 +323,7 @@ def _dealer_wager(
     placed = view.dealer_wager
     if placed is None or facts.mode is not BankingMode.PLAYER_BANK or placed.amount <= 0:
         return None, False, True
-    amount = _cents(placed.amount)
+    amount = _CENTS[placed.amount]
     outcome = _hand_outcome(view, ruleset, ruleset.layout.dealer, facts.banker)  # PA 621a.9(n)
     if outcome is not None:
         return DealerWager(amount, outcome), True, True
@@ -316,8 +360,8 @@ def expect_settlement(
         if facts.player_dealer <= 0:
             return result  # no player-dealer wager recorded: nothing to measure coverage by
         played: list[tuple[Wager, bool]] = []
-        for position in _california_order(view, ruleset, facts):
-            found = _expected_wager(view, ruleset, facts, position)
+        order = _california_order(view, ruleset, facts)
+        for found in _expected_wagers(view, ruleset, facts, order):
             if found is None:
                 break  # later coverage depends on this wager's result
             played.append(found)
@@ -330,8 +374,8 @@ def expect_settlement(
         return result
     found: list[tuple[Wager, bool]] = []
     complete = True
-    for position in _expected_order(view, ruleset, facts) or sorted(facts.stakes):
-        wager_known = _expected_wager(view, ruleset, facts, position)
+    order = _expected_order(view, ruleset, facts) or sorted(facts.stakes)
+    for wager_known in _expected_wagers(view, ruleset, facts, order):
         if wager_known is None:
             complete = False
         else:
@@ -346,9 +390,9 @@ def expect_settlement(
             result.settlement = settle_co_bank(wagers, rounding)  # a dealer wager: its own finding
         else:
             result.settlement = settle_dealer_banked(wagers, rounding)
-    # Each wager's line as settle_wager gives it; a dealer-banked round's settlement is made
-    # of exactly those lines, in this order, so they are not settled a second time.
-    if facts.mode is BankingMode.DEALER and result.settlement is not None:
+    # Each wager's line as settle_wager gives it; the round's settlement, dealer- or
+    # player-banked, is made of exactly those lines in this order: not settled a second time.
+    if result.settlement is not None:
         lines = result.settlement.lines
     else:
         lines = tuple(settle_wager(wager, rounding) for wager in wagers)
@@ -370,10 +414,10 @@ def _shown(outcome: str, paid: Cents, collected: Cents, returned: Cents, vig: Ce
 def _recorded_money(event: WagerSettled) -> tuple[Cents, Cents, Cents, Cents]:
     """Return a settlement's paid, collected, returned and vigorish in cents."""
     return (
-        _cents(event.paid),
-        _cents(event.collected),
-        _cents(event.returned),
-        _cents(event.vigorish),
+        _CENTS[event.paid],
+        _CENTS[event.collected],
+        _CENTS[event.returned],
+        _CENTS[event.vigorish],
     )
 
 
@@ -440,6 +484,9 @@ def _judge_line(
     line, known = expected
     paid, collected, returned, taken = _recorded_money(event)
     want = (line.paid, line.collected, line.returned)
+    exact = (_label(line.wager), *want, line.vigorish)
+    if (event.outcome, paid, collected, returned, taken) == exact:
+        return  # the engine's line to the cent: no judgement below finds anything
     if view.voided is not None:  # every wager returned whole, nothing else moved
         if (paid, collected, returned, taken) != (*want, 0):
             wrong = max(_money_at_stake((paid, collected, returned), want), taken)
@@ -495,7 +542,7 @@ def _judge_dealer_wager(
     settled = view.dealer_wager_settled
     if settled is None:
         return
-    recorded = _cents(settled.amount)
+    recorded = _CENTS[settled.amount]
     rule = _rule(context, "dealer-vs-bank")
     if view.voided is not None:  # the dealer's chips simply go back to the table inventory
         if recorded:
@@ -542,8 +589,8 @@ def _judge_dealer_wager_allowed(
     banks_last = last.get(bank.position) if last is not None else None
     if banks_last is None:
         return  # the bank's last wager against the dealer is not known here
-    limit = dealer_wager_limit(_cents(banks_last))  # PA 621a.9(h) / NJ 10.8(h)
-    amount = _cents(placed.amount)
+    limit = dealer_wager_limit(_CENTS[banks_last])  # PA 621a.9(h) / NJ 10.8(h)
+    amount = _CENTS[placed.amount]
     if amount > limit:
         emit("PG-BANK-DEALER-WAGER-LIMIT", position=bank.position,
              recorded=f"dealer wagered {placed.amount}",
@@ -553,7 +600,7 @@ def _judge_dealer_wager_allowed(
 
 def _field(event: Event | None, name: str) -> Cents:
     """Return one money field of a bank flow event in cents: 0 when nothing was recorded."""
-    return 0 if event is None else _cents(getattr(event, name))
+    return 0 if event is None else _CENTS[getattr(event, name)]
 
 
 def _flows(
@@ -626,23 +673,23 @@ def _balance(view: RoundView, context: TableContext, emit: Emit, facts: Settleme
     taken_in = paid_out = 0
     for _, event in view.settled:
         if event.kind is WagerKind.PAI_GOW:  # Pair Fortunes is the house's, outside the centre
-            taken_in += _cents(event.collected)
-            paid_out += _cents(event.paid)
+            taken_in += _CENTS[event.collected]
+            paid_out += _CENTS[event.paid]
     if view.dealer_wager_settled is not None:
-        amount = _cents(view.dealer_wager_settled.amount)
+        amount = _CENTS[view.dealer_wager_settled.amount]
         if view.dealer_wager_settled.outcome == "lose":
             taken_in += amount
         elif view.dealer_wager_settled.outcome == "win":
             paid_out += amount
     if view.shortfall is not None:
-        taken_in += _cents(view.shortfall.amount)
+        taken_in += _CENTS[view.shortfall.amount]
     if view.surplus is not None:
-        paid_out += _cents(view.surplus.vigorish) + _cents(view.surplus.paid_to_bank)
+        paid_out += _CENTS[view.surplus.vigorish] + _CENTS[view.surplus.paid_to_bank]
     split = view.co_bank_split
     if split is not None:
-        taken_in += _cents(split.shortfall_from_co_bank) + _cents(split.shortfall_from_house)
+        taken_in += _CENTS[split.shortfall_from_co_bank] + _CENTS[split.shortfall_from_house]
         paid_out += sum(
-            _cents(x)
+            _CENTS[x]
             for x in (split.surplus_to_house, split.surplus_vigorish, split.surplus_to_co_bank)
         )
     if taken_in != paid_out:
@@ -663,8 +710,7 @@ def _player_dealer_result(
 ) -> dict[Position, Cents] | None:
     """Return each player's net under California coverage in ``order``, if all are known."""
     wagers: list[Wager] = []
-    for position in order:
-        found = _expected_wager(view, ruleset, facts, position)
+    for found in _expected_wagers(view, ruleset, facts, order):
         if found is None:
             return None
         wagers.append(found[0])
@@ -720,7 +766,7 @@ def _fees(view: RoundView, context: TableContext, emit: Emit, facts: SettlementF
         want[ruleset.layout.dealer] = want.get(ruleset.layout.dealer, 0) + player_dealer_fee
     got: dict[Position, Cents] = {}
     for event in view.fees:
-        got[event.position] = got.get(event.position, 0) + _cents(event.amount)
+        got[event.position] = got.get(event.position, 0) + _CENTS[event.amount]
         if event.schedule_option != schedule.option:
             emit("PG-CA-FEE", position=event.position,
                  recorded=f"schedule option {event.schedule_option}",
@@ -737,24 +783,48 @@ def _fees(view: RoundView, context: TableContext, emit: Emit, facts: SettlementF
 # --- Pair Fortunes -----------------------------------------------------------------------------
 
 
-def _pair_fortunes_result(
-    view: RoundView,
-    delivered: dict[Position, list[str]],
-    position: Position,
-    amount: Cents,
-    paytable: Paytable,
-) -> PairFortunesResult | None:
-    """Settle a Pair Fortunes wager on the four tiles delivered (or, lacking those, set)."""
-    hand = view.hands.get(position)
-    candidates = [delivered.get(position), [*hand.high, *hand.low] if hand else None]
-    for names in candidates:
-        if names is None:
-            continue
-        try:
-            return settle_pair_fortunes([parse_tile(n) for n in names], amount, paytable)
-        except RulesError:  # a repeated or unknown tile: PG-TILE-* report it
-            continue
+def _tiles(names: Sequence[str]) -> list[Tile]:
+    """Return the named tiles: canonical names (as events carry them) looked up, others parsed."""
+    try:
+        return [TILE_BY_NAME[name] for name in names]
+    except KeyError:  # another spelling
+        return [parse_tile(name) for name in names]
+
+
+def _category(names: Sequence[str] | None) -> PairFortunesCategory | None:
+    """Return the Pair Fortunes category of four named tiles; ``None`` without usable tiles."""
+    if names is None:
+        return None
+    try:
+        tiles = _tiles(names)
+    except RulesError:  # an unknown tile: PG-TILE-* report it
+        return None
+    # Four distinct tiles, as classify_pairs would check: a repeated one is PG-TILE-*'s.
+    return classify_distinct(tiles) if len(set(tiles)) == 4 == len(tiles) else None
+
+
+def _delivered(view: RoundView, position: Position) -> list[str] | None:
+    """Return the tiles last delivered to a position, if any were."""
+    for _, event in reversed(view.delivered):
+        if event.position == position:
+            return event.tiles
     return None
+
+
+def _pair_fortunes_owed(
+    view: RoundView, position: Position, amount: Cents, paytable: Paytable
+) -> tuple[Cents, Cents] | None:
+    """Return what a Pair Fortunes wager is paid and collected on the four tiles delivered (or,
+    lacking those, set); ``None`` without usable tiles.
+
+    ``settle_pair_fortunes`` in its two steps, category then payout: its checks of the
+    amount and the paytable cannot fail here (a stake is positive, the paytable the rules').
+    """
+    category = _category(_delivered(view, position))
+    if category is None:
+        hand = view.hands.get(position)
+        category = _category([*hand.high, *hand.low] if hand else None)
+    return None if category is None else pair_fortunes_payout(category, amount, paytable)
 
 
 def _pair_fortunes(
@@ -765,17 +835,16 @@ def _pair_fortunes(
     if paytable is None or not (facts.side_settled or facts.stray_side):
         return  # no Pair Fortunes wager settled: nothing to judge
     voids = {v.position for v in view.player_voids}
-    delivered = view.delivered_to()
     for position, event in facts.side_settled.items():
         amount = facts.side[position]
         if view.voided is not None or position in voids:  # PA 621a.10(c)-(e): returned
             outcome, want = "returned", (0, 0, amount)
         else:
-            result = _pair_fortunes_result(view, delivered, position, amount, paytable)
-            if result is None:
+            owed = _pair_fortunes_owed(view, position, amount, paytable)
+            if owed is None:
                 continue
-            outcome = "win" if result.paid else "lose"
-            want = (result.paid, result.collected, 0)
+            outcome = "win" if owed[0] else "lose"
+            want = (*owed, 0)
         paid, collected, returned, taken = _recorded_money(event)
         if event.outcome == outcome and (paid, collected, returned) == want and not taken:
             continue
@@ -830,25 +899,21 @@ def _dealer_banked_clean(view: RoundView, ruleset: RuleSet, facts: SettlementFac
     ):
         return False
     surrendered = {s.position for _, s in view.surrenders} if view.surrenders else ()
-    stakes, banker = facts.stakes, facts.banker
+    settings, stakes = hand_settings(view), facts.stakes
+    banker = _banker_setting(view, ruleset, facts.banker)
     for position, event in facts.settled.items():
-        amount = stakes[position]
-        got = _recorded_money(event)
+        amount, ended = stakes[position], event.outcome
         if position in surrendered:  # PA 621a.8(e): collected, no vigorish
-            if event.outcome != "surrendered" or got != (0, amount, 0, 0):
-                return False
-            continue
-        outcome = _hand_outcome(view, ruleset, position, banker)
-        if outcome is Outcome.WIN:
-            want = (amount, 0, 0, vigorish(amount, rounding))
-            label = "win"
-        elif outcome is Outcome.PUSH:
-            want, label = (0, 0, amount, 0), "push"
-        elif outcome is Outcome.LOSE:
-            want, label = (0, amount, 0, 0), "lose"
+            want = (0, amount, 0, 0) if ended == "surrendered" else None
         else:
-            return False  # the hands do not decide it: judged on the recorded outcome
-        if event.outcome != label or got != want:
+            outcome = _outcome(settings.get(position), banker)
+            if outcome is None or _OUTCOME_OF.get(ended) is not outcome:
+                return False  # not the hands' outcome, or the hands do not decide it
+            if ended == "win":
+                want = (amount, 0, 0, vigorish(amount, rounding))
+            else:
+                want = (0, 0, amount, 0) if ended == "push" else (0, amount, 0, 0)
+        if _recorded_money(event) != want:
             return False
     return True
 

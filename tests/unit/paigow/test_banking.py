@@ -1,6 +1,8 @@
 import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from audit.games.errors import InvalidAmountError, InvalidSettlementError
 from audit.games.paigow.banking import (
@@ -18,6 +20,7 @@ from audit.games.paigow.settlement import (
     CentrePayment,
     DealerWager,
     Wager,
+    settle_wager,
 )
 from audit.games.paigow.vigorish import VigRounding
 
@@ -178,3 +181,32 @@ def test_co_bank_refuses_a_dealer_wager(outcome):
     dealer_wager = DealerWager(500, outcome)
     with pytest.raises(InvalidSettlementError, match=re.escape(repr(dealer_wager))):
         settle_co_bank([Wager(1, 100, WIN)], CENT, dealer_wager)
+
+
+# -- any round --------------------------------------------------------------------------------
+
+
+def _wager(position, amount, how):
+    if how == "surrendered":
+        return Wager(position, amount, surrendered=True)
+    if how == "voided":
+        return Wager(position, amount, voided=True)
+    return Wager(position, amount, Outcome(how))
+
+
+ends = st.sampled_from(["win", "push", "lose", "win", "lose", "surrendered", "voided"])
+any_wagers = st.lists(
+    st.tuples(st.integers(1, 7), st.integers(1, 100_000), ends),
+    max_size=7,
+    unique_by=lambda w: w[0],
+).map(lambda rows: [_wager(*row) for row in rows])
+roundings = st.sampled_from([CENT, QUARTER])
+
+
+@given(wagers=any_wagers, rounding=roundings, dealer=st.none() | st.integers(1, 50_000))
+def test_a_banked_rounds_lines_are_each_wagers_own_settlement(wagers, rounding, dealer):
+    """Through the centre or not, each line is settle_wager's, in the order given."""
+    lines = tuple(settle_wager(wager, rounding) for wager in wagers)
+    dealer_wager = None if dealer is None else DealerWager(dealer, WIN)
+    assert settle_player_bank(wagers, rounding, dealer_wager).lines == lines
+    assert settle_co_bank(wagers, rounding).lines == lines

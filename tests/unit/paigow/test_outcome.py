@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from audit.games.errors import InvalidSettingError
 from audit.games.paigow.hands import NJ_RANKING, PA_RANKING, hand_value, pair_rank
-from audit.games.paigow.outcome import Outcome, outcome_from_keys, wager_outcome
+from audit.games.paigow.outcome import BankerSetting, Outcome, outcome_from_keys, wager_outcome
 from audit.games.paigow.setting import Setting, settings_for
 from audit.games.paigow.tiles import TILES
 
@@ -258,3 +258,12 @@ def test_wager_outcome_is_the_keyed_outcome_or_its_refusal(player, banker, ranki
     """Any two settings, ordered or not, sharing tiles or not: the same outcome or refusal."""
     expected = decided(keyed_outcome, player, banker, ranking)
     assert decided(wager_outcome, player, banker, ranking) == expected
+
+
+@given(players=st.lists(any_setting, min_size=2, max_size=7), banker=any_setting, ranking=rankings)
+def test_one_banker_setting_decides_each_player_as_wager_outcome(players, banker, ranking):
+    """Read once, the banker decides every player in turn; a refusal leaves nothing behind."""
+    against = BankerSetting(banker, ranking)
+    for player in players:
+        expected = decided(keyed_outcome, player, banker, ranking)
+        assert decided(lambda p, _b, _r: against.outcome(p), player, banker, ranking) == expected

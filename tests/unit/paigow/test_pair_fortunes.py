@@ -13,7 +13,9 @@ from audit.games.paigow.pair_fortunes import (
     PairFortunesResult,
     PairType,
     Paytable,
+    classify_distinct,
     classify_pairs,
+    pair_fortunes_payout,
     pairs_in,
     settle_pair_fortunes,
 )
@@ -157,6 +159,7 @@ def test_every_four_tile_hand():
         independent[INDEPENDENT_NAMES[_independent_category(hand)]] += 1
         assert category is INDEPENDENT_NAMES[_independent_category(hand)]
         assert classify_pairs(hand[::-1]) is category  # two pairs found the other way round
+        assert classify_distinct(hand) is category
         pairs = pairs_in(hand)
         assert len(pairs) == (2 if category in TWO_PAIRS else category is not C.NO_PAIR)
         assert list(pairs) == sorted(pairs, key=best_first)
@@ -176,6 +179,13 @@ def test_a_pair_is_paid_at_the_paytable_odds():
     result = settle_pair_fortunes(parse_tiles(HANDS[C.GEE_JOON_PAIR]), 500, ILLUSTRATIVE_PAYTABLE)
     assert result == PairFortunesResult(C.GEE_JOON_PAIR, wager=500, paid=4000, collected=0)
     assert result.net == 4000
+
+
+@pytest.mark.parametrize("category", list(PairFortunesCategory), ids=lambda c: c.name)
+def test_settling_is_the_payout_of_the_category(category):
+    result = settle_pair_fortunes(parse_tiles(HANDS[category]), 700, ILLUSTRATIVE_PAYTABLE)
+    payout = pair_fortunes_payout(category, 700, ILLUSTRATIVE_PAYTABLE)
+    assert (result.category, result.paid, result.collected) == (category, *payout)
 
 
 def test_no_pair_is_collected():

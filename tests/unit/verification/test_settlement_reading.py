@@ -1,0 +1,117 @@
+"""How the settlement checks read a round's money (settlement_checks.read_settlement, _CENTS),
+held to the plain reading they replace: every amount through to_cents, each kind walked alone."""
+
+from decimal import Decimal
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from audit.events.paigow.wagers import WagerKind
+from audit.games.errors import InvalidAmountError
+from audit.games.money import to_cents
+from audit.games.paigow.rulesets import get_rule_set
+from audit.games.paigow.settlement import BankingMode
+from audit.verification.paigow import settlement_checks
+from audit.verification.paigow.round_view import view_round
+from audit.verification.paigow.settlement_checks import _CENTS, read_settlement
+from tests.unit.verification.test_setting_checks import Table
+
+amounts = st.decimals(min_value=0, max_value=10**6, places=2)
+
+
+@given(amount=amounts)
+def test_cents_by_lookup_are_to_cents(amount):
+    """The first sight of an amount and every later one, at any exponent, are to_cents'."""
+    cents = to_cents(amount)
+    for same in (amount, amount.normalize(), Decimal(cents).scaleb(-2), amount):
+        assert _CENTS[same] == cents
+
+
+def test_an_amount_finer_than_a_cent_raises_every_time_and_is_not_kept():
+    for _ in range(2):
+        with pytest.raises(InvalidAmountError, match="finer than a cent"):
+            _ = _CENTS[Decimal("0.005")]
+    assert Decimal("0.005") not in _CENTS
+
+
+def test_the_cents_kept_are_bounded_and_later_amounts_still_converted(monkeypatch):
+    fresh = settlement_checks._CentsByAmount()
+    monkeypatch.setattr(settlement_checks, "_CENTS_KEPT", 10)
+    for cents in range(25):
+        assert fresh[Decimal(cents).scaleb(-2)] == cents
+    assert len(fresh) == 10
+    assert fresh[Decimal("0.24")] == 24  # converted again, not kept
+
+
+# --- read_settlement against the plain reading ---------------------------------------------------
+
+
+def plain_stakes(view, kind):
+    """Each position's wagers of one kind, placed less withdrawn, as first written."""
+    amounts = {}
+    for _, placed in view.placed:
+        if placed.kind is kind:
+            amounts[placed.position] = amounts.get(placed.position, 0) + to_cents(placed.amount)
+    for _, withdrawn in view.withdrawn:
+        if withdrawn.kind is kind and withdrawn.position in amounts:
+            amounts[withdrawn.position] -= to_cents(withdrawn.amount)
+    return {position: amount for position, amount in amounts.items() if amount > 0}
+
+
+def plain_reading(view, ruleset):
+    """read_settlement's filing, two walks over the wagers and to_cents for every amount."""
+    facts = read_settlement(view, ruleset)  # mode and banker: not what is held here
+    pai_gow = plain_stakes(view, WagerKind.PAI_GOW)
+    stakes = {p: a for p, a in pai_gow.items() if p != facts.banker}
+    side = plain_stakes(view, WagerKind.PAIR_FORTUNES)
+    settled, side_settled, stray, stray_side, order = {}, {}, [], [], []
+    for _, event in view.settled:
+        if event.kind is WagerKind.PAIR_FORTUNES:
+            if event.position in side and event.position not in side_settled:
+                side_settled[event.position] = event
+            else:
+                stray_side.append(event)
+        elif event.position in stakes and event.position not in settled:
+            settled[event.position] = event
+            order.append(event.position)
+        else:
+            stray.append(event)
+    player_dealer = (
+        pai_gow.get(ruleset.layout.dealer, 0) if facts.mode is BankingMode.CALIFORNIA else 0
+    )
+    return (list(stakes.items()), list(side.items()), player_dealer, list(settled.items()),
+            list(side_settled.items()), stray, stray_side, order)  # fmt: skip
+
+
+money = st.sampled_from(["5.00", "10.00", "25.00", "7.50", "0.00", "100.00"])
+kinds = st.sampled_from(["pai_gow", "pai_gow", "pair_fortunes"])
+steps = st.lists(
+    st.tuples(st.sampled_from(["wager", "withdraw", "settle"]), st.integers(0, 7), money, kinds),
+    min_size=1,
+    max_size=14,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    steps=steps, rule_set=st.sampled_from(["pa-2019", "california"]), bank=st.none() | st.just(3)
+)
+def test_read_settlement_files_the_round_as_the_plain_reading(steps, rule_set, bank):
+    """Wagers placed, withdrawn (beyond what was placed, or where none was) and settled
+    (twice, or with no wager behind them), of both kinds, in any order."""
+    table = Table(rule_set).start(bank=bank if rule_set != "california" else None)
+    for step, position, amount, kind in steps:
+        if step == "wager" and amount != "0.00":
+            table.wager(position, amount, kind=kind)
+        elif step == "withdraw":
+            table.add("wager_withdrawn", position=position, amount=amount, kind=kind)
+        elif step == "settle":
+            table.settle(position, "lose", kind=kind, collected=amount)
+    view = view_round(e for e in table.events if e.round_id == table.round_id)
+    ruleset = get_rule_set(rule_set)
+    facts = read_settlement(view, ruleset)
+    got = (list(facts.stakes.items()), list(facts.side.items()), facts.player_dealer,
+           list(facts.settled.items()), list(facts.side_settled.items()), facts.stray,
+           facts.stray_side, facts.settled_order)  # fmt: skip
+    assert got == plain_reading(view, ruleset)
