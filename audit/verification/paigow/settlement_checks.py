@@ -36,7 +36,15 @@ from audit.events.paigow.settlement import WagerSettled
 from audit.events.paigow.wagers import WagerKind
 from audit.games.errors import RulesError
 from audit.games.money import Cents, to_cents, to_dollars
-from audit.games.paigow.banking import dealer_wager_limit, settle_co_bank, settle_player_bank
+from audit.games.paigow.banking import (
+    CentreFlows,
+    centre_totals,
+    co_bank_flows,
+    dealer_wager_limit,
+    player_bank_flows,
+    settle_co_bank,
+    settle_player_bank,
+)
 from audit.games.paigow.california import settle_california
 from audit.games.paigow.collection import collection_fees
 from audit.games.paigow.layout import Position, action_button, dice_total, settlement_order
@@ -60,7 +68,7 @@ from audit.games.paigow.settlement import (
     settle_wager,
 )
 from audit.games.paigow.tiles import TILE_BY_NAME, Tile, parse_tile
-from audit.games.paigow.vigorish import vigorish
+from audit.games.paigow.vigorish import VigRounding, vigorish
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Check, Emit
 from audit.verification.paigow.round_view import RoundView
@@ -571,6 +579,15 @@ def _judge_dealer_wager(
              at_stake=to_dollars(wrong), events=[settled], rule_key=rule)  # fmt: skip
 
 
+def _dealer_wager_limit(context: TableContext, bank: Position) -> Cents | None:
+    """Return the most the dealer may wager against the bank at ``bank``, if it is known."""
+    last = getattr(context, "last_dealer_banked_wagers", None)
+    banks_last = last.get(bank) if last is not None else None
+    if banks_last is None:
+        return None
+    return dealer_wager_limit(_CENTS[banks_last])  # PA 621a.9(h) / NJ 10.8(h)
+
+
 def _judge_dealer_wager_allowed(
     view: RoundView, context: TableContext, emit: Emit, facts: SettlementFacts
 ) -> None:
@@ -585,11 +602,9 @@ def _judge_dealer_wager_allowed(
              expected="no dealer wager while co-banking", at_stake=placed.amount,
              events=[placed])  # fmt: skip
         return
-    last = getattr(context, "last_dealer_banked_wagers", None)
-    banks_last = last.get(bank.position) if last is not None else None
-    if banks_last is None:
+    limit = _dealer_wager_limit(context, bank.position)
+    if limit is None:
         return  # the bank's last wager against the dealer is not known here
-    limit = dealer_wager_limit(_CENTS[banks_last])  # PA 621a.9(h) / NJ 10.8(h)
     amount = _CENTS[placed.amount]
     if amount > limit:
         emit("PG-BANK-DEALER-WAGER-LIMIT", position=bank.position,
@@ -621,6 +636,37 @@ def _flows(
          events=[e for e in events if e is not None])  # fmt: skip
 
 
+_FlowCheck = tuple[str, Event | None, dict[str, tuple[Cents, Cents]]]
+"""A bank flow event's finding code, the event (if recorded), and each amount recorded and owed."""
+
+
+def _flow_checks(
+    view: RoundView, mode: BankingMode, owed: RoundSettlement | CentreFlows
+) -> list[_FlowCheck]:
+    """Return the bank flow events the banking mode records, each amount beside the one owed."""
+    if mode is BankingMode.CO_BANK:  # PA 621a.9(r) / NJ 10.8(p): halves with the house
+        split = view.co_bank_split
+        return [("PG-COBANK-SPLIT", split, {
+            "co-bank pay-in": (_field(split, "shortfall_from_co_bank"), owed.shortfall_from_bank),
+            "house pay-in": (_field(split, "shortfall_from_house"), owed.shortfall_from_house),
+            "surplus to house": (_field(split, "surplus_to_house"), owed.surplus_to_house),
+            "vigorish": (_field(split, "surplus_vigorish"), owed.surplus_vigorish),
+            "to co-bank": (_field(split, "surplus_to_co_bank"), owed.surplus_to_bank),
+        })]  # fmt: skip
+    # PA 621a.9(o) / NJ 10.8(o): the bank pays in what the centre lacks, or takes the
+    # surplus less 5%.
+    shortfall, surplus = view.shortfall, view.surplus
+    return [
+        ("PG-BANK-SHORTFALL", shortfall,
+         {"shortfall": (_field(shortfall, "amount"), owed.shortfall_from_bank)}),
+        ("PG-BANK-SURPLUS", surplus, {
+            "surplus": (_field(surplus, "surplus"), owed.surplus),
+            "vigorish": (_field(surplus, "vigorish"), owed.surplus_vigorish),
+            "paid to bank": (_field(surplus, "paid_to_bank"), owed.surplus_to_bank),
+        }),
+    ]  # fmt: skip
+
+
 def _bank(
     view: RoundView,
     context: TableContext,
@@ -637,29 +683,8 @@ def _bank(
     if settlement is None or view.completed is None:
         return  # the flows come after every wager: a round cut short has not reached them
     bank = view.bank.position if view.bank is not None else None
-    if facts.mode is BankingMode.CO_BANK:  # PA 621a.9(r) / NJ 10.8(p): halves with the house
-        split = view.co_bank_split
-        _flows(emit, "PG-COBANK-SPLIT", bank, [split], {
-            "co-bank pay-in": (_field(split, "shortfall_from_co_bank"),
-                               settlement.shortfall_from_bank),
-            "house pay-in": (_field(split, "shortfall_from_house"),
-                             settlement.shortfall_from_house),
-            "surplus to house": (_field(split, "surplus_to_house"), settlement.surplus_to_house),
-            "vigorish": (_field(split, "surplus_vigorish"), settlement.surplus_vigorish),
-            "to co-bank": (_field(split, "surplus_to_co_bank"), settlement.surplus_to_bank),
-        })  # fmt: skip
-        return
-    # PA 621a.9(o) / NJ 10.8(o): the bank pays in what the centre lacks, or takes the
-    # surplus less 5%.
-    shortfall, surplus = view.shortfall, view.surplus
-    recorded_shortfall = _field(shortfall, "amount")
-    _flows(emit, "PG-BANK-SHORTFALL", bank, [shortfall],
-           {"shortfall": (recorded_shortfall, settlement.shortfall_from_bank)})  # fmt: skip
-    _flows(emit, "PG-BANK-SURPLUS", bank, [surplus], {
-        "surplus": (_field(surplus, "surplus"), settlement.surplus),
-        "vigorish": (_field(surplus, "vigorish"), settlement.surplus_vigorish),
-        "paid to bank": (_field(surplus, "paid_to_bank"), settlement.surplus_to_bank),
-    })  # fmt: skip
+    for code, event, amounts in _flow_checks(view, facts.mode, settlement):
+        _flows(emit, code, bank, [event], amounts)
 
 
 def _balance(view: RoundView, context: TableContext, emit: Emit, facts: SettlementFacts) -> None:
@@ -867,7 +892,7 @@ def _settlement(view: RoundView, context: TableContext, emit: Emit) -> None:
     """
     ruleset = context.ruleset
     facts = read_settlement(view, ruleset)
-    if not _dealer_banked_clean(view, ruleset, facts):
+    if not (_dealer_banked_clean(view, ruleset, facts) or _centre_clean(view, context, facts)):
         expected = expect_settlement(view, ruleset, facts)
         _wagers(view, context, emit, facts, expected)
         _bank(view, context, emit, facts, expected)
@@ -881,11 +906,10 @@ def _dealer_banked_clean(view: RoundView, ruleset: RuleSet, facts: SettlementFac
     """Return True only if the wager, bank, balance and order parts would find nothing.
 
     The usual round, cheaply: dealer-banked, not voided, no voided hand, no stray or
-    bank-flow event, each settled wager's outcome decided by the hands, and every
-    settlement exactly the engine's line (``settle_wager``: a win paid in full less its
-    vigorish, a push returned, a loss or surrender collected). Then ``_wagers`` finds
-    nothing, and in a dealer-banked round ``_bank``, ``_balance`` and ``_order`` have
-    nothing to judge. Anything else returns False and those parts run in full.
+    bank-flow event, and every settlement the engine's line (``_settled_as_engine``).
+    Then ``_wagers`` finds nothing, and in a dealer-banked round ``_bank``, ``_balance``
+    and ``_order`` have nothing to judge. Anything else returns False and those parts
+    run in full.
     """
     rounding = ruleset.vig_rounding
     if (
@@ -898,24 +922,110 @@ def _dealer_banked_clean(view: RoundView, ruleset: RuleSet, facts: SettlementFac
         or view.surplus is not None
     ):
         return False
+    return _settled_as_engine(view, ruleset, facts, rounding) is not None
+
+
+def _centre_clean(view: RoundView, context: TableContext, facts: SettlementFacts) -> bool:
+    """Return True only if the wager, bank, balance and order parts would find nothing.
+
+    A player- or co-banked round as the engine settles it, cheaply: complete, not voided,
+    no voided hand, no stray settlement, every stake settled as the engine's line
+    (``_settled_as_engine``), a dealer's wager (if any) allowed and settled as the engine's
+    (``_dealer_wager_as_engine``), no flow event of the other banking mode, and the flows
+    recorded exactly as the engine's for what the centre took in and owes
+    (``centre_totals``, ``player_bank_flows``, ``co_bank_flows``: the order the winners
+    are paid in moves money between centre and pay-in, never the totals). Then
+    ``_wagers`` finds nothing; ``_bank``'s dealer wager and flows agree; ``_balance`` adds
+    up only the engine's amounts, and the engine's centre pays out what it took in;
+    ``_order`` judges California only. Anything else returns False: the full comparison.
+    """
+    ruleset, mode = context.ruleset, facts.mode
+    rounding = ruleset.vig_rounding
+    if (
+        mode not in _CENTRE_MODES
+        or rounding is None
+        or view.voided is not None
+        or view.completed is None
+        or view.player_voids
+        or facts.stray
+        or len(facts.settled) != len(facts.stakes)
+    ):
+        return False
+    if mode is BankingMode.PLAYER_BANK:
+        other_flows, owed_flows = view.co_bank_split is not None, player_bank_flows
+    else:
+        other_flows = view.shortfall is not None or view.surplus is not None
+        owed_flows = co_bank_flows
+    dealer_wager = None
+    if view.dealer_wager is not None or view.dealer_wager_settled is not None:
+        dealer_wager = _dealer_wager_as_engine(view, context, facts)
+        if dealer_wager is None:
+            return False
+    totals = None if other_flows else _settled_as_engine(view, ruleset, facts, rounding)
+    if totals is None:
+        return False
+    flows = owed_flows(*centre_totals(*totals, dealer_wager), rounding)
+    checks = _flow_checks(view, mode, flows)
+    return all(got == owed for _, _, amounts in checks for got, owed in amounts.values())
+
+
+def _dealer_wager_as_engine(
+    view: RoundView, context: TableContext, facts: SettlementFacts
+) -> DealerWager | None:
+    """Return the dealer's wager against a player bank if it was allowed, decided by the
+    hands and settled as the engine settles it; else ``None``.
+
+    What ``_judge_dealer_wager_allowed`` and ``_judge_dealer_wager`` pass: no more than
+    the bank's last wager (PA 621a.9(h)), the outcome of the dealer's hands against the
+    bank's (9(n)), and the house's result recorded (nothing on a push).
+    """
+    placed, settled = view.dealer_wager, view.dealer_wager_settled
+    if facts.mode is not BankingMode.PLAYER_BANK or placed is None or settled is None:
+        return None
+    amount = _CENTS[placed.amount]
+    limit = _dealer_wager_limit(context, facts.banker)
+    if amount <= 0 or (limit is not None and amount > limit):
+        return None
+    ruleset = context.ruleset
+    outcome = _hand_outcome(view, ruleset, ruleset.layout.dealer, facts.banker)  # PA 621a.9(n)
+    if outcome is None or settled.outcome != outcome.value:
+        return None
+    wager = DealerWager(amount, outcome)
+    return wager if _CENTS[settled.amount] == abs(wager.result) else None
+
+
+def _settled_as_engine(
+    view: RoundView, ruleset: RuleSet, facts: SettlementFacts, rounding: VigRounding
+) -> tuple[Cents, Cents] | None:
+    """Return what the Pai Gow settlements collected and paid, if each is the engine's line.
+
+    Each settled wager's outcome decided by the hands (or surrendered), and its settlement
+    exactly ``settle_wager``'s: a win paid in full less its vigorish, a push returned, a
+    loss or surrender collected. ``None`` at the first that is not.
+    """
     surrendered = {s.position for _, s in view.surrenders} if view.surrenders else ()
     settings, stakes = hand_settings(view), facts.stakes
     banker = _banker_setting(view, ruleset, facts.banker)
+    collected = paid = 0
     for position, event in facts.settled.items():
         amount, ended = stakes[position], event.outcome
         if position in surrendered:  # PA 621a.8(e): collected, no vigorish
-            want = (0, amount, 0, 0) if ended == "surrendered" else None
+            if ended != "surrendered":
+                return None
+            want = (0, amount, 0, 0)
         else:
             outcome = _outcome(settings.get(position), banker)
             if outcome is None or _OUTCOME_OF.get(ended) is not outcome:
-                return False  # not the hands' outcome, or the hands do not decide it
+                return None  # not the hands' outcome, or the hands do not decide it
             if ended == "win":
                 want = (amount, 0, 0, vigorish(amount, rounding))
             else:
                 want = (0, 0, amount, 0) if ended == "push" else (0, amount, 0, 0)
         if _recorded_money(event) != want:
-            return False
-    return True
+            return None
+        paid += want[0]
+        collected += want[1]
+    return collected, paid
 
 
 CHECKS: tuple[Check, ...] = (_settlement,)

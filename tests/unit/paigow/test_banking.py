@@ -6,8 +6,11 @@ from hypothesis import strategies as st
 
 from audit.games.errors import InvalidAmountError, InvalidSettlementError
 from audit.games.paigow.banking import (
+    centre_totals,
+    co_bank_flows,
     dealer_wager_limit,
     is_dealer_wager_allowed,
+    player_bank_flows,
     settle_co_bank,
     settle_player_bank,
 )
@@ -210,3 +213,41 @@ def test_a_banked_rounds_lines_are_each_wagers_own_settlement(wagers, rounding, 
     dealer_wager = None if dealer is None else DealerWager(dealer, WIN)
     assert settle_player_bank(wagers, rounding, dealer_wager).lines == lines
     assert settle_co_bank(wagers, rounding).lines == lines
+
+
+@given(wagers=any_wagers, rounding=roundings, dealer=st.none() | st.integers(1, 50_000),
+       dealer_ends=st.sampled_from([WIN, PUSH, LOSE]))  # fmt: skip
+def test_player_bank_flows_are_the_centre_paid_out_winner_by_winner(
+    wagers, rounding, dealer, dealer_ends
+):
+    """The pay-in is what the winners, paid in turn, took from beyond the centre; the surplus
+    what the centre kept; both as player_bank_flows reckons them from the two totals."""
+    dealer_wager = None if dealer is None else DealerWager(dealer, dealer_ends)
+    round_ = settle_player_bank(wagers, rounding, dealer_wager)
+    dealer_lost = dealer if dealer_wager is not None and dealer_ends is LOSE else 0
+    taken_in = sum(line.collected for line in round_.lines) + dealer_lost
+    owed = sum(payment.from_centre + payment.from_pay_in for payment in round_.payments)
+    assert round_.shortfall_from_bank == sum(p.from_pay_in for p in round_.payments)
+    assert round_.surplus == taken_in - sum(p.from_centre for p in round_.payments)
+    assert round_.surplus_vigorish + round_.surplus_to_bank == round_.surplus
+    paid = sum(line.paid for line in round_.lines)
+    assert centre_totals(taken_in - dealer_lost, paid, dealer_wager) == (taken_in, owed)
+    flows = player_bank_flows(taken_in, owed, rounding)
+    assert flows == tuple(getattr(round_, name) for name in flows._fields)
+    assert round_.is_balanced()
+
+
+@given(wagers=any_wagers, rounding=roundings)
+def test_co_bank_flows_halve_the_centres_pay_in_and_surplus(wagers, rounding):
+    round_ = settle_co_bank(wagers, rounding)
+    taken_in = sum(line.collected for line in round_.lines)
+    owed = sum(line.paid for line in round_.lines)
+    pay_in = round_.shortfall_from_bank + round_.shortfall_from_house
+    assert pay_in == sum(p.from_pay_in for p in round_.payments)
+    assert round_.surplus == taken_in - sum(p.from_centre for p in round_.payments)
+    assert round_.surplus_to_house + round_.surplus_vigorish + round_.surplus_to_bank == (
+        round_.surplus
+    )
+    flows = co_bank_flows(taken_in, owed, rounding)
+    assert flows == tuple(getattr(round_, name) for name in flows._fields)
+    assert round_.is_balanced()

@@ -1,10 +1,13 @@
-"""The settlement check's shortcuts (settlement_checks._dealer_banked_clean): where one says a
-round is clean, the parts it skips find nothing; rounds it must refuse still get their findings."""
+"""The settlement check's shortcuts (settlement_checks._dealer_banked_clean, _centre_clean):
+where one says a round is clean, the parts it skips find nothing; rounds it must refuse still
+get their findings."""
 
 import random
+from collections import Counter
 
 import pytest
 
+from audit.games.paigow.settlement import BankingMode
 from audit.simulation.irregular_money import MONEY_KINDS
 from audit.simulation.irregularities import careless_shift
 from audit.simulation.shift import ShiftConfig
@@ -12,7 +15,14 @@ from audit.verification.paigow import settlement_checks, verify
 from audit.verification.paigow.emit import Emit
 from audit.verification.paigow.settlement_checks import expect_settlement, read_settlement
 from tests.unit.verification.test_setting_checks import DEALER, LOSES, WINS, Table
-from tests.unit.verification.test_settlement_checks import dealer_round, found
+from tests.unit.verification.test_settlement_checks import (
+    HALVES,
+    SHORTFALL,
+    banked_round,
+    co_banked_round,
+    dealer_round,
+    found,
+)
 
 
 def judged_rounds(events, monkeypatch):
@@ -45,18 +55,21 @@ def skipped_parts_find(view, context):
 def test_where_a_shortcut_takes_a_round_the_parts_it_skips_find_nothing(seed, monkeypatch):
     """Careless shifts, every irregularity of money at half the rounds: taken or refused, never
     taken where the full comparison finds something."""
-    config = ShiftConfig(tables=6, rounds_per_table=30)
+    config = ShiftConfig(tables=8, rounds_per_table=40)
     events, _ = careless_shift(config, random.Random(seed), 0.5, kinds=MONEY_KINDS)
-    taken = refused = 0
+    taken, refused = Counter(), Counter()
     for view, context in judged_rounds(list(events), monkeypatch):
         facts = read_settlement(view, context.ruleset)
-        if settlement_checks._dealer_banked_clean(view, context.ruleset, facts):
-            taken += 1
+        if settlement_checks._dealer_banked_clean(view, context.ruleset, facts) or (
+            settlement_checks._centre_clean(view, context, facts)
+        ):
+            taken[facts.mode] += 1
             assert skipped_parts_find(view, context) == [], view.round_id
         else:
-            refused += 1
-    assert taken > 20
-    assert refused > 20
+            refused[facts.mode] += 1
+    for mode in (BankingMode.DEALER, BankingMode.PLAYER_BANK, BankingMode.CO_BANK):
+        assert taken[mode] > 2, mode
+        assert refused[mode] > 2, mode
 
 
 # --- Rounds the dealer-banked shortcut must refuse -----------------------------------------------
@@ -87,3 +100,37 @@ def test_a_surrender_settled_as_a_loss():
 def test_a_settlement_of_the_right_outcome_with_the_vigorish_of_another_rounding():
     table = dealer_round({1: ("win", {"paid": "25.00", "vigorish": "1.50"})})
     assert found(table) == [("PG-SETTLE-VIG-OVER", 1, "PA 621a.8(k)", "0.25")]
+
+
+# --- Rounds the player- and co-bank shortcut must refuse -----------------------------------------
+
+
+def test_a_co_bank_split_recorded_in_a_player_banked_round_unbalances_the_centre():
+    split = ("co_bank_split", {"surplus_to_house": "5.00"})
+    table = banked_round("100.00", flows=[*SHORTFALL, split])
+    assert found(table) == [("PG-SETTLE-UNBALANCED", 2, "PA 621a.9(r)", "5.00")]
+
+
+def test_a_surplus_recorded_in_a_co_banked_round_unbalances_the_centre():
+    table = co_banked_round(HALVES)
+    surplus = table.add("bank_surplus_settled", surplus="0.00", vigorish="0.00",
+                        paid_to_bank="3.00")  # fmt: skip
+    table.events.insert(len(table.events) - 2, table.events.pop())  # before round_completed
+    assert surplus in table.events
+    assert found(table) == [("PG-SETTLE-UNBALANCED", 2, "PA 621a.9(r)", "3.00")]
+
+
+def test_a_dealer_wager_pushed_with_money_moved():
+    """The dealer's hands lose to the bank's: a push recorded with $40 moved is wrong twice."""
+    table = banked_round("100.00", flows=SHORTFALL, dealer_settled="push")
+    assert found(table) == [
+        ("PG-SETTLE-OUTCOME", 0, "PA 621a.9(n)", "40.00"),
+        ("PG-SETTLE-PAYOUT", 0, "PA 621a.9(n)", "40.00"),
+        ("PG-SETTLE-UNBALANCED", 2, "PA 621a.9(o)", "40.00"),
+    ]
+
+
+def test_a_stake_left_unsettled_still_has_the_banks_flows_judged():
+    table = banked_round("100.00", flows=[("bank_shortfall_collected", {"amount": "20.00"})])
+    table.events = [e for e in table.events if not (e.type == "wager_settled" and e.position == 3)]
+    assert found(table) == [("PG-BANK-SHORTFALL", 2, "PA 621a.9(o)", "10.00")]
