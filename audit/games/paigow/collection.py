@@ -19,9 +19,11 @@ under $100 for options 5 and 10) match no band, pay nothing, and
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import cached_property
 from itertools import pairwise
 
 from audit.games.errors import InvalidSettlementError
@@ -75,6 +77,11 @@ class CollectionSchedule:
                 raise InvalidSettlementError(f"bands do not join: {below!r}, {above!r}")
         if not self.bands or self.bands[-1].high is not None:
             raise InvalidSettlementError(f"the last band must be open-ended: {self.bands!r}")
+
+    @cached_property
+    def _tops(self) -> tuple[Cents, ...]:
+        """Return each closed band's top in cents, in order: collection_band searches them."""
+        return tuple(band.high * 100 for band in self.bands if band.high is not None)
 
 
 def _schedule(
@@ -133,7 +140,9 @@ def collection_band(schedule: CollectionSchedule, amount: Cents) -> CollectionBa
     check_amount(amount, "collection basis")
     if amount < schedule.bands[0].floor:
         return None
-    return next(band for band in schedule.bands if band.covers(amount))
+    # The first band whose top is not below the amount covers it; above them all, the
+    # open-ended last band does.
+    return schedule.bands[bisect_left(schedule._tops, amount)]
 
 
 def is_below_schedule(schedule: CollectionSchedule, amount: Cents) -> bool:

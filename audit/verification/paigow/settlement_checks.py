@@ -481,6 +481,12 @@ def _judge_vigorish(
          at_stake=to_dollars(abs(taken - owed)), events=[event], rule_key=rule)  # fmt: skip
 
 
+def _is_line(event: WagerSettled, line: SettlementLine) -> bool:
+    """Return whether a settlement records exactly the line: its outcome and every amount."""
+    exact = (line.paid, line.collected, line.returned, line.vigorish)
+    return event.outcome == _label(line.wager) and _recorded_money(event) == exact
+
+
 def _judge_line(
     emit: Emit,
     context: TableContext,
@@ -490,11 +496,10 @@ def _judge_line(
     expected: tuple[SettlementLine, bool],
 ) -> None:
     line, known = expected
+    if _is_line(event, line):
+        return  # the engine's line to the cent: no judgement below finds anything
     paid, collected, returned, taken = _recorded_money(event)
     want = (line.paid, line.collected, line.returned)
-    exact = (_label(line.wager), *want, line.vigorish)
-    if (event.outcome, paid, collected, returned, taken) == exact:
-        return  # the engine's line to the cent: no judgement below finds anything
     if view.voided is not None:  # every wager returned whole, nothing else moved
         if (paid, collected, returned, taken) != (*want, 0):
             wrong = max(_money_at_stake((paid, collected, returned), want), taken)
@@ -892,7 +897,11 @@ def _settlement(view: RoundView, context: TableContext, emit: Emit) -> None:
     """
     ruleset = context.ruleset
     facts = read_settlement(view, ruleset)
-    if not (_dealer_banked_clean(view, ruleset, facts) or _centre_clean(view, context, facts)):
+    if not (
+        _dealer_banked_clean(view, ruleset, facts)
+        or _centre_clean(view, context, facts)
+        or _california_clean(view, ruleset, facts)
+    ):
         expected = expect_settlement(view, ruleset, facts)
         _wagers(view, context, emit, facts, expected)
         _bank(view, context, emit, facts, expected)
@@ -992,6 +1001,39 @@ def _dealer_wager_as_engine(
         return None
     wager = DealerWager(amount, outcome)
     return wager if _CENTS[settled.amount] == abs(wager.result) else None
+
+
+def _california_clean(view: RoundView, ruleset: RuleSet, facts: SettlementFacts) -> bool:
+    """Return True only if the wager, bank, balance and order parts would find nothing.
+
+    A California round as the engine settles it, cheaply: not voided, no voided hand, no
+    stray settlement, a player-dealer wager, the wagers settled clockwise from the action
+    button (as ``_order`` wants), each outcome decided by the hands, and each settlement
+    exactly ``settle_california``'s line in that order. Then ``_wagers`` finds nothing,
+    ``_order`` finds the order kept, and ``_bank`` and ``_balance`` judge no California
+    round. Anything else returns False: the full comparison.
+    """
+    if (
+        facts.mode is not BankingMode.CALIFORNIA
+        or view.voided is not None
+        or view.player_voids
+        or facts.stray
+        or facts.player_dealer <= 0
+    ):
+        return False
+    clockwise = _expected_order(view, ruleset, facts)
+    if clockwise is None or [p for p in clockwise if p in facts.settled] != facts.settled_order:
+        return False
+    settings, banker = hand_settings(view), _banker_setting(view, ruleset, facts.banker)
+    wagers = []
+    for position in facts.settled_order:
+        outcome = _outcome(settings.get(position), banker)
+        if outcome is None:
+            return False  # the hands do not decide it: judged on the recorded outcome
+        wagers.append(Wager(position, facts.stakes[position], outcome))
+    # CA: covered clockwise as far as the player-dealer's wager goes, the rest returned.
+    lines = settle_california(wagers, facts.player_dealer).lines
+    return all(_is_line(facts.settled[line.position], line) for line in lines)
 
 
 def _settled_as_engine(

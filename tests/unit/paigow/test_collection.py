@@ -197,3 +197,19 @@ def test_malformed_schedules_are_refused():
         CollectionSchedule(1, basis, (CollectionBand(1, 100, 100),))
     with pytest.raises(InvalidSettlementError, match="open-ended"):
         CollectionSchedule(1, basis, ())
+
+
+def _band_by_scan(schedule, amount):
+    """The band an amount falls in, by reading the bands in order: the lookup's reference."""
+    if amount < schedule.bands[0].floor:
+        return None
+    return next(band for band in schedule.bands if band.covers(amount))
+
+
+@pytest.mark.parametrize("option", sorted(COLLECTION_SCHEDULES))
+def test_the_band_looked_up_is_the_first_that_covers_the_amount(option):
+    schedule = COLLECTION_SCHEDULES[option]
+    edges = {band.low * 100 + d for band in schedule.bands for d in (-101, -100, -99, -1, 0, 1)}
+    edges |= {band.high * 100 + d for band in schedule.bands if band.high for d in (-1, 0, 1)}
+    for amount in sorted({a for a in edges if a >= 0} | set(range(0, 600_000, 997))):
+        assert collection_band(schedule, amount) == _band_by_scan(schedule, amount), amount

@@ -1,4 +1,5 @@
-"""The settlement check's shortcuts (settlement_checks._dealer_banked_clean, _centre_clean):
+"""The settlement check's shortcuts (settlement_checks._dealer_banked_clean, _centre_clean,
+_california_clean):
 where one says a round is clean, the parts it skips find nothing; rounds it must refuse still
 get their findings."""
 
@@ -16,9 +17,11 @@ from audit.verification.paigow.emit import Emit
 from audit.verification.paigow.settlement_checks import expect_settlement, read_settlement
 from tests.unit.verification.test_setting_checks import DEALER, LOSES, WINS, Table
 from tests.unit.verification.test_settlement_checks import (
+    CA,
     HALVES,
     SHORTFALL,
     banked_round,
+    ca_round,
     co_banked_round,
     dealer_round,
     found,
@@ -60,14 +63,16 @@ def test_where_a_shortcut_takes_a_round_the_parts_it_skips_find_nothing(seed, mo
     taken, refused = Counter(), Counter()
     for view, context in judged_rounds(list(events), monkeypatch):
         facts = read_settlement(view, context.ruleset)
-        if settlement_checks._dealer_banked_clean(view, context.ruleset, facts) or (
-            settlement_checks._centre_clean(view, context, facts)
+        if (
+            settlement_checks._dealer_banked_clean(view, context.ruleset, facts)
+            or settlement_checks._centre_clean(view, context, facts)
+            or settlement_checks._california_clean(view, context.ruleset, facts)
         ):
             taken[facts.mode] += 1
             assert skipped_parts_find(view, context) == [], view.round_id
         else:
             refused[facts.mode] += 1
-    for mode in (BankingMode.DEALER, BankingMode.PLAYER_BANK, BankingMode.CO_BANK):
+    for mode in BankingMode:
         assert taken[mode] > 2, mode
         assert refused[mode] > 2, mode
 
@@ -134,3 +139,26 @@ def test_a_stake_left_unsettled_still_has_the_banks_flows_judged():
     table = banked_round("100.00", flows=[("bank_shortfall_collected", {"amount": "20.00"})])
     table.events = [e for e in table.events if not (e.type == "wager_settled" and e.position == 3)]
     assert found(table) == [("PG-BANK-SHORTFALL", 2, "PA 621a.9(o)", "10.00")]
+
+
+# --- Rounds the California shortcut must refuse ------------------------------------------------
+
+
+def test_without_a_valid_throw_the_order_is_not_judged_but_the_coverage_is():
+    """No action button: the lines are judged in the order settled, the order itself not."""
+    changes = {1: ("lose", {"collected": "20.00"}), 4: ("win", {"paid": "30.00"})}
+    table = ca_round(changes, order=(1, 3, 4))
+    table.events = [e for e in table.events if e.type != "dice_revealed"]
+    assert found(table) == []  # seat 1's loss first lets the player-dealer cover seat 4 whole
+    table = ca_round(order=(1, 3, 4))  # settled as if the button were on seat 3
+    table.events = [e for e in table.events if e.type != "dice_revealed"]
+    assert found(table) == [
+        ("PG-CA-COVERAGE", 1, f"{CA}, Type of Game", "20.00"),
+        ("PG-CA-COVERAGE", 4, f"{CA}, Type of Game", "20.00"),
+    ]
+
+
+def test_a_california_hand_missing_leaves_its_recorded_outcome_to_judge():
+    table = ca_round({1: ("win", {"paid": "20.00"})})  # seat 1's hands would have it lose
+    table.events = [e for e in table.events if not (e.type == "hand_set" and e.position == 1)]
+    assert found(table) == [("PG-CA-COVERAGE", 1, f"{CA}, Type of Game", "20.00")]
