@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import filterfalse
 from typing import Literal
 
 from audit.games.errors import InvalidDealError
@@ -34,11 +35,21 @@ HAND_COUNT = 8
 """Every table deals eight hands of four: the 32 tiles leave nothing over."""
 DIE_FACES = range(1, 7)
 DICE_TOTALS = range(3, 19)
+_FACE_SET = frozenset(DIE_FACES)
 
 
 def _is_int(value: object) -> bool:
     # bool is an int subclass, but True is not a die face or a position.
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _plain_ints_among(values: Iterable[object], allowed: frozenset[int]) -> bool:
+    """Return whether every value is a plain ``int`` in ``allowed``: the usual input, found
+    so in C loops. ``False`` says only that each value needs looking at with ``_is_int``."""
+    return _PLAIN_INT.issuperset(map(type, values)) and allowed.issuperset(values)
+
+
+_PLAIN_INT = frozenset({int})
 
 
 @dataclass(frozen=True)
@@ -64,9 +75,15 @@ class TableLayout:
 
     @cached_property
     def _walks(self) -> dict[tuple[Position | str, Position | bool], tuple[Position, ...]]:
-        """Walks round the ring taken so far, by start and direction (``_walk``), and the
-        settlement orders by start (``settlement_order``)."""
+        """Walks round the ring taken so far, by start and direction (``_walk``), the
+        settlement orders by start (``settlement_order``) and the positions that may go
+        unwagered (``_may_go_unwagered``)."""
         return {}
+
+    @cached_property
+    def _betting_set(self) -> frozenset[Position]:
+        """The betting positions, for set operations."""
+        return frozenset(self.betting)
 
     def __post_init__(self) -> None:
         if len(self.ring) != HAND_COUNT or set(self.ring) != set(range(HAND_COUNT)):
@@ -150,9 +167,10 @@ def dice_total(faces: Iterable[int]) -> int:
     rolled = tuple(faces)
     if len(rolled) != 3:
         raise InvalidDealError(f"expected three dice: {rolled!r}")
-    for face in rolled:
-        if not _is_int(face) or face not in DIE_FACES:
-            raise InvalidDealError(f"invalid die face: {face!r}")
+    if not _plain_ints_among(rolled, _FACE_SET):
+        for face in rolled:
+            if not _is_int(face) or face not in DIE_FACES:
+                raise InvalidDealError(f"invalid die face: {face!r}")
     return sum(rolled)
 
 
@@ -266,11 +284,21 @@ def unwagered_positions(
     (2, 3, 6)
     """
     played = set(wagered)
-    for p in played:
-        if not _is_int(p) or p not in layout.betting:
-            raise InvalidDealError(f"not a betting position: {p!r}")
-    return tuple(
-        p
-        for p in layout.ring
-        if (p in layout.betting and p not in played) or (p == layout.dealer and not dealer_plays)
-    )
+    if not _plain_ints_among(played, layout._betting_set):
+        for p in played:
+            if not _is_int(p) or p not in layout.betting:
+                raise InvalidDealError(f"not a betting position: {p!r}")
+    return tuple(filterfalse(played.__contains__, _may_go_unwagered(layout, dealer_plays)))
+
+
+def _may_go_unwagered(layout: TableLayout, dealer_plays: bool) -> tuple[Position, ...]:
+    """Return the betting positions in ring order, and the dealer's if the dealer plays no hand."""
+    key = ("unwagered", dealer_plays)
+    found = layout._walks.get(key)
+    if found is None:  # a layout never changes: worked out once
+        found = layout._walks[key] = tuple(
+            p
+            for p in layout.ring
+            if p in layout.betting or (p == layout.dealer and not dealer_plays)
+        )
+    return found

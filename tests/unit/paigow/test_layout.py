@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 
 import pytest
@@ -27,6 +28,10 @@ from audit.games.paigow.layout import (
 
 LAYOUTS = [PA_NJ_LAYOUT, CALIFORNIA_LAYOUT]
 layouts = st.sampled_from(LAYOUTS)
+
+
+class _IntSubclass(int):
+    """An int of another class: a position or a face all the same, unlike a bool."""
 
 
 # --- Regulation examples -------------------------------------------------------------
@@ -222,11 +227,22 @@ def test_california_layout_names():
 @pytest.mark.parametrize(
     ("faces", "quoted"),
     [((0, 1, 2), "0"), ((1, 2, 7), "7"), ((1, 2), "(1, 2)"), ((1, 2, 3, 4), "(1, 2, 3, 4)"),
-     ((True, 1, 1), "True"), ((1, "2", 3), "'2'")],
+     ((True, 1, 1), "True"), ((1, "2", 3), "'2'"), ((1, 2.0, 3), "2.0")],
 )  # fmt: skip
 def test_bad_dice_are_rejected(faces, quoted):
     with pytest.raises(InvalidDealError, match=f"^[a-z].*{re.escape(quoted)}"):
         dice_total(faces)
+
+
+def test_every_throw_of_three_is_totalled_or_rejected():
+    """Exhaustively, faces 0 to 7 (and int subclasses, which are ints): the sum, or an error."""
+    for faces in itertools.product(range(8), repeat=3):
+        for thrown in (faces, tuple(_IntSubclass(f) for f in faces)):
+            if all(1 <= f <= 6 for f in faces):
+                assert dice_total(thrown) == sum(faces)
+            else:
+                with pytest.raises(InvalidDealError, match="invalid die face"):
+                    dice_total(thrown)
 
 
 @pytest.mark.parametrize("total", [2, 19, 0, -4, "9", 9.0, True])
@@ -280,10 +296,27 @@ def test_unknown_position_is_rejected(position):
         position_name(PA_NJ_LAYOUT, position)
 
 
-@pytest.mark.parametrize("wagered", [[DEALER], [DEAD_HAND], [1, 9]])
+@pytest.mark.parametrize("wagered", [[DEALER], [DEAD_HAND], [1, 9], [True], [2, "3"], [2.0]])
 def test_wagers_only_sit_at_betting_positions(wagered):
     with pytest.raises(InvalidDealError, match=f"not a betting position: {wagered[-1]!r}"):
         unwagered_positions(PA_NJ_LAYOUT, wagered)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_unwagered_positions_are_every_unplayed_betting_position_in_ring_order(layout):
+    """Every set of wagers, exhaustively, against the rule read off the ring one by one."""
+    for mask in range(2 ** len(layout.betting)):
+        wagered = [p for i, p in enumerate(layout.betting) if mask >> i & 1]
+        for dealer_plays in (True, False):
+            expected = tuple(
+                p
+                for p in layout.ring
+                if (p in layout.betting and p not in wagered)
+                or (p == layout.dealer and not dealer_plays)
+            )
+            assert unwagered_positions(layout, wagered, dealer_plays=dealer_plays) == expected
+            seats = [_IntSubclass(p) for p in wagered]
+            assert unwagered_positions(layout, seats, dealer_plays=dealer_plays) == expected
 
 
 @pytest.mark.parametrize(
