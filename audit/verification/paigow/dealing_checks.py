@@ -13,12 +13,16 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import partial
 from itertools import chain
+from operator import itemgetter
+from typing import NamedTuple
 
 from audit.events.envelope import Event
 from audit.events.paigow import play, wagers
 from audit.games.errors import RulesError
 from audit.games.paigow.dealing import Cut, apply_cut, deal_order
 from audit.games.paigow.delivery import (
+    STACK_COUNT,
+    STACK_HEIGHT,
     DeliveryStyle,
     Stacks,
     check_stacks,
@@ -26,6 +30,7 @@ from audit.games.paigow.delivery import (
     form_stacks,
 )
 from audit.games.paigow.layout import (
+    HAND_COUNT,
     NumberSource,
     Position,
     TableLayout,
@@ -311,12 +316,14 @@ def _style(view: RoundView, context: TableContext) -> DeliveryStyle:
 
 
 _NAME_SET = frozenset(TILE_NAMES)
-_PLAIN = (list, tuple)
+_PLAIN = frozenset({list, tuple})
 _IDENTITY = form_stacks(TILES)
 """The stacks holding tile ``i`` at place ``i`` of the row: what the engine's cut and delivery
 do to them is where each place of any row goes."""
-_PLACES: dict[tuple[tuple[int, ...] | None, DeliveryStyle], tuple[tuple[int, ...], ...]] = {}
-_PLACES_KEPT = 4096
+_DELIVERY_ORDERS: dict[
+    tuple[tuple[int, ...] | None, DeliveryStyle], Callable[[Sequence[str]], tuple[str, ...]]
+] = {}
+_DELIVERY_ORDERS_KEPT = 4096
 
 
 def _canonical_row(stacks: Sequence[Sequence[str]]) -> tuple[str, ...] | None:
@@ -325,40 +332,89 @@ def _canonical_row(stacks: Sequence[Sequence[str]]) -> tuple[str, ...] | None:
     Then ``_full_set`` would accept them (a canonical name is one tile, and each tile once is
     the full set). ``None`` says only that this quick reading does not apply.
     """
-    if type(stacks) not in _PLAIN or len(stacks) != 8:
+    if type(stacks) not in _PLAIN or len(stacks) != STACK_COUNT:
         return None
-    for stack in stacks:
-        if type(stack) not in _PLAIN or len(stack) != 4:
-            return None
+    # Every stack a list or tuple of four (not a set, say: _full_set takes sequences only).
+    if not _PLAIN.issuperset(map(type, stacks)) or {*map(len, stacks)} != {STACK_HEIGHT}:
+        return None
     row = tuple(chain.from_iterable(stacks))
     return row if _NAME_SET.issubset(row) else None  # 32 names holding all 32: each once
 
 
-def _places(cut: Cut | None, style: DeliveryStyle) -> tuple[tuple[int, ...], ...]:
-    """Return each delivered group as places in the uncut row: the engine's, on ``_IDENTITY``.
+def _delivery_order(
+    cut: Cut | None, style: DeliveryStyle
+) -> Callable[[Sequence[str]], tuple[str, ...]]:
+    """Return a getter of an uncut row's 32 tiles in the order the engine delivers them.
 
-    The cut and the delivery only rearrange: they move tiles by place, whatever the tiles.
+    The engine's cut and delivery of ``_IDENTITY`` give each delivered tile's place in the
+    uncut row: they only rearrange, moving tiles by place whatever the tiles.
     """
     key = (cut.order if cut is not None else None, style)
-    places = _PLACES.get(key)
-    if places is None:
-        places = deliver(apply_cut(_IDENTITY, cut), style)
-        if len(_PLACES) < _PLACES_KEPT:
-            _PLACES[key] = places
-    return places
+    getter = _DELIVERY_ORDERS.get(key)
+    if getter is None:
+        places = chain.from_iterable(deliver(apply_cut(_IDENTITY, cut), style))
+        getter = itemgetter(*places)
+        if len(_DELIVERY_ORDERS) < _DELIVERY_ORDERS_KEPT:
+            _DELIVERY_ORDERS[key] = getter
+    return getter
 
 
-def _groups(
-    view: RoundView, formed: play.StacksFormed, style: DeliveryStyle
-) -> tuple[Cut | None, list[tuple[str, ...]]] | None:
-    """Return the cut and the tiles' names in each group as the engine delivers them.
+class _Tiles(NamedTuple):
+    """The round's tiles as recorded: the stacks dealt, the deliveries and the hands set.
 
+    Read once per round (``view.once(_read_tiles)``) for the checks that compare them.
+    """
+
+    formed: play.StacksFormed | None
+    """The stacks the deal used (:func:`_dealt_stacks`)."""
+    row: tuple[str, ...] | None
+    """Their 32 names in a row where they hold each tile once (:func:`_canonical_row`): then
+    no tile is twice in the stacks and none is missing."""
+    orders: tuple[int, ...]
+    """Each delivery's ``order``, in the order recorded; ``positions`` and ``delivered`` too."""
+    positions: tuple[Position, ...]
+    delivered: tuple[Sequence[str], ...]
+    dealt: tuple[str, ...]
+    """Every tile delivered, delivery after delivery."""
+    misdealt: list[Position]
+    """The positions whose hand was set with other tiles than the four delivered there."""
+
+
+def _read_tiles(view: RoundView) -> _Tiles:
+    """Return the round's tiles as recorded (:class:`_Tiles`)."""
+    formed = _dealt_stacks(view)
+    stacks = formed.stacks if formed is not None else None
+    row = _canonical_row(stacks) if stacks is not None else None  # type: ignore[arg-type]
+    deliveries = [(e.order, e.position, e.tiles) for _, e in view.delivered]
+    given = {position: tiles for _, position, tiles in deliveries}  # the last one wins
+    # The deliveries' columns: orders, positions and tiles.
+    orders, positions, delivered = zip(*deliveries, strict=False) if deliveries else ((), (), ())
+    dealt = tuple(chain.from_iterable(delivered))
+    return _Tiles(formed, row, orders, positions, delivered, dealt, _misdealt(view, given))
+
+
+def _misdealt(view: RoundView, given: dict[Position, Sequence[str]]) -> list[Position]:
+    """Return the positions whose hand holds other tiles than those given it, in order."""
+    misdealt = []
+    for position, hand in view.hands.items():
+        tiles = given.get(position)
+        if tiles is None or sorted(hand.high + hand.low) != sorted(tiles):  # in any order
+            misdealt.append(position)
+    return sorted(misdealt)
+
+
+def _expected_delivery(
+    view: RoundView, tiles: _Tiles, style: DeliveryStyle
+) -> tuple[Cut | None, tuple[str, ...]] | None:
+    """Return the cut and the 32 tiles' names in the order the engine delivers them.
+
+    Group ``k``, for the ``k``-th position dealt, is the names ``4k`` to ``4k + 3``.
     ``None`` where ``check_delivery`` has nothing to compare: stacks without the full set
     once each, or a cut 9(g) does not allow.
     """
-    row = _canonical_row(formed.stacks)  # type: ignore[arg-type]
+    row = tiles.row
     if row is None:
-        stacks = _full_set(formed.stacks)  # type: ignore[arg-type]
+        stacks = _full_set(tiles.formed.stacks)  # type: ignore[arg-type, union-attr]
         if stacks is None:
             return None  # PG-TILE-DUPLICATE / PG-TILE-MISSING say why
     try:
@@ -367,8 +423,30 @@ def _groups(
         return None  # a cut 9(g) does not allow: what the dealer did cannot be reconstructed
     if row is None:
         groups = deliver(apply_cut(stacks, cut), style)  # PA 621a.9(g), 621a.6(d) / 621a.7
-        return cut, [tuple(TILE_NAMES[t] for t in group) for group in groups]
-    return cut, [tuple(map(row.__getitem__, places)) for places in _places(cut, style)]
+        return cut, tuple(TILE_NAMES[t] for t in chain.from_iterable(groups))
+    return cut, _delivery_order(cut, style)(row)
+
+
+_IN_TURN = tuple(range(HAND_COUNT))
+_FOUR_EACH = (STACK_HEIGHT,) * HAND_COUNT
+
+
+def _delivered_as_expected(
+    tiles: _Tiles, walk: tuple[Position, ...] | None, expected: tuple[str, ...]
+) -> bool:
+    """Return whether the stacks went in turn, each to the walk's next position, with the
+    engine's tiles listed as the engine lists them: the usual round, recorded as dealt.
+
+    Then every delivery's position and tiles are its group's, and the comparison delivery
+    by delivery finds nothing. A deal recorded otherwise (a hand's tiles in another order,
+    say) is compared delivery by delivery.
+    """
+    return (
+        tiles.orders == _IN_TURN
+        and tiles.positions == walk
+        and tiles.dealt == expected
+        and tuple(map(len, tiles.delivered)) == _FOUR_EACH
+    )
 
 
 def check_delivery(view: RoundView, context: TableContext, emit: Emit) -> None:
@@ -378,19 +456,22 @@ def check_delivery(view: RoundView, context: TableContext, emit: Emit) -> None:
     delivery gives (as a set: order within a hand means nothing), and its
     position with the counterclockwise walk from the recorded first stack.
     """
-    formed = _dealt_stacks(view)
-    if formed is None or formed.stacks is None or not view.delivered:
+    tiles = view.once(_read_tiles)
+    if tiles.formed is None or tiles.formed.stacks is None or not view.delivered:
         return
     style = _style(view, context)
-    found = _groups(view, formed, style)
+    found = _expected_delivery(view, tiles, style)
     if found is None:
         return
-    cut, groups = found
+    cut, expected = found
     ruleset = context.ruleset
     layout = ruleset.layout
     first = _first_delivery(view)
     # PA 621a.6(d), 621a.9(k): then "moving counterclockwise around the table".
     walk = deal_order(first.position, layout) if first is not None else None
+    if _delivered_as_expected(tiles, walk, expected):
+        return
+    groups = [expected[i : i + STACK_HEIGHT] for i in range(0, len(expected), STACK_HEIGHT)]
     cited = "alternative-delivery" in ruleset.citations
     alternative = style is not ruleset.default_delivery_style and cited
     for _, event in view.delivered:
@@ -507,8 +588,8 @@ def check_exposed_tiles(view: RoundView, context: TableContext, emit: Emit) -> N
 # --- The tiles' integrity: each a possible switch ----------------------------------------------
 
 
-def _duplicates(names: Iterable[str]) -> set[str]:
-    names = list(names)
+def _duplicates(names: Sequence[str]) -> set[str]:
+    """Return the names that occur more than once."""
     if len(set(names)) == len(names):
         return set()  # the usual case, found without counting
     return {name for name, seen in Counter(names).items() if seen > 1}
@@ -521,11 +602,19 @@ def check_duplicate_tiles(view: RoundView, context: TableContext, emit: Emit) ->
     later holder, and every holder's wagers are at stake (either may be the switch).
     """
     layout = context.ruleset.layout
-    formed = _dealt_stacks(view)
-    stacked = [*chain.from_iterable(formed.stacks)] if formed and formed.stacks else []
-    in_stacks = _duplicates(stacked)
-    in_dealt = _duplicates(chain.from_iterable(e.tiles for _, e in view.delivered))
-    in_hands = _duplicates(chain.from_iterable(e.high + e.low for e in view.hands.values()))
+    tiles = view.once(_read_tiles)
+    formed = tiles.formed
+    if tiles.row is not None:
+        in_stacks: set[str] = set()  # each tile once
+    else:
+        in_stacks = _duplicates(
+            [*chain.from_iterable(formed.stacks)] if formed and formed.stacks else []
+        )
+    in_dealt = _duplicates(tiles.dealt)
+    if not in_dealt and not tiles.misdealt:
+        in_hands: set[str] = set()  # each hand the four of one delivery, none delivered twice
+    else:
+        in_hands = _duplicates([*chain.from_iterable(e.high + e.low for e in view.hands.values())])
     if not (in_stacks or in_dealt or in_hands):
         return  # the usual case: no tile twice anywhere
     dealt = [(e.position, name, e) for _, e in view.delivered for name in e.tiles]
@@ -557,9 +646,12 @@ def check_duplicate_tiles(view: RoundView, context: TableContext, emit: Emit) ->
 
 def check_missing_tiles(view: RoundView, context: TableContext, emit: Emit) -> None:
     """Flag recorded stacks that do not hold all 32 tiles (PA 621a.3(a), 621a.4(d))."""
-    formed = _dealt_stacks(view)
+    tiles = view.once(_read_tiles)
+    formed = tiles.formed
     if formed is None or formed.stacks is None:
         return
+    if tiles.row is not None:
+        return  # the usual case: each tile once
     stacked = {name for stack in formed.stacks for name in stack}
     if stacked.issuperset(TILE_NAMES):
         return  # the usual case, found without listing the missing
@@ -578,13 +670,15 @@ def check_hands_dealt(view: RoundView, context: TableContext, emit: Emit) -> Non
     """Flag a hand set with tiles other than the four delivered to it (PA 621a.8(a))."""
     if not view.delivered:
         return  # no deal recorded: nothing to compare the hands with
+    misdealt = view.once(_read_tiles).misdealt
+    if not misdealt:
+        return  # the usual round
     layout = context.ruleset.layout
     dealt = view.delivered_to()
-    for position, hand in sorted(view.hands.items()):
+    for position in misdealt:
+        hand = view.hands[position]
         tiles = [*hand.high, *hand.low]
         given = dealt.get(position)
-        if given is not None and sorted(tiles) == sorted(given):  # the same four, in any order
-            continue
         emit(
             "PG-TILE-HAND-MISMATCH",
             recorded=f"{position_name(layout, position)} set {' '.join(tiles)}",

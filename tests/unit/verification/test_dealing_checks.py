@@ -428,7 +428,7 @@ def test_the_delivery_read_by_tile_names_is_the_engines_for_every_style_and_cut(
     from audit.games.paigow.dealing import apply_cut
     from audit.games.paigow.delivery import deliver, form_stacks
     from audit.games.paigow.tiles import TILE_NAMES, TILES
-    from audit.verification.paigow.dealing_checks import _canonical_row, _places
+    from audit.verification.paigow.dealing_checks import _canonical_row, _delivery_order
 
     rng = random.Random(5)
     cuts = [None]
@@ -450,8 +450,8 @@ def test_the_delivery_read_by_tile_names_is_the_engines_for_every_style_and_cut(
         for style in DeliveryStyle:
             for cut in rng.sample(cuts, 6):
                 engine = deliver(apply_cut(stacks, cut), style)
-                by_name = [tuple(map(row.__getitem__, p)) for p in _places(cut, style)]
-                assert by_name == [tuple(TILE_NAMES[t] for t in g) for g in engine]
+                by_name = _delivery_order(cut, style)(row)
+                assert by_name == tuple(TILE_NAMES[t] for g in engine for t in g)
     twice = [list(stack) for stack in names]
     twice[7][3] = twice[0][0]
     assert _canonical_row(twice) is None
