@@ -21,8 +21,8 @@ from audit.events.paigow.settlement import (
     CollectionFeeTaken,
 )
 from audit.events.paigow.wagers import DealerWagerAgainstBank
-from audit.games.money import Cents, ceil_div, to_dollars
-from audit.games.paigow.banking import settle_player_bank
+from audit.games.money import Cents, to_dollars
+from audit.games.paigow.banking import centre_totals, co_bank_flows, settle_player_bank
 from audit.games.paigow.layout import Position
 from audit.games.paigow.outcome import Outcome
 from audit.games.paigow.settlement import (
@@ -483,20 +483,15 @@ def _co_bank_with_dealer(
     """Settle a co-banked round through the centre with a dealer wager the rules forbid:
     the centre as a player bank's, then halved with the house as ``settle_co_bank`` halves."""
     centre = settle_player_bank(wagers, rounding, dealer_wager)
-    shortfall, surplus = centre.shortfall_from_bank, centre.surplus
-    from_co_bank, to_house = ceil_div(shortfall, 2), ceil_div(surplus, 2)
-    surplus_vigorish = min(vigorish(surplus - to_house, rounding), surplus - to_house)
+    collected = sum(line.collected for line in centre.lines)
+    paid = sum(line.paid for line in centre.lines)
+    flows = co_bank_flows(*centre_totals(collected, paid, dealer_wager), rounding)
     return RoundSettlement(
         BankingMode.CO_BANK,
         centre.lines,
         dealer_wager=dealer_wager,
         payments=centre.payments,
-        shortfall_from_bank=from_co_bank,
-        shortfall_from_house=shortfall - from_co_bank,
-        surplus=surplus,
-        surplus_to_house=to_house,
-        surplus_vigorish=surplus_vigorish,
-        surplus_to_bank=surplus - to_house - surplus_vigorish,
+        **flows._asdict(),
     )
 
 
