@@ -21,9 +21,11 @@ import random
 import time
 import tracemalloc
 
+from audit.games.paigow import dealer_rule as dealer_rule_module
 from audit.games.paigow import house_way as house_way_module
+from audit.games.paigow.deals import all_deals
 from audit.games.paigow.hands import PA_RANKING, HandRanking
-from audit.games.paigow.house_way import HOUSE_WAYS, all_deals
+from audit.games.paigow.house_way import HOUSE_WAYS
 from audit.games.paigow.outcome import Outcome, outcome_from_keys
 from audit.games.paigow.setting import Setting
 from audit.games.paigow.settlement import Wager, settle_wager
@@ -35,13 +37,17 @@ ROUNDING = VigRounding.QUARTER
 
 
 def build_tables() -> tuple[float, int]:
-    """Build every house way's table from cold; return seconds, then bytes held (traced apart)."""
+    """Build every house way's table from cold; return seconds, then bytes held (traced apart).
+
+    From cold includes the dealer rule's table, which the strongest-low way reads."""
     house_way_module._TABLES.clear()
+    dealer_rule_module._CODES.clear()
     started = time.perf_counter()
     for way in HOUSE_WAYS.values():
         way.table(PA_RANKING)
     seconds = time.perf_counter() - started
     house_way_module._TABLES.clear()
+    dealer_rule_module._CODES.clear()
     tracemalloc.start()  # traced on a second build: tracing slows the build several-fold
     for way in HOUSE_WAYS.values():
         way.table(PA_RANKING)

@@ -15,6 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from audit.games.paigow.deals import (
+    Deal,
+    all_deals,
+    kind_pattern,
+    place_code,
+    setting_of_place_code,
+)
 from audit.games.paigow.hands import PA_RANKING, HandRanking, hand_value, pair_rank
 from audit.games.paigow.setting import Setting, settings_for
 from audit.games.paigow.tiles import TILE_RANKS, Tile
@@ -60,7 +67,55 @@ def _clause(settings: Sequence[Setting]) -> str:
 def permitted_settings(
     tiles: Sequence[Tile], ranking: HandRanking = PA_RANKING
 ) -> frozenset[Setting]:
-    """Return every setting of four tiles that PA 621a.8(d) / NJ 19:47-10.7(d) permits."""
+    """Return every setting of four tiles that PA 621a.8(d) / NJ 19:47-10.7(d) permits.
+
+    Read from the ranking's table of kind patterns (:func:`permitted_codes`); what is not
+    four distinct tiles goes to :func:`naive_permitted_settings`, which says what is wrong.
+    """
+    if not (len(tiles) == 4 and all(type(t) is int and 0 <= t < 32 for t in tiles)):
+        return naive_permitted_settings(tiles, ranking)  # raises, as the rule's reading does
+    if len(set(tiles)) != 4:
+        return naive_permitted_settings(tiles, ranking)
+    deal: Deal = tuple(sorted(tiles))  # type: ignore[assignment]
+    codes = permitted_codes(ranking)[kind_pattern(deal)]
+    return frozenset(setting_of_place_code(deal, c) for c in range(6) if codes >> c & 1)
+
+
+def complies(setting: Setting, ranking: HandRanking = PA_RANKING) -> bool:
+    """Return whether a dealer's setting is one the regulatory rule permits for its tiles.
+
+    One lookup: the setting's place code in its kind pattern's permitted codes.
+    """
+    return bool(permitted_codes(ranking)[kind_pattern(setting.tiles)] >> place_code(setting) & 1)
+
+
+_CODES: dict[bool, dict[tuple[int, ...], int]] = {}
+
+
+def permitted_codes(ranking: HandRanking = PA_RANKING) -> dict[tuple[int, ...], int]:
+    """Return (building once per ranking) each kind pattern's permitted settings, as bits.
+
+    Bit ``c`` of a pattern's entry is set where the setting of place code ``c`` (deals.py)
+    is permitted. The rule reads only kinds and places, so every deal of a pattern is
+    permitted alike: the table is the rule applied to one deal of each of its patterns
+    (3,620 of them, against 35,960 deals).
+    """
+    table = _CODES.get(ranking.zero_hands_tie)
+    if table is None:
+        table = {}
+        for deal in all_deals():
+            pattern = kind_pattern(deal)
+            if pattern not in table:
+                permitted = naive_permitted_settings(deal, ranking)
+                table[pattern] = sum(1 << place_code(s) for s in permitted)
+        _CODES[ranking.zero_hands_tie] = table
+    return table
+
+
+def naive_permitted_settings(
+    tiles: Sequence[Tile], ranking: HandRanking = PA_RANKING
+) -> frozenset[Setting]:
+    """Return the settings PA 621a.8(d) permits, worked out from its four paragraphs."""
     settings = settings_for(tiles, ranking)
     clause = _clause(settings)  # as rule_clause(tiles), without splitting the tiles again
     if clause == "supreme-pair":  # (d)(1): the Supreme Pair is played as the Supreme Pair.
@@ -79,8 +134,3 @@ def permitted_settings(
             if any({h[0], h[1]} & top and {h[0], h[1]} & bottom for h in (s.high, s.low))
         ]
     return _with_ties(chosen, ranking)
-
-
-def complies(setting: Setting, ranking: HandRanking = PA_RANKING) -> bool:
-    """Return whether a dealer's setting is one the regulatory rule permits for its tiles."""
-    return setting in permitted_settings(setting.tiles, ranking)

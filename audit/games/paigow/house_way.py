@@ -3,7 +3,7 @@
 A house way is part of a table's configuration (the casino's Rules Submission,
 PA 621a.8(b), 621a.10(f); NJ 19:47-10.7(e)). It sets the dealer's and the
 co-bank's hands, and players may ask for it. Each way is computed once for all
-35,960 four-tile deals (per hand ranking) and then looked up.
+35,960 four-tile deals (per hand ranking, deals.py) and then looked up.
 
 >>> from audit.games.paigow.tiles import parse_tiles
 >>> str(CALIFORNIA.setting(parse_tiles("6-6 6-6 4-6 1-4")))
@@ -18,12 +18,12 @@ co-bank's hands, and players may ask for it. Each way is computed once for all
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
 
 from audit.games.errors import InvalidSettingError
 from audit.games.paigow.dealer_rule import permitted_settings
+from audit.games.paigow.deals import all_deals, deal_mask, tabulate_by_kinds
 from audit.games.paigow.hands import PA_RANKING, HandRanking, describe_hand, pair_rank
 from audit.games.paigow.setting import Setting, orient, settings_for, splits
 from audit.games.paigow.tiles import DAY, TEEN, TILE_KINDS, TILE_RANKS, TILE_SPOTS, Tile
@@ -32,16 +32,6 @@ Procedure = Callable[[tuple[Tile, ...], HandRanking], Setting]
 
 _VALUE_SEVEN_KEY = 7 * 32  # Keys at or above this are value 7+ or a pair (see hands.py).
 _SUPREME = 1
-
-
-def all_deals() -> Iterator[tuple[Tile, Tile, Tile, Tile]]:
-    """Yield all 35,960 four-tile deals, each as ascending tile numbers."""
-    yield from combinations(range(32), 4)  # type: ignore[misc]
-
-
-def deal_mask(tiles: Sequence[Tile]) -> int:
-    """Return the order-free key of a deal: one bit per tile."""
-    return (1 << tiles[0]) | (1 << tiles[1]) | (1 << tiles[2]) | (1 << tiles[3])
 
 
 def _strongest(settings: Sequence[Setting], ranking: HandRanking) -> Setting:
@@ -158,20 +148,9 @@ class HouseWay:
         return _TABLES[cache_key]
 
     def _build(self, ranking: HandRanking) -> dict[int, Setting]:
-        # Deals with the same kinds in the same order set alike: compute one per kind
-        # pattern, then map its positions onto every deal of that pattern.
-        patterns: dict[tuple[int, ...], tuple[int, int, int, int]] = {}
-        table: dict[int, Setting] = {}
-        for deal in all_deals():
-            kinds = tuple(TILE_KINDS[t] for t in deal)
-            order = patterns.get(kinds)
-            if order is None:
-                chosen = self.procedure(deal, ranking)
-                order = tuple(deal.index(t) for t in chosen.tiles)  # type: ignore[assignment]
-                patterns[kinds] = order  # type: ignore[assignment]
-            a, b, c, d = (deal[i] for i in order)  # type: ignore[union-attr]
-            table[deal_mask(deal)] = Setting.of_distinct((a, b), (c, d))  # a deal's own tiles
-        return table
+        way = self.procedure
+        tabled = tabulate_by_kinds(lambda deal: (way(deal, ranking),))
+        return {mask: settings[0] for mask, settings in tabled.items()}
 
     def setting(self, tiles: Sequence[Tile], ranking: HandRanking = PA_RANKING) -> Setting:
         """Return this house way's setting for four tiles (a table lookup)."""

@@ -33,8 +33,9 @@ import math
 import random
 from dataclasses import dataclass
 
+from audit.games.paigow.deals import deal_mask
 from audit.games.paigow.hands import NJ_RANKING, PA_RANKING, HandRanking
-from audit.games.paigow.house_way import HOUSE_WAYS, HouseWay, deal_mask
+from audit.games.paigow.house_way import HOUSE_WAYS, HouseWay
 from audit.games.paigow.outcome import Outcome, outcome_from_keys
 
 _TILES = tuple(range(32))

@@ -14,7 +14,7 @@ from decimal import Decimal
 from audit.events.paigow.play import HandSet
 from audit.events.paigow.wagers import WagerKind
 from audit.games.errors import RulesError
-from audit.games.paigow.dealer_rule import permitted_settings
+from audit.games.paigow.dealer_rule import complies, permitted_settings
 from audit.games.paigow.hands import HandRanking
 from audit.games.paigow.rulesets import RuleSet
 from audit.games.paigow.setting import Setting, is_ordered
@@ -157,14 +157,12 @@ def _dealer_rule(view: RoundView, context: TableContext, emit: Emit) -> None:
     setting = hand_settings(view).get(dealer)
     if hand is None or setting is None:
         return
-    try:
-        permitted = permitted_settings(setting.tiles, ruleset.ranking)
-    except RulesError:
+    if complies(setting, ruleset.ranking):  # one lookup; the permitted set only to show it
         return
-    if setting not in permitted:
-        emit("PG-SET-DEALER-RULE", position=dealer, recorded=str(setting),
-             expected=" or ".join(sorted(str(s) for s in permitted)),
-             at_stake=_at_risk(view, ruleset, dealer), events=[hand])  # fmt: skip
+    permitted = permitted_settings(setting.tiles, ruleset.ranking)
+    emit("PG-SET-DEALER-RULE", position=dealer, recorded=str(setting),
+         expected=" or ".join(sorted(str(s) for s in permitted)),
+         at_stake=_at_risk(view, ruleset, dealer), events=[hand])  # fmt: skip
 
 
 def _late_surrender(view: RoundView, context: TableContext, emit: Emit) -> None:

@@ -24,7 +24,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from audit.games.errors import InvalidSettingError, RulesError
-from audit.games.paigow.dealer_rule import CLAUSES, complies, permitted_settings, rule_clause
+from audit.games.paigow.dealer_rule import (
+    CLAUSES,
+    complies,
+    naive_permitted_settings,
+    permitted_codes,
+    permitted_settings,
+    rule_clause,
+)
+from audit.games.paigow.deals import kind_pattern, setting_of_place_code
 from audit.games.paigow.hands import NJ_RANKING, PA_RANKING, HandRanking, hand_value, pair_rank
 from audit.games.paigow.setting import Setting
 from audit.games.paigow.tiles import TILE_RANKS, parse_tile, parse_tiles
@@ -289,6 +297,42 @@ def test_every_deal_matches_the_text(rule_by_deal, ranking):
     name = "PA" if ranking is PA_RANKING else "NJ"
     wrong = [deal for deal in ALL_DEALS if rule_by_deal[deal][name] != text_rule(deal, ranking)]
     assert wrong == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ranking", RANKINGS)
+def test_complies_on_every_setting_of_every_deal_as_the_text_permits(rule_by_deal, ranking):
+    """complies() reads a table of kind patterns: each of the six ways to set every deal (three
+    splits, either hand high) is judged as the text's permitted set judges it."""
+    name = "PA" if ranking is PA_RANKING else "NJ"
+    wrong = [
+        (deal, code)
+        for deal in ALL_DEALS
+        for code in range(6)
+        if complies(setting := setting_of_place_code(deal, code), ranking)
+        is not (as_set([setting]) <= rule_by_deal[deal][name][1])
+    ]
+    assert wrong == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ranking", RANKINGS)
+def test_the_table_is_the_rules_own_reading_on_every_deal(ranking):
+    """permitted_settings() looks up what naive_permitted_settings() works out, deal by deal."""
+    wrong = [
+        deal
+        for deal in ALL_DEALS
+        if permitted_settings(deal, ranking) != naive_permitted_settings(deal, ranking)
+    ]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("ranking", RANKINGS)
+def test_the_table_holds_one_entry_per_kind_pattern(ranking):
+    patterns = {kind_pattern(deal) for deal in ALL_DEALS}
+    table = permitted_codes(ranking)
+    assert set(table) == patterns
+    assert all(0 < codes < 64 for codes in table.values())  # never empty: the rule always permits
 
 
 @pytest.mark.slow
