@@ -33,6 +33,29 @@ def to_cents(amount: Decimal | int | str) -> Cents:
     return int(value)
 
 
+_HUNDRED = Decimal(100)
+
+
+def decimal_cents(amount: Decimal) -> Cents:
+    """Return ``to_cents(amount)`` for a ``Decimal``: the same cents, the same refusals, sooner.
+
+    For the hot paths that convert every amount of every event (settlement checks): most
+    recorded amounts are zero, and a zero needs no arithmetic. Anything but whole cents
+    (finer than a cent, not finite) goes to :func:`to_cents`, which raises.
+
+    >>> decimal_cents(Decimal("0.00")), decimal_cents(Decimal("12.5"))
+    (0, 1250)
+    """
+    try:
+        if not amount:
+            return 0
+        value = amount * _HUNDRED
+        cents = int(value)
+    except (ArithmeticError, ValueError):  # NaN, sNaN, an infinity
+        return to_cents(amount)
+    return cents if cents == value else to_cents(amount)
+
+
 def to_dollars(cents: Cents) -> Decimal:
     """Convert cents to a two-place ``Decimal`` of dollars."""
     return (Decimal(cents) / 100).quantize(Decimal("0.01"))

@@ -29,13 +29,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal
 
 from audit.events.envelope import Event
 from audit.events.paigow.settlement import WagerSettled
 from audit.events.paigow.wagers import WagerKind
 from audit.games.errors import RulesError
-from audit.games.money import Cents, to_cents, to_dollars
+from audit.games.money import Cents, decimal_cents, to_dollars
 from audit.games.paigow.banking import (
     CentreFlows,
     centre_totals,
@@ -84,27 +83,6 @@ _MODE_RULES = {
     BankingMode.CO_BANK: "co-bank-settlement",  # PA 621a.9(r)
 }
 _VOID_RULES = {"wrong_deal": "wrong-deal", "banker_tile_exposed": "exposed-dealer-tile"}
-
-
-class _CentsByAmount(dict[Decimal, Cents]):
-    """The cents of every amount seen (``_CENTS[amount]``), by value: a table's amounts repeat.
-
-    Every settlement's paid, collected, returned and vigorish are converted: a hash lookup
-    instead of Decimal arithmetic and a call. The amounts are the events' validated
-    ``Money`` Decimals; one not seen yet goes to ``to_cents`` (which raises for anything
-    finer than a cent, or not finite) and is kept, up to 4,096 amounts. Equal amounts
-    (``25``, ``25.00``) are equal cents.
-    """
-
-    def __missing__(self, amount: Decimal) -> Cents:
-        cents = to_cents(amount)
-        if len(self) < _CENTS_KEPT:
-            self[amount] = cents
-        return cents
-
-
-_CENTS_KEPT = 4096
-_CENTS = _CentsByAmount()
 
 
 def _rule(context: TableContext, key: str | None) -> str | None:
@@ -158,12 +136,12 @@ def _stakes(view: RoundView) -> tuple[dict[Position, Cents], dict[Position, Cent
     for _, placed in view.placed:
         amounts = pai_gow if placed.kind is pai_gow_kind else side
         position = placed.position
-        amounts[position] = amounts.get(position, 0) + _CENTS[placed.amount]
+        amounts[position] = amounts.get(position, 0) + decimal_cents(placed.amount)
     for _, withdrawn in view.withdrawn:
         amounts = pai_gow if withdrawn.kind is pai_gow_kind else side
         position = withdrawn.position
         if position in amounts:
-            amounts[position] -= _CENTS[withdrawn.amount]
+            amounts[position] -= decimal_cents(withdrawn.amount)
     return pai_gow, side
 
 
@@ -331,7 +309,7 @@ def _dealer_wager(
     placed = view.dealer_wager
     if placed is None or facts.mode is not BankingMode.PLAYER_BANK or placed.amount <= 0:
         return None, False, True
-    amount = _CENTS[placed.amount]
+    amount = decimal_cents(placed.amount)
     outcome = _hand_outcome(view, ruleset, ruleset.layout.dealer, facts.banker)  # PA 621a.9(n)
     if outcome is not None:
         return DealerWager(amount, outcome), True, True
@@ -422,10 +400,10 @@ def _shown(outcome: str, paid: Cents, collected: Cents, returned: Cents, vig: Ce
 def _recorded_money(event: WagerSettled) -> tuple[Cents, Cents, Cents, Cents]:
     """Return a settlement's paid, collected, returned and vigorish in cents."""
     return (
-        _CENTS[event.paid],
-        _CENTS[event.collected],
-        _CENTS[event.returned],
-        _CENTS[event.vigorish],
+        decimal_cents(event.paid),
+        decimal_cents(event.collected),
+        decimal_cents(event.returned),
+        decimal_cents(event.vigorish),
     )
 
 
@@ -555,7 +533,7 @@ def _judge_dealer_wager(
     settled = view.dealer_wager_settled
     if settled is None:
         return
-    recorded = _CENTS[settled.amount]
+    recorded = decimal_cents(settled.amount)
     rule = _rule(context, "dealer-vs-bank")
     if view.voided is not None:  # the dealer's chips simply go back to the table inventory
         if recorded:
@@ -590,7 +568,7 @@ def _dealer_wager_limit(context: TableContext, bank: Position) -> Cents | None:
     banks_last = last.get(bank) if last is not None else None
     if banks_last is None:
         return None
-    return dealer_wager_limit(_CENTS[banks_last])  # PA 621a.9(h) / NJ 10.8(h)
+    return dealer_wager_limit(decimal_cents(banks_last))  # PA 621a.9(h) / NJ 10.8(h)
 
 
 def _judge_dealer_wager_allowed(
@@ -610,7 +588,7 @@ def _judge_dealer_wager_allowed(
     limit = _dealer_wager_limit(context, bank.position)
     if limit is None:
         return  # the bank's last wager against the dealer is not known here
-    amount = _CENTS[placed.amount]
+    amount = decimal_cents(placed.amount)
     if amount > limit:
         emit("PG-BANK-DEALER-WAGER-LIMIT", position=bank.position,
              recorded=f"dealer wagered {placed.amount}",
@@ -620,7 +598,7 @@ def _judge_dealer_wager_allowed(
 
 def _field(event: Event | None, name: str) -> Cents:
     """Return one money field of a bank flow event in cents: 0 when nothing was recorded."""
-    return 0 if event is None else _CENTS[getattr(event, name)]
+    return 0 if event is None else decimal_cents(getattr(event, name))
 
 
 def _flows(
@@ -703,23 +681,25 @@ def _balance(view: RoundView, context: TableContext, emit: Emit, facts: Settleme
     taken_in = paid_out = 0
     for _, event in view.settled:
         if event.kind is WagerKind.PAI_GOW:  # Pair Fortunes is the house's, outside the centre
-            taken_in += _CENTS[event.collected]
-            paid_out += _CENTS[event.paid]
+            taken_in += decimal_cents(event.collected)
+            paid_out += decimal_cents(event.paid)
     if view.dealer_wager_settled is not None:
-        amount = _CENTS[view.dealer_wager_settled.amount]
+        amount = decimal_cents(view.dealer_wager_settled.amount)
         if view.dealer_wager_settled.outcome == "lose":
             taken_in += amount
         elif view.dealer_wager_settled.outcome == "win":
             paid_out += amount
     if view.shortfall is not None:
-        taken_in += _CENTS[view.shortfall.amount]
+        taken_in += decimal_cents(view.shortfall.amount)
     if view.surplus is not None:
-        paid_out += _CENTS[view.surplus.vigorish] + _CENTS[view.surplus.paid_to_bank]
+        paid_out += decimal_cents(view.surplus.vigorish) + decimal_cents(view.surplus.paid_to_bank)
     split = view.co_bank_split
     if split is not None:
-        taken_in += _CENTS[split.shortfall_from_co_bank] + _CENTS[split.shortfall_from_house]
+        taken_in += decimal_cents(split.shortfall_from_co_bank) + decimal_cents(
+            split.shortfall_from_house
+        )
         paid_out += sum(
-            _CENTS[x]
+            decimal_cents(x)
             for x in (split.surplus_to_house, split.surplus_vigorish, split.surplus_to_co_bank)
         )
     if taken_in != paid_out:
@@ -796,7 +776,7 @@ def _fees(view: RoundView, context: TableContext, emit: Emit, facts: SettlementF
         want[ruleset.layout.dealer] = want.get(ruleset.layout.dealer, 0) + player_dealer_fee
     got: dict[Position, Cents] = {}
     for event in view.fees:
-        got[event.position] = got.get(event.position, 0) + _CENTS[event.amount]
+        got[event.position] = got.get(event.position, 0) + decimal_cents(event.amount)
         if event.schedule_option != schedule.option:
             emit("PG-CA-FEE", position=event.position,
                  recorded=f"schedule option {event.schedule_option}",
@@ -991,7 +971,7 @@ def _dealer_wager_as_engine(
     placed, settled = view.dealer_wager, view.dealer_wager_settled
     if facts.mode is not BankingMode.PLAYER_BANK or placed is None or settled is None:
         return None
-    amount = _CENTS[placed.amount]
+    amount = decimal_cents(placed.amount)
     limit = _dealer_wager_limit(context, facts.banker)
     if amount <= 0 or (limit is not None and amount > limit):
         return None
@@ -1000,7 +980,7 @@ def _dealer_wager_as_engine(
     if outcome is None or settled.outcome != outcome.value:
         return None
     wager = DealerWager(amount, outcome)
-    return wager if _CENTS[settled.amount] == abs(wager.result) else None
+    return wager if decimal_cents(settled.amount) == abs(wager.result) else None
 
 
 def _california_clean(view: RoundView, ruleset: RuleSet, facts: SettlementFacts) -> bool:

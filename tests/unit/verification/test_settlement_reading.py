@@ -1,6 +1,7 @@
-"""How the settlement checks read a round's money (settlement_checks.read_settlement, _CENTS),
-held to the plain reading they replace: every amount through to_cents, each kind walked alone."""
+"""How the settlement checks read a round's money (read_settlement, decimal_cents), held to the
+plain reading they replace: every amount through to_cents, each kind walked alone."""
 
+import re
 from decimal import Decimal
 
 import pytest
@@ -9,39 +10,30 @@ from hypothesis import strategies as st
 
 from audit.events.paigow.wagers import WagerKind
 from audit.games.errors import InvalidAmountError
-from audit.games.money import to_cents
+from audit.games.money import decimal_cents, to_cents
 from audit.games.paigow.rulesets import get_rule_set
 from audit.games.paigow.settlement import BankingMode
-from audit.verification.paigow import settlement_checks
 from audit.verification.paigow.round_view import view_round
-from audit.verification.paigow.settlement_checks import _CENTS, read_settlement
+from audit.verification.paigow.settlement_checks import read_settlement
 from tests.unit.verification.test_setting_checks import Table
 
 amounts = st.decimals(min_value=0, max_value=10**6, places=2)
 
 
-@given(amount=amounts)
-def test_cents_by_lookup_are_to_cents(amount):
-    """The first sight of an amount and every later one, at any exponent, are to_cents'."""
+@given(amount=amounts | st.decimals(min_value=-(10**6), max_value=10**6, places=2))
+def test_decimal_cents_are_to_cents(amount):
+    """At any exponent (0.5, 0.50, 5E-1), zero (-0.00 too) and negative amounts included."""
     cents = to_cents(amount)
-    for same in (amount, amount.normalize(), Decimal(cents).scaleb(-2), amount):
-        assert _CENTS[same] == cents
+    for same in (amount, amount.normalize(), Decimal(cents).scaleb(-2), amount.copy_negate()):
+        assert decimal_cents(same) == (cents if same == amount else -cents)
 
 
-def test_an_amount_finer_than_a_cent_raises_every_time_and_is_not_kept():
-    for _ in range(2):
-        with pytest.raises(InvalidAmountError, match="finer than a cent"):
-            _ = _CENTS[Decimal("0.005")]
-    assert Decimal("0.005") not in _CENTS
-
-
-def test_the_cents_kept_are_bounded_and_later_amounts_still_converted(monkeypatch):
-    fresh = settlement_checks._CentsByAmount()
-    monkeypatch.setattr(settlement_checks, "_CENTS_KEPT", 10)
-    for cents in range(25):
-        assert fresh[Decimal(cents).scaleb(-2)] == cents
-    assert len(fresh) == 10
-    assert fresh[Decimal("0.24")] == 24  # converted again, not kept
+@pytest.mark.parametrize("text", ["0.005", "1.999", "NaN", "sNaN", "Infinity", "-Infinity"])
+def test_decimal_cents_refuse_what_to_cents_refuses(text):
+    with pytest.raises(InvalidAmountError) as refused:
+        to_cents(Decimal(text))
+    with pytest.raises(InvalidAmountError, match=re.escape(str(refused.value))):
+        decimal_cents(Decimal(text))
 
 
 # --- read_settlement against the plain reading ---------------------------------------------------
