@@ -75,10 +75,20 @@ class TableLayout:
 
     @cached_property
     def _walks(self) -> dict[tuple[Position | str, Position | bool], tuple[Position, ...]]:
-        """Walks round the ring taken so far, by start and direction (``_walk``), the
-        settlement orders by start (``settlement_order``) and the positions that may go
-        unwagered (``_may_go_unwagered``)."""
+        """Walks round the ring taken so far, by start and direction (``_walk``), and the
+        settlement orders by start (``settlement_order``)."""
         return {}
+
+    @cached_property
+    def _may_go_unwagered(self) -> dict[bool, tuple[Position, ...]]:
+        """By whether the dealer plays a hand: the betting positions in ring order, and the
+        dealer's too where it plays none (``unwagered_positions``)."""
+        return {
+            plays: tuple(
+                p for p in self.ring if p in self.betting or (p == self.dealer and not plays)
+            )
+            for plays in (True, False)
+        }
 
     @cached_property
     def _betting_set(self) -> frozenset[Position]:
@@ -288,17 +298,4 @@ def unwagered_positions(
         for p in played:
             if not _is_int(p) or p not in layout.betting:
                 raise InvalidDealError(f"not a betting position: {p!r}")
-    return tuple(filterfalse(played.__contains__, _may_go_unwagered(layout, dealer_plays)))
-
-
-def _may_go_unwagered(layout: TableLayout, dealer_plays: bool) -> tuple[Position, ...]:
-    """Return the betting positions in ring order, and the dealer's if the dealer plays no hand."""
-    key = ("unwagered", dealer_plays)
-    found = layout._walks.get(key)
-    if found is None:  # a layout never changes: worked out once
-        found = layout._walks[key] = tuple(
-            p
-            for p in layout.ring
-            if p in layout.betting or (p == layout.dealer and not dealer_plays)
-        )
-    return found
+    return tuple(filterfalse(played.__contains__, layout._may_go_unwagered[bool(dealer_plays)]))
