@@ -160,6 +160,14 @@ def findings_of(events):
     return [f.as_dict() for f in verify_stream(events)]
 
 
+def _edited_round(shape, edits, data):
+    """A clean round of ``shape`` with the drawn delivery ``edits`` applied in turn."""
+    rnd = clean_round(**shape)
+    for edit in edits:
+        _edit_delivery(rnd, data, edit)
+    return rnd
+
+
 def refusing_every_shortcut():
     """Return patches under which the tiles are compared the long way, as before the shortcuts."""
     return (
@@ -171,9 +179,7 @@ def refusing_every_shortcut():
 @settings(max_examples=150, deadline=None)
 @given(st.sampled_from(ROUND_SHAPES), st.lists(st.sampled_from(EDITS), max_size=3), st.data())
 def test_the_tiles_shortcuts_find_what_the_full_comparison_finds(shape, edits, data):
-    rnd = clean_round(**shape)
-    for edit in edits:
-        _edit_delivery(rnd, data, edit)
+    rnd = _edited_round(shape, edits, data)
     quick = findings_of(rnd.events)
     first, second = refusing_every_shortcut()
     with first, second:
@@ -204,9 +210,7 @@ def test_a_clean_deal_takes_the_shortcuts(shape):
 @given(st.sampled_from(ROUND_SHAPES), st.lists(st.sampled_from(EDITS), max_size=3), st.data())
 def test_hands_as_delivered_and_no_tile_delivered_twice_hold_no_tile_twice(shape, edits, data):
     """check_duplicate_tiles skips the set hands on this: the implication, tested."""
-    rnd = clean_round(**shape)
-    for edit in edits:
-        _edit_delivery(rnd, data, edit)
+    rnd = _edited_round(shape, edits, data)
     view = view_round([e for e in rnd.events if e.round_id is not None])
     tiles = view.once(dealing_checks._read_tiles)
     if not dealing_checks._duplicates(tiles.dealt) and not tiles.misdealt:
