@@ -290,23 +290,46 @@ def settle_wager(wager: Wager, rounding: VigRounding) -> SettlementLine:
     >>> line.paid, line.vigorish, line.net
     (1100, 55, 1045)
     """
-    amount = wager.amount
+    if wager.outcome is None and not (wager.surrendered or wager.voided):
+        raise InvalidSettlementError(f"a played wager needs an outcome: {wager!r}")
+    paid, collected, returned, vig = line_amounts(
+        wager.amount, wager.outcome, rounding, surrendered=wager.surrendered, voided=wager.voided
+    )
+    return SettlementLine(wager, paid=paid, collected=collected, vigorish=vig, returned=returned)
+
+
+def line_amounts(
+    amount: Cents,
+    outcome: Outcome | None,
+    rounding: VigRounding,
+    *,
+    surrendered: bool = False,
+    voided: bool = False,
+) -> tuple[Cents, Cents, Cents, Cents]:
+    """Return what :func:`settle_wager` moves for a wager: paid, collected, returned, vigorish.
+
+    Unchecked, for callers that compare many recorded settlements with the rules' (the
+    verification's clean-round reading); ``settle_wager`` is this, with the checks.
+
+    >>> line_amounts(1100, Outcome.WIN, VigRounding.CENT)
+    (1100, 0, 0, 55)
+    >>> line_amounts(500, Outcome.PUSH, VigRounding.CENT)
+    (0, 0, 500, 0)
+    """
     # PA 621a.8(e) / NJ 10.7(f): the dealer "shall immediately collect the wager".
-    if wager.surrendered:
-        return SettlementLine(wager, collected=amount)
+    if surrendered:
+        return 0, amount, 0, 0
     # PA 621a.10(d): "any wagers placed by the player shall be returned".
-    if wager.voided:
-        return SettlementLine(wager, returned=amount)
+    if voided:
+        return 0, 0, amount, 0
     # PA 621a.8(k) / NJ 10.7(k): 1 to 1, less 5% collected at the time of payout.
-    if wager.outcome is Outcome.WIN:
-        return SettlementLine(wager, paid=amount, vigorish=vigorish(amount, rounding))
+    if outcome is Outcome.WIN:
+        return amount, 0, 0, vigorish(amount, rounding)
     # PA 621a.8(h) / NJ 10.7(i): a tie is returned.
-    if wager.outcome is Outcome.PUSH:
-        return SettlementLine(wager, returned=amount)
+    if outcome is Outcome.PUSH:
+        return 0, 0, amount, 0
     # PA 621a.8(g) / NJ 10.7(h): a loss is collected.
-    if wager.outcome is Outcome.LOSE:
-        return SettlementLine(wager, collected=amount)
-    raise InvalidSettlementError(f"a played wager needs an outcome: {wager!r}")
+    return 0, amount, 0, 0
 
 
 def settle_dealer_banked(wagers: Iterable[Wager], rounding: VigRounding) -> RoundSettlement:

@@ -62,6 +62,7 @@ from audit.games.paigow.settlement import (
     RoundSettlement,
     SettlementLine,
     Wager,
+    line_amounts,
     settle_dealer_banked,
     settle_voided_round,
     settle_wager,
@@ -1022,8 +1023,7 @@ def _settled_as_engine(
     """Return what the Pai Gow settlements collected and paid, if each is the engine's line.
 
     Each settled wager's outcome decided by the hands (or surrendered), and its settlement
-    exactly ``settle_wager``'s: a win paid in full less its vigorish, a push returned, a
-    loss or surrender collected. ``None`` at the first that is not.
+    exactly ``settle_wager``'s (``line_amounts``). ``None`` at the first that is not.
     """
     surrendered = {s.position for _, s in view.surrenders} if view.surrenders else ()
     settings, stakes = hand_settings(view), facts.stakes
@@ -1031,18 +1031,15 @@ def _settled_as_engine(
     collected = paid = 0
     for position, event in facts.settled.items():
         amount, ended = stakes[position], event.outcome
-        if position in surrendered:  # PA 621a.8(e): collected, no vigorish
+        if position in surrendered:  # PA 621a.8(e)
             if ended != "surrendered":
                 return None
-            want = (0, amount, 0, 0)
+            want = line_amounts(amount, None, rounding, surrendered=True)
         else:
             outcome = _outcome(settings.get(position), banker)
             if outcome is None or _OUTCOME_OF.get(ended) is not outcome:
                 return None  # not the hands' outcome, or the hands do not decide it
-            if ended == "win":
-                want = (amount, 0, 0, vigorish(amount, rounding))
-            else:
-                want = (0, 0, amount, 0) if ended == "push" else (0, amount, 0, 0)
+            want = line_amounts(amount, outcome, rounding)
         if _recorded_money(event) != want:
             return None
         paid += want[0]

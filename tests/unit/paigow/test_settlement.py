@@ -291,3 +291,36 @@ def test_california_conserves_money(wagers, player_dealer_wager, schedule):
 @given(wager_lists(), st.sampled_from(list(BankingMode)))
 def test_voided_round_conserves_money(wagers, mode):
     assert settle_voided_round(wagers, mode).is_balanced()
+
+
+# --- line_amounts: one wager's money as the texts give it -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("outcome", "flags", "expected"),
+    [
+        # PA 621a.8(k): paid 1 to 1, 5% of the win collected: $11.00 pays $11.00, 55 cents vig.
+        pytest.param(Outcome.WIN, {}, (1100, 0, 0, 55), id="win-8k"),
+        pytest.param(Outcome.PUSH, {}, (0, 0, 1100, 0), id="copy-returned-8h"),
+        pytest.param(Outcome.LOSE, {}, (0, 1100, 0, 0), id="loss-collected-8g"),
+        pytest.param(None, {"surrendered": True}, (0, 1100, 0, 0), id="surrender-collected-8e"),
+        pytest.param(None, {"voided": True}, (0, 0, 1100, 0), id="void-returned-10d"),
+        # A surrender is collected whatever outcome the hands would have had.
+        pytest.param(Outcome.WIN, {"surrendered": True}, (0, 1100, 0, 0), id="surrender-first"),
+    ],
+)
+def test_line_amounts_from_the_texts(outcome, flags, expected):
+    assert settlement.line_amounts(1100, outcome, VigRounding.CENT, **flags) == expected
+
+
+@given(
+    amount=st.integers(1, 10**7),
+    outcome=st.sampled_from(list(Outcome)),
+    rounding=st.sampled_from(list(VigRounding)),
+)
+def test_line_amounts_move_the_whole_wager_once(amount, outcome, rounding):
+    """Exactly one of paid, collected, returned holds the wager; vigorish only on a win
+    (PA 621a.8(k): any positive win pays at least 1 cent, or 25 cents rounding by quarters)."""
+    paid, collected, returned, vig = settlement.line_amounts(amount, outcome, rounding)
+    assert sorted((paid, collected, returned)) == [0, 0, amount]
+    assert (vig > 0) is (outcome is Outcome.WIN)
