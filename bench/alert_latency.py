@@ -55,6 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # for bench/ingest.py
 
 from ingest import scratch_database
 
+from audit.events.catalogue import event_json
 from audit.simulation.irregularities import careless_shift
 from audit.simulation.shift import ShiftConfig
 from audit.store.application import FactStore, StoreConfig
@@ -131,7 +132,7 @@ def produce(bootstrap: str, topic: str, args: argparse.Namespace, shared: Shared
                 wait = due - time.perf_counter()
                 if wait > 0:
                     time.sleep(wait)
-            value = event.model_dump_json().encode()
+            value = event_json(event).encode()
             now = time.perf_counter()
             publish(producer, topic, event.table_id.encode(), value)
             with shared.lock:

@@ -38,6 +38,7 @@ import psycopg
 from eventsourcing.application import Application
 from eventsourcing.persistence import ProcessRecorder, Tracking
 
+from audit.events.catalogue import event_dict
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.store.aggregates import Round
 from audit.store.application import FactStore, StoreConfig
@@ -120,7 +121,7 @@ def main() -> None:
 
     events = list(simulate_shift(ShiftConfig(args.tables, args.rounds), random.Random(args.seed)))
     n = len(events)
-    facts = [event.model_dump(mode="json") for event in events]
+    facts = [event_dict(event) for event in events]
     settings = Settings.from_env()
     load_before = os.getloadavg()[0]
     with kafka(settings) as bootstrap:

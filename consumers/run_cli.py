@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
+from audit.events.catalogue import event_json
 from audit.events.envelope import Event
 from audit.simulation.irregularities import Label, careless_shift
 from audit.simulation.shift import ShiftConfig, simulate_shift
@@ -116,7 +117,7 @@ def produce_events(bootstrap: str, topic: str, events: Iterable[Event]) -> int:
     count = 0
     with make_producer(bootstrap) as producer:
         for event in events:
-            publish(producer, topic, event.table_id.encode(), event.model_dump_json().encode())
+            publish(producer, topic, event.table_id.encode(), event_json(event).encode())
             count += 1
         flush(producer)
     return count
@@ -181,7 +182,7 @@ def _write_events(args: argparse.Namespace, events: Iterable[Event]) -> int:
     with args.out.open("w") if args.out else _stdout() as out:
         count = 0
         for event in events:
-            out.write(event.model_dump_json() + "\n")
+            out.write(event_json(event) + "\n")
             count += 1
     print(f"wrote {count:,} events", file=sys.stderr)
     return 0

@@ -6,8 +6,8 @@ does it in Python), validating each event (JSON and pydantic) and serialising it
 for the store is over half the work per event, and none of it needs the
 ingest's state. So a child process does it and hands back, per partition, the
 :class:`~audit.store.ingest.Checked` tuples (stored JSON text, digest and the
-few fields the store needs) and the rejected records: cheap to pickle, unlike
-pydantic models. The main process keeps what must be single: sequencing, the
+few fields the store needs) and the rejected records: cheaper to pickle than
+the events themselves. The main process keeps what must be single: sequencing, the
 hash chain, dead letters and the database's transactions.
 
 What does not change:

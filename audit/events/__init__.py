@@ -1,1 +1,1 @@
-"""The event catalogue: every observed table action as an immutable pydantic model."""
+"""The event catalogue: every observed table action as an immutable pydantic dataclass."""

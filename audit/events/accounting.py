@@ -23,9 +23,10 @@ from datetime import date
 from decimal import Decimal
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import ConfigDict, Field, field_validator
+from pydantic.dataclasses import dataclass
 
-from audit.events.envelope import Money, PersonId, TableEvent, TableId
+from audit.events.envelope import Money, PersonId, TableEvent, TableId, event
 
 Denomination = Annotated[Decimal, Field(gt=0, max_digits=9, decimal_places=2)]
 """A chip's or a bill's face value in dollars."""
@@ -35,10 +36,9 @@ SlipNumber = Annotated[int, Field(ge=1, description="The form's preprinted seria
 BoxId = Annotated[str, Field(min_length=1, max_length=64)]
 
 
-class DenominationCount(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True, config=ConfigDict(extra="forbid"))
+class DenominationCount:
     """So many pieces (chips or bills) of one face value."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     denomination: Denomination
     count: int = Field(ge=0)
@@ -59,6 +59,7 @@ def total(pieces: Pieces) -> Decimal:
     return sum((p.denomination * p.count for p in pieces), Decimal("0.00"))
 
 
+@event
 class _Slip(TableEvent):
     """A numbered form about one table, for one gaming day and shift."""
 
@@ -73,6 +74,7 @@ class _Slip(TableEvent):
         return _distinct(value)
 
 
+@event
 class OpenerRecorded(_Slip):
     """The table inventory counted at the shift's start against the Opener (the prior
     Closer's duplicate, NJ 13:69D-1.21(a)-(c), PA 465a.37(c))."""
@@ -82,6 +84,7 @@ class OpenerRecorded(_Slip):
     verified_by: PersonId
 
 
+@event
 class CloserRecorded(_Slip):
     """The table inventory counted at the shift's end and written on the Closer
     (NJ 13:69D-1.21(a), PA 465a.42, 465a.44)."""
@@ -91,12 +94,14 @@ class CloserRecorded(_Slip):
     verified_by: PersonId
 
 
+@event
 class FillRecorded(_Slip):
     """Chips brought from the cage to the table on a Fill Slip (PA 465a.38)."""
 
     type: Literal["fill_recorded"] = "fill_recorded"
 
 
+@event
 class CreditRecorded(_Slip):
     """Chips taken from the table to the cage on a Credit Slip (PA 465a.39,
     NJ 13:69D-1.23)."""
@@ -104,6 +109,7 @@ class CreditRecorded(_Slip):
     type: Literal["credit_recorded"] = "credit_recorded"
 
 
+@event
 class BuyInRecorded(TableEvent):
     """Chips issued from the table inventory for cash, a marker or a coupon, which go into the
     drop box (PA 465a.36(b)(1)-(2), NJ 13:69D-1.20(a)1)."""
@@ -119,6 +125,7 @@ class BuyInRecorded(TableEvent):
     )
 
 
+@event
 class DropBoxExchanged(TableEvent):
     """The shift's drop box was removed and an empty one attached (PA 465a.41)."""
 
@@ -129,6 +136,7 @@ class DropBoxExchanged(TableEvent):
     shift: ShiftName = Field(description="The shift whose drop the removed box holds.")
 
 
+@event
 class DropCounted(TableEvent):
     """The count room's count of one drop box (PA 465a.25): the first count, or the blind
     second count made without sight of the first."""

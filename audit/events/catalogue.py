@@ -184,10 +184,19 @@ def _location(loc: tuple[int | str, ...]) -> str:
     return ".".join(parts) or "event"
 
 
+_PLAINER = {
+    "unexpected_keyword_argument": "Extra inputs are not permitted",
+    "missing_keyword_only_argument": "Field required",
+}
+"""A dataclass's errors in the words of a message's fields, not of a Python call."""
+
+
 def _describe(error: ValidationError, data: dict[str, Any]) -> str:
     kind = data.get("type", "?")
     event_id = data.get("event_id", "?")
-    problems = "; ".join(f"{_location(e['loc'])}: {e['msg']}" for e in error.errors())
+    problems = "; ".join(
+        f"{_location(e['loc'])}: {_PLAINER.get(e['type'], e['msg'])}" for e in error.errors()
+    )
     return f"{kind} event {event_id}: {problems}"
 
 
@@ -225,12 +234,14 @@ def parse_event(raw: bytes | str | dict[str, Any]) -> Event:
 
 def event_json(event: Event) -> str:
     """Return the event as compact JSON, fields in declaration order."""
-    return event.model_dump_json()
+    # Each event class's own serializer (pydantic builds one per dataclass): not the union's,
+    # which would first have to find the member the event is.
+    return type(event).__pydantic_serializer__.to_json(event).decode()  # type: ignore[attr-defined,no-any-return]
 
 
 def event_dict(event: Event) -> dict[str, Any]:
     """Return the event as a JSON-ready dict (the form stored and hashed)."""
-    return event.model_dump(mode="json")
+    return type(event).__pydantic_serializer__.to_python(event, mode="json")  # type: ignore[attr-defined,no-any-return]
 
 
 def json_schema() -> dict[str, Any]:

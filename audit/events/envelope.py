@@ -1,18 +1,28 @@
 """The envelope every event carries, and the field types events share.
 
-An event is a frozen pydantic model with a stable ``type`` string and an
-explicit ``schema_version``; its identity is never a Python module path.
-Table-level events carry no ``round_id``; round events must carry one.
+An event is a frozen, slotted pydantic dataclass (declared with :func:`event`) with a
+stable ``type`` string and an explicit ``schema_version``; its identity is never a
+Python module path. Table-level events carry no ``round_id``; round events must carry one.
+
+Dataclasses rather than ``BaseModel``: pydantic validates them alike, from the same
+annotations, but a slotted instance holds its fields in the object itself. A stored
+shift is millions of events read field by field by the verification and the
+projections: a ``BaseModel`` keeps each event's fields in a dict of its own, and
+its ``__getattr__`` sends every read down CPython's slow path (about 20 ns a read
+against 5 ns here, and 540 bytes an event against 150 before its values).
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from decimal import Decimal
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, TypeVar, dataclass_transform
 from uuid import UUID
 
-from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, AwareDatetime, ConfigDict, Field, model_validator
+from pydantic.dataclasses import dataclass
+from pydantic.fields import FieldInfo
+from pydantic_core import ArgsKwargs
 
 TableId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$")]
 RoundId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,79}$")]
@@ -28,10 +38,25 @@ def _utc(value: datetime) -> datetime:
 UtcDatetime = Annotated[AwareDatetime, AfterValidator(_utc)]
 
 
-class Event(BaseModel):
-    """The envelope: identity, place, order and provenance of one observed fact."""
+EVENT_CONFIG = ConfigDict(extra="forbid", use_enum_values=False)
+"""Validation for every event: an unknown field is refused, an enum kept as its member."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_enum_values=False)
+E = TypeVar("E", bound=type)
+
+
+@dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(Field,))
+def event(cls: E) -> E:
+    """Declare an event class: a frozen, slotted pydantic dataclass, its fields keyword-only.
+
+    Every class of the catalogue, the envelope included, is declared with this. Keyword-only
+    because the envelope's ``round_id`` has a default and a subclass's own fields need not.
+    """
+    return dataclass(frozen=True, slots=True, kw_only=True, config=EVENT_CONFIG)(cls)  # type: ignore[no-any-return]
+
+
+@event
+class Event:
+    """The envelope: identity, place, order and provenance of one observed fact."""
 
     SCHEMA_VERSION: ClassVar[int] = 1
     ROUND_LEVEL: ClassVar[bool] = True
@@ -47,8 +72,13 @@ class Event(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _default_version(cls, data: Any) -> Any:
+        # From JSON a dict; from Python code (``WagerSettled(...)``) the call's arguments.
         if isinstance(data, dict) and "schema_version" not in data:
             return {**data, "schema_version": cls.SCHEMA_VERSION}
+        if isinstance(data, ArgsKwargs) and "schema_version" not in (data.kwargs or {}):
+            return ArgsKwargs(
+                data.args, {**(data.kwargs or {}), "schema_version": cls.SCHEMA_VERSION}
+            )
         return data
 
     @model_validator(mode="after")
@@ -66,12 +96,20 @@ class Event(BaseModel):
     @classmethod
     def type_name(cls) -> str:
         """Return this event type's stable ``type`` string."""
-        return _TYPE_NAMES.get(cls) or _TYPE_NAMES.setdefault(cls, cls.model_fields["type"].default)
+        return _TYPE_NAMES.get(cls) or _TYPE_NAMES.setdefault(
+            cls, cls.__dataclass_fields__["type"].default
+        )
 
 
 _TYPE_NAMES: dict[type[Event], str] = {}
 
 
+def event_fields(cls: type[Event]) -> dict[str, FieldInfo]:
+    """Return an event class's fields, in declaration order, the envelope's first."""
+    return cls.__pydantic_fields__  # type: ignore[attr-defined,no-any-return]
+
+
+@event
 class TableEvent(Event):
     """An event about the table itself, outside any round."""
 

@@ -11,11 +11,12 @@ from uuid import UUID
 
 from pydantic import Field
 
-from audit.events.envelope import RoundId, TableEvent
+from audit.events.envelope import RoundId, TableEvent, event
 
 INGEST = "tablewatch-ingest"
 
 
+@event
 class SequenceGapObserved(TableEvent):
     """An event arrived with a ``seq`` other than the next one expected for its table."""
 
@@ -26,6 +27,7 @@ class SequenceGapObserved(TableEvent):
     about_round_id: RoundId | None = None
 
 
+@event
 class EventIdReused(TableEvent):
     """An ``event_id`` arrived again with different content: both versions are kept."""
 

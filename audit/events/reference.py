@@ -5,14 +5,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from pydantic import TypeAdapter
+
 from audit.events.catalogue import EVENT_CLASSES, UPCASTERS
-from audit.events.envelope import Event
+from audit.events.envelope import Event, event_fields
 from audit.events.examples import EXAMPLES
 
 _INTRO = """\
 # The event catalogue
 
-Every table action is an immutable event: a frozen pydantic model with a stable
+Every table action is an immutable event: a frozen pydantic dataclass with a stable
 `type` and an explicit `schema_version` (`audit/events/`). Events arrive on the
 Kafka topic `table-events`, keyed by `table_id`, as UTF-8 JSON objects.
 
@@ -88,11 +90,11 @@ def _type_of(schema: dict[str, Any], defs: dict[str, Any]) -> str:
 
 
 def _fields(cls: type[Event]) -> str:
-    schema = cls.model_json_schema()
+    schema = TypeAdapter(cls).json_schema()
     defs = schema.get("$defs", {})
-    envelope = set(Event.model_fields)
+    envelope = set(event_fields(Event))
     rows = []
-    for name, info in cls.model_fields.items():
+    for name, info in event_fields(cls).items():
         if name in envelope or name == "type":
             continue
         described = _type_of(schema["properties"][name], defs)

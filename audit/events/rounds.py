@@ -10,9 +10,10 @@ from typing import Literal
 
 from pydantic import Field
 
-from audit.events.envelope import Event, PersonId
+from audit.events.envelope import Event, PersonId, event
 
 
+@event
 class RoundStarted(Event):
     """A round began at the table."""
 
@@ -21,6 +22,7 @@ class RoundStarted(Event):
     dealer_id: PersonId
 
 
+@event
 class RoundCompleted(Event):
     """The round is over: its cards or tiles collected and the round closed."""
 

@@ -7,9 +7,10 @@ from typing import Literal
 
 from pydantic import Field
 
-from audit.events.envelope import PersonId, TableEvent
+from audit.events.envelope import PersonId, TableEvent, event
 
 
+@event
 class TableOpened(TableEvent):
     """The table opened for gaming under a rule set, for one gaming day."""
 
@@ -27,6 +28,7 @@ class TableOpened(TableEvent):
     dealer_id: PersonId
 
 
+@event
 class DealerChanged(TableEvent):
     """A dealer took over the table."""
 
@@ -35,6 +37,7 @@ class DealerChanged(TableEvent):
     incoming_dealer_id: PersonId
 
 
+@event
 class TableClosed(TableEvent):
     """The table closed for the gaming day."""
 

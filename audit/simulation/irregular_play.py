@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from abc import abstractmethod
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import ClassVar
 
 from audit.events.envelope import Event
@@ -796,7 +797,7 @@ class BankWithoutCover(Plan):
             and e.position != accepted.position
         )
         shown = to_dollars(action // 2 - action // 2 % DOLLAR)
-        edited = accepted.model_copy(update={"chips_on_table": shown})
+        edited = replace(accepted, **{"chips_on_table": shown})
         return [edited if e is accepted else e for e in events]
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
@@ -1104,7 +1105,7 @@ class EventIdReused(Plan):
         mine = round_events(round_, events)
         started = next(e for e in mine if isinstance(e, RoundStarted))
         mixed = next(e for e in mine if isinstance(e, TilesMixed))
-        reused = mixed.model_copy(update={"event_id": started.event_id})
+        reused = replace(mixed, **{"event_id": started.event_id})
         return [reused if e is mixed else e for e in events]
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:

@@ -21,7 +21,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from audit.events.catalogue import event_dict
+from audit.events.catalogue import event_dict, event_json
 from audit.events.envelope import Event
 from audit.events.ingest import INGEST, EventIdReused, SequenceGapObserved
 from audit.store.chain import digest
@@ -46,7 +46,7 @@ class TableSequence:
 
 def fact_json(event: Event) -> str:
     """Return an event's JSON text as stored: the catalogue's own serialisation."""
-    return event.model_dump_json()
+    return event_json(event)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from eventsourcing.persistence import Tracking
 
-from audit.events.catalogue import parse_event
+from audit.events.catalogue import event_dict, parse_event
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.store.application import FactStore
 from audit.store.ingest import Accepted, Ingestor
@@ -54,7 +54,7 @@ AN_INFO_FINDING = Finding(
 @pytest.fixture(scope="module")
 def shift():
     """A small shift with an overpaid winner early, another late, and a missing event."""
-    raw = [e.model_dump(mode="json") for e in simulate_shift(ShiftConfig(3, 6), random.Random(4))]
+    raw = [event_dict(e) for e in simulate_shift(ShiftConfig(3, 6), random.Random(4))]
     winners = [
         i for i, r in enumerate(raw) if r["type"] == "wager_settled" and r["outcome"] == "win"
     ]

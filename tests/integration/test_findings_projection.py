@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from audit.events.catalogue import parse_event
+from audit.events.catalogue import event_dict, event_json, parse_event
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.store.application import FactStore
 from audit.store.ingest import Accepted, Ingestor
@@ -16,9 +16,7 @@ from projections.findings_view import FindingFilter
 
 def tampered_shift(seed=4):
     """A small shift in which the dealer overpays one winner and a table loses an event."""
-    raw = [
-        e.model_dump(mode="json") for e in simulate_shift(ShiftConfig(3, 8), random.Random(seed))
-    ]
+    raw = [event_dict(e) for e in simulate_shift(ShiftConfig(3, 8), random.Random(seed))]
     winner = next(r for r in raw if r["type"] == "wager_settled" and r["outcome"] == "win")
     winner["paid"] = "999.00"
     del raw[40]  # a gap in one table's sequence
@@ -103,7 +101,7 @@ def data_dir(tmp_path, monkeypatch):
 def test_the_findings_command_filters(data_dir, tmp_path, capsys):
     events, winner = tampered_shift()
     path = tmp_path / "shift.jsonl"
-    path.write_text("".join(e.model_dump_json() + "\n" for e in events))
+    path.write_text("".join(event_json(e) + "\n" for e in events))
     assert main(["ingest", "--from-file", str(path)]) == 0
     capsys.readouterr()
     assert main(["findings", "--json", "--severity", "critical"]) == 0

@@ -5,7 +5,7 @@ import sqlite3
 from collections import defaultdict
 from decimal import Decimal
 
-from audit.events.catalogue import parse_event
+from audit.events.catalogue import event_dict, parse_event
 from audit.games.paigow.hands import describe_hand
 from audit.games.paigow.tiles import parse_tile
 from audit.simulation.shift import ShiftConfig, simulate_shift
@@ -160,7 +160,7 @@ def test_incremental_equals_all_at_once_and_open_rounds_close_at_table_closed(
 def test_a_rebuild_from_zero_gives_the_same_rows(tmp_path):
     config = StoreConfig.sqlite(tmp_path / "store.sqlite")
     store = FactStore(config)
-    ingest(store, [parse_event(e.model_dump(mode="json")) for e in shift(seed=3)])
+    ingest(store, [parse_event(event_dict(e)) for e in shift(seed=3)])
     first = HandHistoryProjection(store)
     first.catch_up()
     before = first.view.select()

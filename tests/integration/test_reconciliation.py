@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
@@ -33,7 +34,7 @@ def _short_drop():
     events = paper_day()
     for i, event in enumerate(events):
         if event.type_name() == "drop_counted" and (event.box_id, event.count) == ("DB-1", "first"):
-            events[i] = event.model_copy(update={"markers": Decimal("900.00")})
+            events[i] = replace(event, **{"markers": Decimal("900.00")})
     return events
 
 
@@ -110,9 +111,9 @@ def test_an_opener_mismatch_is_shown_with_the_shift_it_opened(store_config):
     events = paper_day()
     for i, event in enumerate(events):
         if event.type_name() == "opener_recorded" and event.shift == "swing":
-            short = [c.model_copy(update={"count": c.count - 1}) if c.denomination == 100
+            short = [replace(c, **{"count": c.count - 1}) if c.denomination == 100
                      else c for c in event.chips]  # fmt: skip
-            events[i] = event.model_copy(update={"chips": tuple(short)})
+            events[i] = replace(event, **{"chips": tuple(short)})
     rows = variance_rows(_store(store_config, events), "2026-11-21")
     opener = next(r for r in rows if r["code"] == "ACC-OPENER-MISMATCH")
     assert (opener["at_stake"], opener["evidence"]["shift"]) == ("100.00", "swing")

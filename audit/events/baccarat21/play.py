@@ -12,10 +12,11 @@ from typing import Literal
 from pydantic import Field
 
 from audit.events.baccarat21.fields import CardName
-from audit.events.envelope import Event
+from audit.events.envelope import Event, event
 from audit.games.baccarat21.drawing import Hand
 
 
+@event
 class B21CardDealt(Event):
     """One card out of the shoe to the Player's or Banker's Hand, in the order dealt
     (PA 681a.7(e)-(g)); recorded as dealt, never reordered."""
@@ -29,6 +30,7 @@ class B21CardDealt(Event):
     )
 
 
+@event
 class B21RoundVoided(Event):
     """The round was called off before settlement; every wager is to be returned."""
 

@@ -12,11 +12,12 @@ from typing import Literal
 from pydantic import Field
 
 from audit.events.baccarat21.fields import CardName
-from audit.events.envelope import Event, TableEvent
+from audit.events.envelope import Event, TableEvent, event
 
 Batch = Literal[0, 1]
 
 
+@event
 class ShoeShuffled(TableEvent):
     """A batch of cards was shuffled into a single stack (PA 681a.5(a), 681a.3(b))."""
 
@@ -31,6 +32,7 @@ class ShoeShuffled(TableEvent):
     ] = Field(description="Why: the table opened, the cover card came out (681a.7(d)), ...")
 
 
+@event
 class ShoeCut(TableEvent):
     """The stack was cut with a cover card and the second cover card inserted
     (PA 681a.5(b)-(d))."""
@@ -44,6 +46,7 @@ class ShoeCut(TableEvent):
     cut_by: Literal["player", "dealer"] = "dealer"
 
 
+@event
 class ShoeLoaded(TableEvent):
     """The cut stack was placed in the dealing shoe (PA 681a.7(a))."""
 
@@ -52,6 +55,7 @@ class ShoeLoaded(TableEvent):
     cards: int = Field(ge=1, le=416)
 
 
+@event
 class CardBurned(TableEvent):
     """The first card was taken from the shoe to the discard rack unseen: after a batch is
     loaded, or by a new dealer (PA 681a.7(c))."""
@@ -60,6 +64,7 @@ class CardBurned(TableEvent):
     card: CardName | None = Field(default=None, description="If the recording device read it.")
 
 
+@event
 class CoverCardAppeared(Event):
     """The cover card came out of the shoe: the round is completed, then the cards are
     reshuffled (PA 681a.7(d))."""
@@ -67,6 +72,7 @@ class CoverCardAppeared(Event):
     type: Literal["cover_card_appeared"] = "cover_card_appeared"
 
 
+@event
 class CardFoundFaceUp(Event):
     """A card was found face up in the shoe (PA 681a.9(a): not to be used in that round).
 

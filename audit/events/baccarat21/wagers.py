@@ -12,12 +12,13 @@ from typing import Literal
 from pydantic import Field
 
 from audit.events.baccarat21.fields import Seat
-from audit.events.envelope import Event, Money, PersonId
+from audit.events.envelope import Event, Money, PersonId, event
 from audit.games.baccarat21.settlement import Bet
 
 _ZERO = Decimal("0.00")
 
 
+@event
 class B21WagerPlaced(Event):
     """Chips placed on one of a position's five betting areas (PA 681a.2(b)(2)-(6), 681a.6)."""
 
@@ -28,6 +29,7 @@ class B21WagerPlaced(Event):
     player_id: PersonId | None = None
 
 
+@event
 class B21WagerSettled(Event):
     """A wager was paid, collected or returned (PA 681a.7(h)-(k), 681a.8).
 

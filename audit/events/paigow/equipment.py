@@ -6,11 +6,12 @@ from typing import Literal
 
 from pydantic import Field
 
-from audit.events.envelope import PersonId, TableEvent
+from audit.events.envelope import PersonId, TableEvent, event
 
 SetId = str
 
 
+@event
 class TileSetReceived(TableEvent):
     """A set of 32 tiles arrived at the table (PA 621a.4(a))."""
 
@@ -18,6 +19,7 @@ class TileSetReceived(TableEvent):
     tile_set_id: SetId = Field(min_length=1, max_length=64)
 
 
+@event
 class TileSetInspected(TableEvent):
     """The dealer sorted and inspected the set and the floorperson verified it (PA 621a.4(a))."""
 
@@ -28,6 +30,7 @@ class TileSetInspected(TableEvent):
     suitable: bool
 
 
+@event
 class TileSetFoundUnsuitable(TableEvent):
     """Tiles were found unsuitable and the set sealed away (PA 621a.4(a)(3)(i)-(ii))."""
 
@@ -37,6 +40,7 @@ class TileSetFoundUnsuitable(TableEvent):
     sealed_container_id: str | None = None
 
 
+@event
 class TileSetReplaced(TableEvent):
     """A set replaced the one in use: unsuitable tiles or the 12-hour change (PA 621a.3(b))."""
 
@@ -46,6 +50,7 @@ class TileSetReplaced(TableEvent):
     reason: Literal["unsuitable", "scheduled_change", "other"]
 
 
+@event
 class DicePlacedInShaker(TableEvent):
     """Dice were placed in the Pai Gow shaker for gaming (PA 621a.2(d)(1): 24 hours at most)."""
 

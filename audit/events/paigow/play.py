@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 
-from audit.events.envelope import Event, Money, PersonId
+from audit.events.envelope import Event, Money, PersonId, event
 from audit.events.paigow.fields import Position, TileName
 from audit.games.paigow.dealing import Cut
 from audit.games.paigow.delivery import DeliveryStyle
@@ -19,6 +19,7 @@ Reason = Annotated[str, Field(min_length=1, max_length=500)]
 Hand = Annotated[list[TileName], Field(min_length=2, max_length=2)]
 
 
+@event
 class TilesMixed(Event):
     """The dealer mixed the tiles face down (PA 621a.4(d): at least eight circular motions)."""
 
@@ -26,6 +27,7 @@ class TilesMixed(Event):
     motions: int | None = Field(default=None, ge=0)
 
 
+@event
 class StacksFormed(Event):
     """Eight stacks of four were formed (PA 621a.4(d)).
 
@@ -40,6 +42,7 @@ class StacksFormed(Event):
     )
 
 
+@event
 class StackingTileExposed(Event):
     """A tile was turned over while stacking (PA 621a.4(e): the set must be remixed)."""
 
@@ -47,6 +50,7 @@ class StackingTileExposed(Event):
     tile: TileName | None = None
 
 
+@event
 class TilesRemixed(Event):
     """The whole set was remixed."""
 
@@ -54,6 +58,7 @@ class TilesRemixed(Event):
     reason: Reason
 
 
+@event
 class BankOffered(Event):
     """The dealer offered the bank to a player (PA 621a.9(c))."""
 
@@ -61,6 +66,7 @@ class BankOffered(Event):
     position: Position
 
 
+@event
 class BankDeclined(Event):
     """A player passed the bank (PA 621a.9(c))."""
 
@@ -68,6 +74,7 @@ class BankDeclined(Event):
     position: Position
 
 
+@event
 class BankAccepted(Event):
     """A player accepted the bank (PA 621a.9(c)), with the chips the dealer saw (9(d)(2))."""
 
@@ -77,6 +84,7 @@ class BankAccepted(Event):
     chips_on_table: Money | None = None
 
 
+@event
 class CoBankRequested(Event):
     """The bank asked the house to co-bank 50/50 (PA 621a.9(e))."""
 
@@ -84,6 +92,7 @@ class CoBankRequested(Event):
     position: Position
 
 
+@event
 class TilesCut(Event):
     """The bank's cut (PA 621a.9(g)): stacks ``start`` to ``stop`` moved, ``to_right`` rightward."""
 
@@ -98,12 +107,14 @@ class TilesCut(Event):
         return Cut(self.start, self.stop, self.to_right, self.crossed)
 
 
+@event
 class NoMoreBets(Event):
     """The dealer announced "no more bets" (PA 621a.5(c), 621a.6(a))."""
 
     type: Literal["no_more_bets"] = "no_more_bets"
 
 
+@event
 class ShakerShaken(Event):
     """The shaker was shaken (PA 621a.6(a)(2): at least three times)."""
 
@@ -112,6 +123,7 @@ class ShakerShaken(Event):
     shaken_by: Literal["dealer", "bank"] = "dealer"
 
 
+@event
 class DiceRevealed(Event):
     """The shaker's lid came off and three dice were read (PA 621a.6(b))."""
 
@@ -130,6 +142,7 @@ class DiceRevealed(Event):
         return faces
 
 
+@event
 class RngNumberShown(Event):
     """The random number generator displayed the count (PA 621a.6(a)(1))."""
 
@@ -137,6 +150,7 @@ class RngNumberShown(Event):
     number: int = Field(ge=1, le=999)
 
 
+@event
 class NoRollCalled(Event):
     """The dealer called a no roll and the dice were reshaken (PA 621a.10(a), (b); 621a.9(i))."""
 
@@ -144,6 +158,7 @@ class NoRollCalled(Event):
     reason: Literal["not_flat", "fell_out", "lid_removed_by_bank", "other"]
 
 
+@event
 class DeliveryStyleChosen(Event):
     """The delivery style in force for this round (PA 621a.7, 621a.9(i))."""
 
@@ -152,6 +167,7 @@ class DeliveryStyleChosen(Event):
     chosen_by: Literal["dealer", "bank"] = "dealer"
 
 
+@event
 class StackDelivered(Event):
     """Four tiles delivered to a position (PA 621a.6(d)); ``order`` 0 is the starting position."""
 
@@ -161,6 +177,7 @@ class StackDelivered(Event):
     tiles: Annotated[list[TileName], Field(min_length=4, max_length=4)]
 
 
+@event
 class UnwageredStacksCollected(Event):
     """Stacks dealt to positions without a wager went to the Dead Hand unseen (PA 621a.6(e))."""
 
@@ -168,6 +185,7 @@ class UnwageredStacksCollected(Event):
     positions: list[Position]
 
 
+@event
 class TileExposed(Event):
     """A tile was exposed during the deal (PA 621a.10(d), (e))."""
 
@@ -176,6 +194,7 @@ class TileExposed(Event):
     tile: TileName | None = None
 
 
+@event
 class HandVoided(Event):
     """A player voided a hand after one of its tiles was exposed (PA 621a.10(d))."""
 
@@ -183,6 +202,7 @@ class HandVoided(Event):
     position: Position
 
 
+@event
 class HandSet(Event):
     """A hand was set into high and low (PA 621a.8(a)-(d)); recorded as placed, never reordered."""
 
@@ -193,6 +213,7 @@ class HandSet(Event):
     set_by: Literal["player", "dealer", "house_way_on_request"] = "player"
 
 
+@event
 class Surrendered(Event):
     """A player surrendered the Pai Gow wager (PA 621a.8(e))."""
 
@@ -200,6 +221,7 @@ class Surrendered(Event):
     position: Position
 
 
+@event
 class HandsRevealed(Event):
     """A position's hands were exposed for comparison (PA 621a.8(f))."""
 
@@ -207,6 +229,7 @@ class HandsRevealed(Event):
     position: Position
 
 
+@event
 class RoundVoided(Event):
     """Every hand void and every wager returned (PA 621a.10(c), (e))."""
 

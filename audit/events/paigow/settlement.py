@@ -11,13 +11,14 @@ from typing import Literal
 
 from pydantic import Field
 
-from audit.events.envelope import Event, Money
+from audit.events.envelope import Event, Money, event
 from audit.events.paigow.fields import Position
 from audit.events.paigow.wagers import WagerKind
 
 _ZERO = Decimal("0.00")
 
 
+@event
 class WagerSettled(Event):
     """A wager was paid, collected or returned (PA 621a.8(g)-(k), 621a.9(o)-(q))."""
 
@@ -31,6 +32,7 @@ class WagerSettled(Event):
     returned: Money = Field(default=_ZERO, description="Wager handed back unsettled.")
 
 
+@event
 class DealerWagerSettled(Event):
     """The dealer's wager against the bank was settled (PA 621a.9(n), (p))."""
 
@@ -39,6 +41,7 @@ class DealerWagerSettled(Event):
     amount: Money = Field(description="What the house won or lost on it (0 on a push).")
 
 
+@event
 class BankShortfallCollected(Event):
     """The centre ran out and the bank paid in the rest (PA 621a.9(o))."""
 
@@ -46,6 +49,7 @@ class BankShortfallCollected(Event):
     amount: Money
 
 
+@event
 class BankSurplusSettled(Event):
     """A surplus in the centre: 5% vigorish, the rest to the bank (PA 621a.9(o))."""
 
@@ -55,6 +59,7 @@ class BankSurplusSettled(Event):
     paid_to_bank: Money
 
 
+@event
 class CoBankSplit(Event):
     """The house's half of a co-banked round (PA 621a.9(r))."""
 
@@ -66,6 +71,7 @@ class CoBankSplit(Event):
     surplus_to_co_bank: Money = _ZERO
 
 
+@event
 class CollectionFeeTaken(Event):
     """A California collection fee went to the house (CA Collection Rates Schedule)."""
 

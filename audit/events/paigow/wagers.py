@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Literal
 
-from audit.events.envelope import Event, Money, PersonId
+from audit.events.envelope import Event, Money, PersonId, event
 from audit.events.paigow.fields import Position
 
 
@@ -16,6 +16,7 @@ class WagerKind(Enum):
     PAIR_FORTUNES = "pair_fortunes"  # PA 621a.8(j), 2019
 
 
+@event
 class WagerPlaced(Event):
     """Chips placed on a betting area (PA 621a.5). Version 2 added ``kind`` for Pair Fortunes."""
 
@@ -28,6 +29,7 @@ class WagerPlaced(Event):
     player_id: PersonId | None = None
 
 
+@event
 class WagerWithdrawn(Event):
     """A wager taken back (PA 621a.5(c) forbids it after "no more bets")."""
 
@@ -37,6 +39,7 @@ class WagerWithdrawn(Event):
     kind: WagerKind = WagerKind.PAI_GOW
 
 
+@event
 class DealerWagerAgainstBank(Event):
     """The dealer's wager against a player bank (PA 621a.9(h))."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
@@ -29,7 +30,7 @@ def _edit(kind: str, match: dict, **changes) -> list[Event]:
             and event.type_name() == kind
             and all(getattr(event, k) == v for k, v in match.items())
         ):
-            event, done = event.model_copy(update=changes), True
+            event, done = replace(event, **changes), True
         events.append(event)
     assert done, (kind, match)
     return events
@@ -55,7 +56,7 @@ def test_a_short_drop_is_found_twice_with_its_amount():
 
 def test_a_second_count_that_disagrees():
     events = [
-        e.model_copy(update={"markers": Decimal("970.00")})
+        replace(e, **{"markers": Decimal("970.00")})
         if e.type_name() == "drop_counted" and (e.box_id, e.count) == ("DB-1", "second")
         else e
         for e in paper_day()
@@ -76,7 +77,7 @@ def test_an_unrecorded_fill_shows_as_win_variance_and_its_slip_as_a_gap():
 def test_a_skipped_fill_number_is_a_gap_in_the_cage_series():
     events = paper_day()
     fill = next(e for e in events if e.type_name() == "fill_recorded")
-    later = fill.model_copy(update={
+    later = replace(fill, **{
         "event_id": fill.event_id.__class__(int=999, version=4), "slip_number": 90003,
         "chips": tuple(_pieces(chips(d25=0))),
     })  # fmt: skip
@@ -88,10 +89,10 @@ def test_a_skipped_fill_number_is_a_gap_in_the_cage_series():
 def test_a_reused_and_an_out_of_sequence_slip():
     events = paper_day()
     fill = next(e for e in events if e.type_name() == "fill_recorded")
-    again = fill.model_copy(update={"event_id": fill.event_id.__class__(int=998, version=4)})
+    again = replace(fill, **{"event_id": fill.event_id.__class__(int=998, version=4)})
     codes = [f.code for f in _judge([*events, again])]
     assert codes == ["ACC-SLIP-REUSED"]
-    lower = fill.model_copy(update={
+    lower = replace(fill, **{
         "event_id": fill.event_id.__class__(int=997, version=4), "slip_number": 89999,
         "chips": tuple(_pieces(chips(d25=0))),
     })  # fmt: skip
@@ -113,7 +114,7 @@ def test_an_opener_that_is_not_the_prior_closer():
 def test_thresholds_decide_whether_and_how_loudly(short, severity):
     # A marker in the box that no buy-in issued: the drop is over by ``short`` dollars.
     events = [
-        e.model_copy(update={"markers": Decimal(short)}) if e.type_name() == "drop_counted"
+        replace(e, **{"markers": Decimal(short)}) if e.type_name() == "drop_counted"
         and e.box_id == "DB-9" else e
         for e in paper_day()
     ]  # fmt: skip
@@ -128,7 +129,7 @@ def test_the_thresholds_are_table_options():
     events = _edit("table_opened", {"table_id": "PG-02"},
                    options={"variance_report_over": "0"})  # fmt: skip
     events = [
-        e.model_copy(update={"markers": Decimal("1.00")}) if e.type_name() == "drop_counted"
+        replace(e, **{"markers": Decimal("1.00")}) if e.type_name() == "drop_counted"
         and e.box_id == "DB-9" else e
         for e in events
     ]  # fmt: skip
@@ -137,11 +138,11 @@ def test_the_thresholds_are_table_options():
 
 def test_a_california_variance_cites_no_invented_section():
     events = [
-        e.model_copy(update={"chips": Decimal("0.00")}) if e.type_name() == "drop_counted"
+        replace(e, **{"chips": Decimal("0.00")}) if e.type_name() == "drop_counted"
         and e.box_id == "DB-9" else e
         for e in paper_day()
     ]  # fmt: skip
-    events = [e.model_copy(update={"markers": Decimal("50.00")}) if e.type_name() == "drop_counted"
+    events = [replace(e, **{"markers": Decimal("50.00")}) if e.type_name() == "drop_counted"
               and e.box_id == "DB-9" else e for e in events]  # fmt: skip
     found = {f.code: f for f in _judge(events)}
     assert found["ACC-DROP-BUYINS"].rule.startswith("CA collection schedule")

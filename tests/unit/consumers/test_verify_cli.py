@@ -3,14 +3,13 @@
 import json
 import random
 
+from audit.events.catalogue import event_dict
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from consumers.cli import main
 
 
 def write_shift(path, tamper=None):
-    events = [
-        e.model_dump(mode="json") for e in simulate_shift(ShiftConfig(2, 6), random.Random(5))
-    ]
+    events = [event_dict(e) for e in simulate_shift(ShiftConfig(2, 6), random.Random(5))]
     if tamper:
         tamper(events)
     path.write_text("".join(json.dumps(e) + "\n" for e in events))

@@ -1,6 +1,7 @@
 """The event catalogue: every type validates, round-trips, and bad input names its field."""
 
 import json
+from dataclasses import FrozenInstanceError
 from datetime import UTC, datetime
 from decimal import Decimal
 
@@ -172,7 +173,7 @@ def test_bad_input_says_what_and_where(raw, message):
 
 def test_events_are_frozen():
     event = parse_event({**ENVELOPE, "type": "no_more_bets"})
-    with pytest.raises(ValueError, match="frozen"):
+    with pytest.raises(FrozenInstanceError, match="seq"):
         event.seq = 1  # type: ignore[misc]
 
 

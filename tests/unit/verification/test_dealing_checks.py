@@ -6,6 +6,7 @@ tiles stacked in set order and delivered house way from the right.
 """
 
 import random
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
@@ -419,7 +420,7 @@ def test_the_simulated_floor_is_judged_by_these_checks():
     index = next(
         i for i, e in enumerate(events) if isinstance(e, play.DiceRevealed) and e.announced_total
     )
-    events[index] = events[index].model_copy(update={"announced_total": 2})
+    events[index] = replace(events[index], **{"announced_total": 2})
     assert [f.code for f in verify_stream(events) if f.code in MINE] == ["PG-DEAL-DICE-TOTAL"]
 
 

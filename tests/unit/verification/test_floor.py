@@ -4,6 +4,7 @@ reconciliation."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from audit.events.envelope import Event
 from audit.simulation.shift import ShiftConfig, simulate_shift
@@ -31,7 +32,7 @@ def test_each_table_goes_to_the_verifier_of_the_game_it_opened_for(monkeypatch):
     events = list(simulate_shift(ShiftConfig(tables=3, rounds_per_table=3), random.Random(2)))
     other = events[0].table_id
     retagged = [
-        e.model_copy(update={"game": "baccarat21"}) if e.type_name() == "table_opened"
+        replace(e, **{"game": "baccarat21"}) if e.type_name() == "table_opened"
         and e.table_id == other else e
         for e in events
     ]  # fmt: skip

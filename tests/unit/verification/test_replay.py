@@ -2,6 +2,7 @@
 expected, and every finding placed under the step it concerns."""
 
 import random
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
@@ -270,7 +271,7 @@ def shift_with_faults():
     events = list(simulate_shift(ShiftConfig(5, 5), random.Random(3)))
     settled = [i for i, e in enumerate(events) if isinstance(e, settlement.WagerSettled)]
     for i in settled[::7]:  # every seventh settlement pays a dollar too much
-        events[i] = events[i].model_copy(update={"paid": events[i].paid + 1})
+        events[i] = replace(events[i], **{"paid": events[i].paid + 1})
     # One table's tiles are never inspected: the stream reports it in its first round only.
     uninspected = events[0].table_id
     return [e for e in events if not (e.type == "tile_set_inspected" and e.table_id == uninspected)]
@@ -309,7 +310,7 @@ def test_a_round_not_in_the_events_is_an_error():
 
 def test_a_round_id_at_two_tables_needs_the_table():
     first, second = clean_round(), clean_round()
-    moved = [e.model_copy(update={"table_id": "PG-99"}) for e in second.events]
+    moved = [replace(e, **{"table_id": "PG-99"}) for e in second.events]
     events = first.events + moved
     with pytest.raises(RoundNotInEventsError, match="several tables"):
         replay_round(events, ROUND)

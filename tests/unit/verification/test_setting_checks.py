@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from audit.events.catalogue import EVENT_TYPES, parse_event
+from audit.events.envelope import event_fields
 from audit.events.examples import EXAMPLES
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.verification.paigow.verify import verify_stream
@@ -46,7 +47,7 @@ class Table:
         """Add an event: the catalogue example's required fields, overridden by ``fields``."""
         self.clock += timedelta(seconds=5)
         model = EVENT_TYPES[event_type]
-        required = {name for name, spec in model.model_fields.items() if spec.is_required()}
+        required = {name for name, spec in event_fields(model).items() if spec.is_required()}
         example = {k: v for k, v in EXAMPLES[event_type].items() if k in required}
         envelope = {"table_id": "PG-07", "seq": next(self.seq), "event_id": str(uuid.uuid4()),
                     "occurred_at": self.clock.isoformat(), "recorded_by": "dealer-1"}  # fmt: skip

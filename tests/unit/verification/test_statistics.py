@@ -1,9 +1,11 @@
 """Win-rate statistics: the Wilson interval, narrowing with volume, and when a group is flagged."""
 
 import random
+from dataclasses import replace
 
 import pytest
 
+from audit.events.catalogue import event_json
 from audit.games.paigow.probabilities import PRECOMPUTED
 from audit.games.paigow.rulesets import get_rule_set
 from audit.simulation.shift import ShiftConfig, simulate_shift
@@ -167,11 +169,8 @@ def test_a_hand_set_off_the_house_way_takes_its_wager_out(clean_shift):
         s for s in settings_for(tiles, ranking)
         if {tile_name(t) for t in s.high} != set(hand.high)
     )  # fmt: skip
-    changed = hand.model_copy(
-        update={
-            "high": [tile_name(t) for t in other.high],
-            "low": [tile_name(t) for t in other.low],
-        }
+    changed = replace(
+        hand, high=[tile_name(t) for t in other.high], low=[tile_name(t) for t in other.low]
     )
     edited = [changed if e is hand else e for e in clean_shift]
     assert len(list(settled_wagers(edited))) == len(counted) - 1
@@ -184,7 +183,7 @@ def test_stats_command_prints_groups_and_flags(clean_shift, tmp_path, capsys):
     from consumers import stats_cli
 
     path = tmp_path / "shift.jsonl"
-    path.write_text("".join(e.model_dump_json() + "\n" for e in clean_shift))
+    path.write_text("".join(event_json(e) + "\n" for e in clean_shift))
     parser = argparse.ArgumentParser(prog="tablewatch")
     stats_cli.register(parser.add_subparsers(dest="command", required=True))
 
@@ -220,6 +219,6 @@ def test_21_baccarat_wagers_are_trials_with_their_own_bets_chances():
         rates = lookup(decks[event.table_id], DrawRule.ONE_CARD)
         assert wager.expected_win == rates[Bet(event.bet.value)].win
     # A table where every 21 Baccarat wager wins is flagged high.
-    rigged = [e.model_copy(update={"outcome": "win"}) if e in settled else e for e in events]
+    rigged = [replace(e, **{"outcome": "win"}) if e in settled else e for e in events]
     (flag, *_) = [g for g in group_stats(list(settled_wagers(rigged)), "table") if g.flagged]
     assert flag.direction == "high"

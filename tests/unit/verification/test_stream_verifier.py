@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 from itertools import chain, zip_longest
 
 from audit.events.envelope import Event
@@ -14,7 +15,7 @@ from tests.unit.verification.test_stream_and_rotation_checks import Table, codes
 
 def at_table(events: list[Event], table_id: str) -> list[Event]:
     """Return the events as another table's, each with an id of its own."""
-    return [e.model_copy(update={"table_id": table_id, "event_id": uuid.uuid4()}) for e in events]
+    return [replace(e, **{"table_id": table_id, "event_id": uuid.uuid4()}) for e in events]
 
 
 def interleave(*streams: list[Event]) -> list[Event]:
