@@ -69,21 +69,38 @@ class StreamVerifier:
 
     def feed(self, event: Event) -> list[Finding]:
         """Take one event; return the findings it completes (often none)."""
-        table_id, round_id = event.table_id, event.round_id
-        if round_id is None:
-            return self._table_event(table_id, event)
-        rounds = self.open_rounds.get(table_id)
-        if rounds is None:
-            rounds = self.open_rounds[table_id] = {}
-        events = rounds.get(round_id)
-        if events is None:  # the round's first event: it is judged against this table
-            self._context(table_id)
-            events = rounds[round_id] = []
-        events.append(event)
-        # By exact class, not isinstance, which pydantic's model classes make several times
-        # dearer: the catalogue's classes are never subclassed (test_round_view.py holds it).
-        if type(event) is not RoundCompleted:
-            return []
+        return [*self.feed_all((event,))]
+
+    def feed_all(self, events: Iterable[Event]) -> Iterator[Finding]:
+        """Take events in order, yielding the findings each completes as it completes them.
+
+        The one loop that files events by table and round, for :meth:`feed` as for a whole
+        stream: a stream goes through it without a call per event, most of which complete
+        nothing.
+        """
+        open_rounds, completed = self.open_rounds, RoundCompleted
+        for event in events:
+            table_id, round_id = event.table_id, event.round_id
+            if round_id is None:
+                yield from self._table_event(table_id, event)
+                continue
+            rounds = open_rounds.get(table_id)
+            if rounds is None:
+                rounds = open_rounds[table_id] = {}
+            found = rounds.get(round_id)
+            if found is None:  # the round's first event: it is judged against this table
+                self._context(table_id)
+                found = rounds[round_id] = []
+            found.append(event)
+            # By exact class, not isinstance: the catalogue's classes are never subclassed
+            # (test_round_view.py holds it).
+            if type(event) is completed:
+                yield from self._judge(table_id, round_id, rounds, found)
+
+    def _judge(
+        self, table_id: str, round_id: str, rounds: dict[str, list[Event]], events: list[Event]
+    ) -> list[Finding]:
+        """Judge a round its ``round_completed`` closed, then keep the table's books."""
         del rounds[round_id]
         if self._opened_with:
             self._opened_with.pop((table_id, round_id), None)
@@ -148,8 +165,5 @@ class StreamVerifier:
 def verify_stream(events: Iterable[Event]) -> Iterator[Finding]:
     """Judge a finite stream of events in order: each round as it ends, open rounds at the end."""
     verifier = StreamVerifier()
-    for event in events:
-        findings = verifier.feed(event)
-        if findings:  # most events complete nothing
-            yield from findings
+    yield from verifier.feed_all(events)
     yield from verifier.finish()
