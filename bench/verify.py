@@ -17,6 +17,11 @@ shortcuts cannot flatter the figure. Then, in the same run, for each floor:
   this one also files: the share of the target's time per round this takes is what
   the target leaves for the ~25 checks.
 
+The interpreter is printed first: the same code verifies about 10% faster on a CPython
+built with profile-guided and link-time optimisation, as Debian's ``/usr/bin/python3.11``
+and the deploy image's ``python:3.11-slim`` are, than on one built without (pyenv's
+default). Figures compare only on the same build.
+
 A verification pass lasts a fraction of a second, so one pass is at the mercy of
 whatever else the machine does: the median of the passes is the figure, the best is
 shown beside it. Target: at least 10,000 rounds/s of verification alone, on the
@@ -29,6 +34,7 @@ import argparse
 import json
 import random
 import statistics
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -150,6 +156,7 @@ def main() -> None:
     config = ShiftConfig(args.tables, args.rounds)
     clean = list(simulate_shift(config, random.Random(args.seed)))
     careless, _labels = careless_shift(config, random.Random(args.seed), args.irregularities)
+    print(f"Python {sys.version.split()[0]} ({sys.executable}), one core")
     floors = [
         measure("clean", clean, args.repeat),
         measure(f"careless {args.irregularities:.0%}", list(careless), args.repeat),
@@ -171,6 +178,8 @@ def main() -> None:
             "file_rounds_per_s": round(m.file_median),
             "group_rounds_per_s": round(m.group_median),
         } for m in floors},
+        "python": sys.version.split()[0],
+        "executable": sys.executable,
         "target_met": all(m.verify_median >= TARGET for m in floors),
     }))  # fmt: skip
 
