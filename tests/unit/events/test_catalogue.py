@@ -1,5 +1,6 @@
 """The event catalogue: every type validates, round-trips, and bad input names its field."""
 
+import inspect
 import json
 from dataclasses import FrozenInstanceError
 from datetime import UTC, datetime
@@ -16,6 +17,7 @@ from audit.events.catalogue import (
     json_schema,
     parse_event,
 )
+from audit.events.envelope import event_fields
 from audit.events.examples import EXAMPLES
 from audit.events.paigow.wagers import WagerKind, WagerPlaced
 
@@ -169,6 +171,20 @@ def test_bad_input_says_what_and_where(raw, message):
     with pytest.raises(InvalidEventError) as caught:
         parse_event(raw)
     assert message in str(caught.value)
+
+
+@pytest.mark.parametrize("name", sorted(EVENT_TYPES))
+def test_every_type_is_declared_an_event(name):
+    """Declared with ``@event``: its own fields validated, held in slots, not in a dict."""
+    cls = EVENT_TYPES[name]
+    own = {
+        field: kind
+        for field, kind in inspect.get_annotations(cls).items()
+        if not str(kind).startswith("ClassVar")
+    }
+    assert set(own) <= set(event_fields(cls))  # an undecorated subclass's fields go unseen
+    assert "__slots__" in cls.__dict__
+    assert not hasattr(parse_event(json.dumps(EXAMPLES[name])), "__dict__")
 
 
 def test_events_are_frozen():
