@@ -107,8 +107,10 @@ def _filed(events: list[Event]) -> tuple[float, float]:
     started = time.perf_counter()
     grouped = _grouped(events)
     middle = time.perf_counter()
-    views = [view_round(found) for found in grouped]
-    assert len(views) == len(grouped)
+    # Each view dropped as the next is filed, as the verifier drops it: kept, 1,200 views
+    # would set off the garbage collector's full passes over every parsed event.
+    filed = sum(1 for found in grouped if view_round(found) is not None)
+    assert filed == len(grouped)
     return middle - started, time.perf_counter() - middle
 
 
