@@ -2,7 +2,8 @@
 
 PYTHON ?= python3
 
-# Install the package and its development tools (idempotent; quick when already installed).
+# Install the package and its development tools, compiling the verification's hot path
+# (setup.py): idempotent, and quick when installed, recompiling only changed modules.
 install:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 

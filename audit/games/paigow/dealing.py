@@ -105,7 +105,9 @@ def _build_cuts() -> tuple[Cut, ...]:
         for stop in range(start + 1, STACK_COUNT + 1):
             size = stop - start
             for to_right in range(size + 1):
-                for crossed in (False, True) if 0 < to_right < size else (False,):
+                for crossed in (False, True):
+                    if crossed and not 0 < to_right < size:
+                        continue  # only a split block can be crossed
                     if _cut_order(start, stop, to_right, crossed) != _UNCUT:
                         cuts.append(Cut(start, stop, to_right, crossed))
     return tuple(cuts)
