@@ -7,9 +7,10 @@ instead where:
 
 - ``TABLEWATCH_PURE_PYTHON=1`` asks for it: the reference run the compiled modules are
   tested against, and what a debugger, a profiler or coverage wants;
-- the extension is older than its source: the source changed after the build, and
-  stale compiled code would judge by rules no longer written. A warning says so;
-  ``make install`` rebuilds.
+- in a source checkout, the extension is older than its source: the source changed
+  after the build, and stale compiled code would judge by rules no longer written. A
+  warning says so; ``make install`` rebuilds. An installed wheel's files carry the
+  times they were unpacked at, not built at, and are not edited: not compared there.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from types import ModuleType
 PACKAGES = ("audit.games.", "audit.verification.paigow.")
 """Where compiled modules can be (``setup.py``'s ``COMPILED``): no other import is looked at."""
 PURE_PYTHON = "TABLEWATCH_PURE_PYTHON"
+CHECKOUT = (Path(__file__).parents[1] / "setup.py").exists()
+"""Whether this package runs from its source checkout (an editable install), not a wheel."""
 
 
 class StaleCompiledModule(UserWarning):
@@ -63,7 +66,7 @@ class SourceWhenStale:
             return spec  # an installed wheel: compiled only
         if os.environ.get(PURE_PYTHON) == "1":
             return spec_from_file_location(fullname, source)
-        if is_stale(extension, source):
+        if CHECKOUT and is_stale(extension, source):
             warnings.warn(
                 f"{fullname}: the compiled module is older than {source.name}; running the "
                 "source (make install rebuilds it)",

@@ -63,6 +63,15 @@ def test_an_extension_older_than_its_source_gives_way_with_a_warning(module_pair
     assert spec.origin == str(source)
 
 
+def test_an_installed_wheel_is_not_judged_by_its_file_times(module_pair, monkeypatch):
+    """pip unpacks a wheel's files in any order: their times say nothing about the build."""
+    monkeypatch.delenv(_compiled.PURE_PYTHON, raising=False)
+    monkeypatch.setattr(_compiled, "CHECKOUT", False)
+    source, extension = module_pair
+    os.utime(source, (3_000, 3_000))
+    assert _spec(source.parent).origin == str(extension)
+
+
 def test_pure_python_is_run_on_request_without_a_warning(module_pair, monkeypatch):
     monkeypatch.setenv(_compiled.PURE_PYTHON, "1")
     source, _ = module_pair
