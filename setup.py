@@ -5,7 +5,7 @@ compiled modules: the Pai Gow rules engine and the Pai Gow checks, compiled with
 from the same ``.py`` files, unchanged (see docs/verification-speed.md). The Python
 source stays the one statement of the rules; a compiled module is that source, run
 faster, and the pure-Python run is the reference it is tested against
-(``tests/unit/verification/test_compiled.py``).
+(``tests/unit/test_compiled.py``).
 
 Cython is told to keep Python's semantics: annotations are not enforced as C types
 (``annotation_typing=False``), so a value of an unexpected type behaves as it does in
