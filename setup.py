@@ -27,7 +27,7 @@ from pathlib import Path
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-COMPILED = ("audit/games/money.py", "audit/games/paigow/*.py", "audit/verification/paigow/*.py")
+COMPILED = ("audit/games/money.py", "audit/games/paigow/*.py", "audit/verification/paigow/**/*.py")
 """The modules compiled: what ``bench/verify.py`` spends its time in. Keep
 ``audit/_compiled.py``'s ``PACKAGES`` in step."""
 REQUIRED = os.environ.get("TABLEWATCH_REQUIRE_COMPILED") == "1"

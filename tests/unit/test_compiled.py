@@ -127,6 +127,6 @@ def test_compiled_verification_finds_exactly_what_the_source_finds(tmp_path):
         pytest.skip("no compiled modules are built here (no C compiler at install)")
     pure_findings, none = _findings_json(events_file, pure=True)
     assert none == []
-    assert "audit.verification.paigow.settlement_checks" in compiled
+    assert "audit.verification.paigow.settlement.checks" in compiled
     assert len(pure_findings) > 50  # a careless floor: every kind of check has work to do
     assert compiled_findings == pure_findings

@@ -60,12 +60,8 @@ from audit.verification.paigow import stream_checks
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.round_view import RoundView, view_round
 from audit.verification.paigow.setting_checks import hand_setting, is_player_dealer_table
-from audit.verification.paigow.settlement_checks import (
-    ExpectedSettlement,
-    SettlementFacts,
-    expect_settlement,
-    read_settlement,
-)
+from audit.verification.paigow.settlement.expected import ExpectedSettlement, expect_settlement
+from audit.verification.paigow.settlement.facts import SettlementFacts, read_settlement
 from audit.verification.paigow.verify import StreamVerifier, verify_round
 from audit.verification.paigow.wager_checks import live_wagers
 from audit.verification.replay_model import (

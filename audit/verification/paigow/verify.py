@@ -18,13 +18,13 @@ from audit.verification.paigow import (
     dealing_checks,
     rotation_checks,
     setting_checks,
-    settlement_checks,
     stream_checks,
     wager_checks,
 )
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Check, Emit
 from audit.verification.paigow.round_view import RoundView, view_round
+from audit.verification.paigow.settlement import checks as settlement_checks
 
 __all__ = ["CHECKS", "Check", "Emit", "StreamVerifier", "verify_round", "verify_stream"]
 

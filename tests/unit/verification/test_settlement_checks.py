@@ -1,4 +1,4 @@
-"""Settlement checks (audit/verification/paigow/settlement_checks.py), each from a hand-written
+"""Settlement checks (audit/verification/paigow/settlement/), each from a hand-written
 round: a clean variant, and one that breaks the rule with a known amount at stake."""
 
 import random

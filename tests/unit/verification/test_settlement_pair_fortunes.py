@@ -11,7 +11,7 @@ from audit.games.paigow.pair_fortunes import (
     settle_pair_fortunes,
 )
 from audit.games.paigow.tiles import TILE_NAMES, parse_tile
-from audit.verification.paigow.settlement_checks import _category
+from audit.verification.paigow.settlement.pair_fortunes import category_of
 from tests.unit.verification.test_setting_checks import DEALER, Table
 from tests.unit.verification.test_settlement_checks import WINS_TOO, found
 
@@ -28,7 +28,7 @@ def test_category_then_payout_is_settling_the_parsed_tiles(four, amount):
         expected = None
     else:
         expected = (result.paid, result.collected)
-    category = _category(four)
+    category = category_of(four)
     got = (
         None if category is None else pair_fortunes_payout(category, amount, ILLUSTRATIVE_PAYTABLE)
     )
@@ -36,7 +36,7 @@ def test_category_then_payout_is_settling_the_parsed_tiles(four, amount):
 
 
 def test_no_tiles_named_no_category():
-    assert _category(None) is None
+    assert category_of(None) is None
 
 
 def pair_fortunes_round(deliveries, paid, collected="0.00"):

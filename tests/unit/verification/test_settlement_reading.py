@@ -14,7 +14,7 @@ from audit.games.money import decimal_cents, to_cents
 from audit.games.paigow.rulesets import get_rule_set
 from audit.games.paigow.settlement import BankingMode
 from audit.verification.paigow.round_view import view_round
-from audit.verification.paigow.settlement_checks import read_settlement
+from audit.verification.paigow.settlement.facts import read_settlement
 from tests.unit.verification.test_setting_checks import Table
 
 amounts = st.decimals(min_value=0, max_value=10**6, places=2)

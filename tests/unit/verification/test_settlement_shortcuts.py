@@ -1,5 +1,5 @@
-"""The settlement check's shortcuts (settlement_checks._dealer_banked_clean, _centre_clean,
-_california_clean):
+"""The settlement check's shortcuts (settlement/shortcuts.py: dealer_banked_clean, centre_clean,
+california_clean):
 where one says a round is clean, the parts it skips find nothing; rounds it must refuse still
 get their findings."""
 
@@ -12,9 +12,11 @@ from audit.games.paigow.settlement import BankingMode
 from audit.simulation.irregular_money import MONEY_KINDS
 from audit.simulation.irregularities import careless_shift
 from audit.simulation.shift import ShiftConfig
-from audit.verification.paigow import settlement_checks, verify
+from audit.verification.paigow import verify
 from audit.verification.paigow.emit import Emit
-from audit.verification.paigow.settlement_checks import expect_settlement, read_settlement
+from audit.verification.paigow.settlement import bank, california, checks, shortcuts, wagers
+from audit.verification.paigow.settlement.expected import expect_settlement
+from audit.verification.paigow.settlement.facts import read_settlement
 from tests.unit.verification.test_setting_checks import DEALER, LOSES, WINS, Table
 from tests.unit.verification.test_settlement_checks import (
     CA,
@@ -34,10 +36,10 @@ def judged_rounds(events, monkeypatch):
 
     def spy(view, context, emit):
         judged.append((view, context.snapshot()))
-        settlement_checks._settlement(view, context, emit)
+        checks.check_settlement(view, context, emit)
 
-    checks = tuple(spy if c is settlement_checks._settlement else c for c in verify.CHECKS)
-    monkeypatch.setattr(verify, "CHECKS", checks)
+    spied = tuple(spy if c is checks.check_settlement else c for c in verify.CHECKS)
+    monkeypatch.setattr(verify, "CHECKS", spied)
     list(verify.verify_stream(events))
     return judged
 
@@ -47,10 +49,10 @@ def skipped_parts_find(view, context):
     emit = Emit(view, context)
     facts = read_settlement(view, context.ruleset)
     expected = expect_settlement(view, context.ruleset, facts)
-    settlement_checks._wagers(view, context, emit, facts, expected)
-    settlement_checks._bank(view, context, emit, facts, expected)
-    settlement_checks._balance(view, context, emit, facts)
-    settlement_checks._order(view, context, emit, facts)
+    wagers.judge_wagers(view, context, emit, facts, expected)
+    bank.judge_bank(view, context, emit, facts, expected)
+    bank.judge_balance(view, context, emit, facts)
+    california.judge_order(view, context, emit, facts)
     return emit.findings
 
 
@@ -64,9 +66,9 @@ def test_where_a_shortcut_takes_a_round_the_parts_it_skips_find_nothing(seed, mo
     for view, context in judged_rounds(list(events), monkeypatch):
         facts = read_settlement(view, context.ruleset)
         if (
-            settlement_checks._dealer_banked_clean(view, context.ruleset, facts)
-            or settlement_checks._centre_clean(view, context, facts)
-            or settlement_checks._california_clean(view, context.ruleset, facts)
+            shortcuts.dealer_banked_clean(view, context.ruleset, facts)
+            or shortcuts.centre_clean(view, context, facts)
+            or shortcuts.california_clean(view, context.ruleset, facts)
         ):
             taken[facts.mode] += 1
             assert skipped_parts_find(view, context) == [], view.round_id
