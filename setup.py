@@ -50,7 +50,7 @@ class OptionalBuildExt(build_ext):
 
     def finalize_options(self) -> None:
         super().finalize_options()
-        if self.parallel is None:  # one compiler per core: about 30 modules to build
+        if self.parallel is None:  # one compiler per core: nearly 40 modules to build
             self.parallel = os.cpu_count() or 1
 
     def run(self) -> None:
