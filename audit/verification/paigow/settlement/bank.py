@@ -15,15 +15,9 @@ from __future__ import annotations
 from audit.events.envelope import Event
 from audit.events.paigow.wagers import WagerKind
 from audit.games.money import Cents, decimal_cents, to_dollars
-from audit.games.paigow.banking import (
-    CentreFlows,
-    dealer_wager_limit,
-)
+from audit.games.paigow.banking import CentreFlows, dealer_wager_limit
 from audit.games.paigow.layout import Position
-from audit.games.paigow.settlement import (
-    BankingMode,
-    RoundSettlement,
-)
+from audit.games.paigow.settlement import BankingMode, RoundSettlement
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Emit
 from audit.verification.paigow.round_view import RoundView

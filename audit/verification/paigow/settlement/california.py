@@ -12,10 +12,7 @@ from audit.games.paigow.california import settle_california
 from audit.games.paigow.collection import collection_fees
 from audit.games.paigow.layout import Position
 from audit.games.paigow.rulesets import RuleSet
-from audit.games.paigow.settlement import (
-    BankingMode,
-    Wager,
-)
+from audit.games.paigow.settlement import BankingMode, Wager
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Emit
 from audit.verification.paigow.round_view import RoundView

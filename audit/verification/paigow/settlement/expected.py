@@ -19,10 +19,7 @@ from dataclasses import dataclass, field
 
 from audit.games.errors import RulesError
 from audit.games.money import Cents, decimal_cents
-from audit.games.paigow.banking import (
-    settle_co_bank,
-    settle_player_bank,
-)
+from audit.games.paigow.banking import settle_co_bank, settle_player_bank
 from audit.games.paigow.california import settle_california
 from audit.games.paigow.layout import Position
 from audit.games.paigow.outcome import BankerSetting, Outcome
@@ -40,10 +37,7 @@ from audit.games.paigow.settlement import (
 )
 from audit.verification.paigow.round_view import RoundView
 from audit.verification.paigow.setting_checks import hand_settings
-from audit.verification.paigow.settlement.facts import (
-    SettlementFacts,
-    expected_order,
-)
+from audit.verification.paigow.settlement.facts import SettlementFacts, expected_order
 
 _PLAYED = ("win", "push", "lose")
 

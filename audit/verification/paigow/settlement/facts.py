@@ -15,14 +15,13 @@ from audit.games.errors import RulesError
 from audit.games.money import Cents, decimal_cents
 from audit.games.paigow.layout import Position, action_button, dice_total, settlement_order
 from audit.games.paigow.rulesets import RuleSet
-from audit.games.paigow.settlement import (
-    BankingMode,
-)
+from audit.games.paigow.settlement import BankingMode
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.round_view import RoundView
 from audit.verification.paigow.setting_checks import is_player_dealer_table
 
 CENTRE_MODES = (BankingMode.PLAYER_BANK, BankingMode.CO_BANK)
+"""The modes that settle through a centre the bank pays into or out of (PA 621a.9(o), (r))."""
 
 
 def cited(context: TableContext, key: str | None) -> str | None:

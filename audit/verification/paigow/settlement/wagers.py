@@ -15,10 +15,7 @@ from collections.abc import Iterable
 from audit.events.paigow.settlement import WagerSettled
 from audit.games.money import Cents, to_dollars
 from audit.games.paigow.outcome import Outcome
-from audit.games.paigow.settlement import (
-    BankingMode,
-    SettlementLine,
-)
+from audit.games.paigow.settlement import BankingMode, SettlementLine
 from audit.games.paigow.vigorish import vigorish
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Emit
