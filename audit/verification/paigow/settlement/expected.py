@@ -1,15 +1,12 @@
 """What the engine says a round should have settled: each wager's line, the bank's flows and
 the dealer's wager, by the table's banking mode and rounding.
 
-Readings, where the record or the texts leave a choice:
-
-- Each wager's outcome comes from the recorded hands through the engine
-  (``BankerSetting.outcome``). A wager whose outcome the hands cannot give (a hand
-  missing, a tile repeated, a setting out of order) is settled on its recorded
-  outcome, and its line is marked not derived: the arithmetic is still checked, the
-  call is not.
-- Bank flows are settled from the engine's settlement of the whole round, so a wrong
-  payout that changed the bank's pay-in shows in both.
+Each wager's outcome comes from the recorded hands through the engine
+(``BankerSetting.outcome``). A wager whose outcome the hands cannot give (a hand missing,
+a tile repeated, a setting out of order) is settled on its recorded outcome, and its
+line is marked not derived: the arithmetic is still checked, the call is not. The bank's
+flows are the engine's settlement of the whole round (how ``bank.py`` judges them is
+said there).
 """
 
 from __future__ import annotations
