@@ -14,13 +14,14 @@ ingest's state, so the Kafka ingest runs it in a child process
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, TextIO
 
-from audit.events.catalogue import InvalidEventError, parse_event
+from audit.events.catalogue import InvalidEventError, parse_arriving
 from audit.store.ingest import (
     BatchResult,
     Checked,
@@ -30,6 +31,8 @@ from audit.store.ingest import (
     Rejected,
     check,
 )
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -141,11 +144,20 @@ def source_name(topic: str, partition: int) -> str:
 
 
 def to_checked(raw: bytes, origin: str) -> Checked | Rejected:
-    """Validate one message's bytes: what the store needs of the event, or why it was refused."""
+    """Validate one message's bytes: what the store needs of the event, or why it was refused.
+
+    It never raises for what a message holds: one message must not halt the ingest,
+    which would stop at the same record again on every restart. A failure that is
+    not a validation verdict is a defect of ours, so it is logged with its traceback,
+    and the message is refused with the error as its reason: kept, never dropped.
+    """
     try:
-        return check(parse_event(raw), origin)
+        return check(parse_arriving(raw), origin)
     except InvalidEventError as error:
         return Rejected(raw, origin, str(error))
+    except Exception as error:  # the message is kept as a rejection, its defect logged
+        log.exception("validating %s failed unexpectedly; refusing it", origin)
+        return Rejected(raw, origin, str(InvalidEventError(f"cannot be validated: {error!r}")))
 
 
 @dataclass

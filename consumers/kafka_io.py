@@ -16,6 +16,7 @@ does not answer raises :class:`BrokerUnavailableError` instead of hanging.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import signal
 from abc import ABC, abstractmethod
@@ -54,6 +55,19 @@ then sends twenty small fetches a second, which costs the broker nothing to spea
 
 REASON_MAX_BYTES = 1024
 """The longest ``x-reason`` header a dead letter carries, in UTF-8 bytes."""
+
+DEAD_LETTER_VALUE_MAX_BYTES = 512 * 1024
+"""The most of a refused message's value that its dead letter carries.
+
+A producer or broker refuses a message over its size limit (1 MB by default), so a
+message near it, with the dead letter's headers added, could not be dead-lettered
+whole, and the ingest would stop at it on every restart. Beyond this size the dead
+letter keeps the start, the size and a SHA-256 digest of the whole, which identify
+it; the original is on the source topic at the offset given, while the topic keeps it.
+"""
+
+DEAD_LETTER_HEADERS_MAX_BYTES = 64 * 1024
+"""The most of a refused message's own headers that its dead letter carries; beyond it, none."""
 
 TRUNCATED = "…"
 
@@ -266,10 +280,19 @@ class DeadLetter:
         self.topic = topic
 
     def send(self, record: Record, reason: str) -> None:
-        """Queue ``record`` for the dead-letter topic, saying why it was refused."""
+        """Queue ``record`` for the dead-letter topic, saying why it was refused.
+
+        A value, key or headers too large to publish are cut (see
+        :data:`DEAD_LETTER_VALUE_MAX_BYTES`), the value's size and digest kept in headers.
+        """
         # A null header value goes on as empty bytes: kafka-python cannot send null.
-        headers: list[Header] = [
-            *((name, b"" if value is None else value) for name, value in record.headers),
+        original = [(name, b"" if value is None else value) for name, value in record.headers]
+        headers: list[Header] = []
+        if sum(len(name) + len(value) for name, value in original) <= DEAD_LETTER_HEADERS_MAX_BYTES:
+            headers += original
+        else:
+            headers.append(("x-source-headers-dropped", str(len(original)).encode()))
+        headers += [
             ("x-source-topic", record.topic.encode()),
             ("x-source-partition", str(record.partition).encode()),
             ("x-source-offset", str(record.offset).encode()),
@@ -277,8 +300,15 @@ class DeadLetter:
         ]
         # The message key is taken by the address, so the original key rides in a header.
         if record.key is not None:
-            headers.append(("x-source-key", record.key))
-        publish(self._producer, self.topic, record.address.encode(), record.value, headers)
+            headers.append(("x-source-key", record.key[:DEAD_LETTER_HEADERS_MAX_BYTES]))
+        value = record.value
+        if value is not None and len(value) > DEAD_LETTER_VALUE_MAX_BYTES:
+            headers += [
+                ("x-source-size", str(len(value)).encode()),
+                ("x-source-sha256", hashlib.sha256(value).hexdigest().encode()),
+            ]
+            value = value[:DEAD_LETTER_VALUE_MAX_BYTES]
+        publish(self._producer, self.topic, record.address.encode(), value, headers)
 
     def flush(self, timeout_s: float = 30.0) -> int:
         """Wait until the broker acknowledged every queued dead letter (and anything else)."""
@@ -293,7 +323,7 @@ def truncate_utf8(text: str, limit: int) -> bytes:
     >>> truncate_utf8("é" * 10, 8).decode()
     'éé…'
     """
-    encoded = text.encode()
+    encoded = text.encode("utf-8", "backslashreplace")  # a lone surrogate must not stop a send
     if len(encoded) <= limit:
         return encoded
     mark = TRUNCATED.encode()

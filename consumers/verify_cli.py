@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from audit.events.catalogue import InvalidEventError, parse_event
+from audit.events.catalogue import InvalidEventError, parse_arriving
 from audit.events.envelope import Event
 from audit.verification.findings import Finding, Severity
 from audit.verification.floor import verify_floor
@@ -32,7 +32,7 @@ def read_events(path: Path, errors: TextIO) -> Iterator[Event]:
             if not line.strip():
                 continue
             try:
-                yield parse_event(line)
+                yield parse_arriving(line)
             except InvalidEventError as error:
                 print(f"{path.name}:{number}: not an event: {error}", file=errors)
 

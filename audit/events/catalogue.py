@@ -44,8 +44,8 @@ from audit.events.baccarat21.shoe import (
     ShoeShuffled,
 )
 from audit.events.baccarat21.wagers import B21WagerPlaced, B21WagerSettled
-from audit.events.envelope import Event
-from audit.events.ingest import EventIdReused, SequenceGapObserved
+from audit.events.envelope import ARRIVING, Event
+from audit.events.ingest import INGEST, INGEST_EVENTS, EventIdReused, SequenceGapObserved
 from audit.events.paigow.equipment import (
     DicePlacedInShaker,
     TileSetFoundUnsuitable,
@@ -152,20 +152,40 @@ UPCASTERS: dict[tuple[str, int], Upcaster] = {
 """(type, version) -> a function that rewrites that version's dict as the next version."""
 
 
+REASON_MAX_CHARS = 2_000
+"""The longest reason an InvalidEventError gives: the input it quotes is cut, not the verdict."""
+
+
+def _printable(message: str) -> str:
+    """Return ``message`` safe to encode as UTF-8 (a lone surrogate escaped) and of bounded size.
+
+    >>> _printable("bad id '\\ud800'")
+    "bad id '\\\\ud800'"
+    """
+    if len(message) > REASON_MAX_CHARS:
+        message = message[: REASON_MAX_CHARS - 1] + "…"
+    return message.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 class InvalidEventError(ValueError):
-    """Raised for input that is not a valid event; the message names the event and field."""
+    """Raised for input that is not a valid event; the message names the event and field.
+
+    The message quotes what arrived, so it is escaped and cut to stay a reason that
+    a dead letter's header and the store can always carry.
+    """
 
     def __init__(
         self, message: str, event_type: str | None = None, event_id: str | None = None
     ) -> None:
-        super().__init__(message)
+        super().__init__(_printable(message))
         self.event_type = event_type
         self.event_id = event_id
 
 
 def upcast(data: dict[str, Any]) -> dict[str, Any]:
     """Rewrite an event dict of an older ``schema_version`` as the current version."""
-    event_class = EVENT_TYPES.get(data.get("type"))  # type: ignore[arg-type]
+    kind = data.get("type")
+    event_class = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
     if event_class is None:
         return data
     version = data.get("schema_version", event_class.SCHEMA_VERSION)
@@ -200,36 +220,109 @@ def _describe(error: ValidationError, data: dict[str, Any]) -> str:
     return f"{kind} event {event_id}: {problems}"
 
 
-def parse_event(raw: bytes | str | dict[str, Any]) -> Event:
-    """Return the validated, current-version event for what arrived, or raise InvalidEventError."""
+def parse_event(raw: bytes | str | dict[str, Any], context: dict[str, Any] | None = None) -> Event:
+    """Return the validated, current-version event for what arrived, or raise InvalidEventError.
+
+    Nothing else escapes for any input, however large, deep or strange: the ingest
+    relies on that to dead-letter a message and go on. ``context`` is pydantic's
+    validation context (``{ARRIVING: True}`` applies the wire rules; see
+    :func:`parse_arriving`).
+    """
     if isinstance(raw, bytes | str):
         if len(raw) > MAX_EVENT_BYTES:
             raise InvalidEventError(f"message of {len(raw)} bytes exceeds {MAX_EVENT_BYTES}")
         try:  # the fast path: current-version events validate straight from the bytes
-            return EVENT_ADAPTER.validate_json(raw)
-        except ValidationError:
-            pass  # an older version to upcast, or bad input: the dict path says which
+            return EVENT_ADAPTER.validate_json(raw, context=context)
+        except ValidationError as error:
+            # pydantic's parser is the strict one: UTF-8 only, no lone surrogate, nesting
+            # and numbers bounded. What it cannot read is not JSON, whatever json.loads says.
+            syntax = error.errors()[0]
+            if syntax["type"] == "json_invalid":
+                raise InvalidEventError(
+                    f"{_not_utf8(raw) or 'not JSON'}: {syntax['msg']}"
+                ) from None
+            # Otherwise an older version to upcast, or bad fields: the dict path says which.
         try:
             data = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        except (ValueError, RecursionError) as error:  # JSONDecodeError is a ValueError
             raise InvalidEventError(f"not JSON: {error}") from None
     else:
         data = raw
     if not isinstance(data, dict):
         raise InvalidEventError(f"an event is a JSON object, not {type(data).__name__}")
     kind = data.get("type")
-    if kind not in EVENT_TYPES:
+    if not isinstance(kind, str) or kind not in EVENT_TYPES:
         raise InvalidEventError(
-            f"unknown event type {kind!r} (event {data.get('event_id', '?')})",
+            f"unknown event type {kind!r} (event {data.get('event_id', '?')!r})",
             event_id=str(data.get("event_id")),
         )
     data = upcast(data)
     try:
-        return EVENT_ADAPTER.validate_python(data)
+        return EVENT_ADAPTER.validate_python(data, context=context)
     except ValidationError as error:
         raise InvalidEventError(
             _describe(error, data), event_type=kind, event_id=str(data.get("event_id"))
         ) from None
+
+
+def _not_utf8(raw: bytes | str) -> str | None:
+    """Say why ``raw`` is not UTF-8 text (a UTF-16 message, say), or None if it is."""
+    if isinstance(raw, str):
+        return None
+    if raw.startswith(b"\xef\xbb\xbf"):
+        return "not UTF-8 without a byte-order mark"
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return f"not UTF-8 ({error.reason} at byte {error.start})"
+    return None
+
+
+_WIRE = {ARRIVING: True}
+_NUL_ESCAPE = "\\u0000"
+
+
+def parse_arriving(raw: bytes | str) -> Event:
+    """Return the event a producer sent, held to the wire rules of docs/events.md.
+
+    Beyond :func:`parse_event`: money only as a decimal string of at most two
+    decimals, no NUL in any text (PostgreSQL's text cannot hold one), and none of
+    the ingest's own facts: only the ingest observes gaps and reused ids, and a
+    producer's claim to be the ingest would be taken for its observation.
+
+    >>> from audit.events.examples import EXAMPLES
+    >>> parse_arriving(json.dumps({**EXAMPLES["wager_placed"], "amount": 25}))
+    Traceback (most recent call last):
+    ...
+    audit.events.catalogue.InvalidEventError: ...: amount: ...money is a decimal string ...
+    """
+    event = parse_event(raw, _WIRE)
+    if type(event) in INGEST_EVENTS or event.recorded_by == INGEST:
+        raise InvalidEventError(
+            f"{event.type_name()} event {str(event.event_id)!r}: recorded_by {INGEST!r} and the "
+            f"types {sorted(c.type_name() for c in INGEST_EVENTS)!r} are the ingest's own",
+            event_type=event.type_name(),
+            event_id=str(event.event_id),
+        )
+    escaped = _NUL_ESCAPE.encode() if isinstance(raw, bytes) else _NUL_ESCAPE
+    if escaped in raw and _has_nul(json.loads(raw)):  # rare: look closely only then
+        raise InvalidEventError(
+            f"{event.type_name()} event {str(event.event_id)!r}: text holds a NUL character",
+            event_type=event.type_name(),
+            event_id=str(event.event_id),
+        )
+    return event
+
+
+def _has_nul(value: Any) -> bool:
+    """Return whether any string in a JSON value, keys included, holds a NUL."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_nul(item) for item in value)
+    return False
 
 
 def event_json(event: Event) -> str:

@@ -14,12 +14,21 @@ against 5 ns here, and 540 bytes an event against 150 before its values).
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Annotated, Any, ClassVar, TypeVar, dataclass_transform
 from uuid import UUID
 
-from pydantic import AfterValidator, AwareDatetime, ConfigDict, Field, model_validator
+from pydantic import (
+    AfterValidator,
+    AwareDatetime,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    model_validator,
+)
 from pydantic.dataclasses import dataclass
 from pydantic.fields import FieldInfo
 from pydantic_core import ArgsKwargs
@@ -27,12 +36,45 @@ from pydantic_core import ArgsKwargs
 TableId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$")]
 RoundId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,79}$")]
 PersonId = Annotated[str, Field(min_length=1, max_length=64)]
-Money = Annotated[Decimal, Field(ge=0, max_digits=12, decimal_places=2)]
+
+ARRIVING = "arriving"
+"""The validation-context key set for bytes arriving from a producer.
+
+Events arriving on the wire follow docs/events.md to the letter (money as a
+decimal string, for one). Stored facts and events built in code are read without
+the wire rules: a fact stored under laxer rules must still read back.
+"""
+
+_MONEY_TEXT = re.compile(r"(?:0|[1-9][0-9]*)(?:\.[0-9]{1,2})?")
+"""Dollars on the wire: digits, at most two decimals; no sign, exponent, spaces or zero padding."""
+
+
+def _money_on_the_wire(value: Any, info: ValidationInfo) -> Any:
+    if not (info.context and info.context.get(ARRIVING)):
+        return value
+    if isinstance(value, str) and _MONEY_TEXT.fullmatch(value):
+        return value
+    raise ValueError(
+        f'money is a decimal string with at most two decimal places, such as "12.50", not {value!r}'
+    )
+
+
+Money = Annotated[
+    Decimal,
+    BeforeValidator(_money_on_the_wire),
+    Field(ge=0, max_digits=12, decimal_places=2),
+]
 """Dollars, exact to the cent, never negative; direction is in the field's name."""
+
+MAX_SEQ = 2**63 - 1
+"""The largest ``seq``: a signed 64-bit integer, as PostgreSQL's bigint holds it."""
 
 
 def _utc(value: datetime) -> datetime:
-    return value.astimezone(UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:  # 9999-12-31T23:00-05:00 has no UTC moment in a datetime
+        raise ValueError(f"{value.isoformat()!r} is out of range in UTC") from None
 
 
 UtcDatetime = Annotated[AwareDatetime, AfterValidator(_utc)]
@@ -64,7 +106,12 @@ class Event:
     event_id: UUID
     table_id: TableId
     round_id: RoundId | None = None
-    seq: int = Field(ge=0, description="Per-table sequence number; gaps and reorders show here.")
+    seq: int = Field(
+        strict=True,  # a JSON integer: not "7", 7.0 or true
+        ge=0,
+        le=MAX_SEQ,
+        description="Per-table sequence number; gaps and reorders show here.",
+    )
     occurred_at: UtcDatetime
     recorded_by: PersonId = Field(description="The device or employee that recorded the fact.")
     schema_version: int = Field(ge=1)

@@ -36,3 +36,7 @@ class EventIdReused(TableEvent):
     first_digest: str = Field(pattern=r"^[0-9a-f]{64}$")
     conflicting_digest: str = Field(pattern=r"^[0-9a-f]{64}$")
     conflicting_event: dict[str, object]
+
+
+INGEST_EVENTS: tuple[type[TableEvent], ...] = (SequenceGapObserved, EventIdReused)
+"""The types only the ingest records; a producer sending one is refused."""

@@ -54,6 +54,27 @@ every game shares (`round_started`, `round_completed`), and the accounting event
 A fact that breaks a gaming rule is still a valid event: it is stored and
 judged later. Only input that is not a valid event goes to `table-events.dlq`.
 
+## On the wire
+
+What a producer sends is held to these rules; a message that breaks one is refused
+with a reason naming the field, sent to `table-events.dlq` and kept among the
+store's rejections, and the ingest goes on with the next message.
+
+- **Bytes.** One JSON object in UTF-8, without a byte-order mark, at most 64 KiB,
+  nested at most 200 deep. A lone surrogate (`"\\ud800"`) is not text.
+- **Text.** No NUL character in any string.
+- **Money.** A decimal string of dollars with at most two decimal places and no
+  sign, exponent or leading zeros: `"25"`, `"25.5"` and `"25.50"`, never `25`,
+  `25.5`, `"1E+2"` or `"-0.00"`.
+- **`seq`.** A JSON integer from 0 to 2^63 - 1: never `"7"`, `7.0` or `true`.
+- **The ingest's own facts.** `sequence_gap_observed` and `event_id_reused`, and
+  `recorded_by: "tablewatch-ingest"`, are the ingest's alone: a producer's are refused.
+
+A dead letter keeps the message's value whole up to 512 KiB; a larger one keeps its
+first 512 KiB, with `x-source-size` and `x-source-sha256` naming the whole. Facts
+read back from the store are not held to the wire rules again, so a fact stored
+under earlier rules still reads.
+
 ## Versions and upcasting
 """
 

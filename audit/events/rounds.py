@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from audit.events.envelope import Event, PersonId, event
+from audit.events.envelope import MAX_SEQ, Event, PersonId, event
 
 
 @event
@@ -18,7 +18,9 @@ class RoundStarted(Event):
     """A round began at the table."""
 
     type: Literal["round_started"] = "round_started"
-    round_number: int = Field(ge=1, description="The round's number within the gaming day.")
+    round_number: int = Field(
+        ge=1, le=MAX_SEQ, description="The round's number within the gaming day."
+    )
     dealer_id: PersonId
 
 

@@ -24,6 +24,7 @@ Why it is built the way it is (the ingest is CPU-bound, see ``bench/ingest.py``)
 from __future__ import annotations
 
 import base64
+import hashlib
 import uuid
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -65,6 +66,8 @@ class Rejections(Aggregate):
         reason: str
         size: int
         raw_base64: str
+        sha256: str = ""
+        """The digest of the whole message (absent from rejections stored before it was kept)."""
 
         def apply(self, aggregate: Any) -> None:
             aggregate.count += 1
@@ -78,13 +81,14 @@ class Rejections(Aggregate):
         return uuid.uuid5(NAMESPACE, f"rejections/{source}")
 
     def reject(self, origin: str, reason: str, raw: bytes) -> None:
-        """Record one rejected message: why, and (the start of) its bytes."""
+        """Record one rejected message: why, (the start of) its bytes, and the digest of all."""
         self.trigger_event(
             self.MessageRejected,
             origin=origin,
             reason=reason,
             size=len(raw),
             raw_base64=base64.b64encode(raw[:_RAW_KEPT_BYTES]).decode(),
+            sha256=hashlib.sha256(raw).hexdigest(),
         )
 
 

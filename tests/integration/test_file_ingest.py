@@ -43,6 +43,13 @@ def test_ingest_stores_events_rejects_bad_lines_and_resumes(tmp_path, data_dir, 
     assert "chain intact" in capsys.readouterr().out
 
 
+def test_a_line_nested_a_thousand_deep_is_rejected_and_ingest_goes_on(tmp_path, data_dir, capsys):
+    source = tmp_path / "shift.jsonl"
+    write_events(source, 20, bad_lines=[(5, "[" * 1000 + "]" * 1000), (9, '{"type": ["x"]}')])
+    assert main(["ingest", "--from-file", str(source)]) == 0
+    assert "22 messages: 20 stored" in capsys.readouterr().out
+
+
 def test_ingest_picks_up_lines_appended_later(tmp_path, data_dir, capsys):
     source = tmp_path / "shift.jsonl"
     write_events(source, 10)

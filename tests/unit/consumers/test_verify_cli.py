@@ -53,3 +53,12 @@ def test_lines_that_are_not_events_are_named_on_stderr(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "mixed.jsonl:" in err
     assert "not an event: not JSON" in err
+
+
+def test_a_line_nested_a_thousand_deep_is_named_not_a_crash(tmp_path, capsys):
+    path = tmp_path / "deep.jsonl"
+    write_shift(path)
+    with path.open("a") as more:
+        more.write("[" * 1000 + "]" * 1000 + "\n")
+    assert main(["verify", str(path)]) == 0
+    assert "recursion limit exceeded" in capsys.readouterr().err
