@@ -1,18 +1,22 @@
 """California player-dealer rounds: coverage limited to the player-dealer's own wager.
 
-The CA text: "The player-dealer shall collect all losing wagers, pay all winning
-wagers, and may not win or lose more than the original amount wagered. Once the
-player-dealer's wager has been exhausted, the wagers not covered by the
-player-dealer shall be returned." Wagers are settled seat to seat, clockwise from
-the action button; each is covered as far as the player-dealer can still win
-(a loser) or still lose (a winner) at its turn, and the rest is returned. Once
-the player-dealer has lost its whole wager it is exhausted, and every later
-wager, winner or loser, is returned. There is no vigorish; the house takes only
-collection fees (:mod:`.collection`).
+The CA text: the player-dealer "can only receive action on the amount wagered and
+cannot win or lose more than their original wager"; "Wagers are collected or paid,
+to the extent that the player-dealer's wager covers. Once the player-dealer's wager
+has been exhausted, the wagers not covered by the player-dealer shall be returned."
+
+So the player-dealer's wager is the action it can take, not a running total of its
+result. Wagers are settled seat to seat, clockwise from the action button; each
+takes as much of the remaining coverage as its amount, whatever its result, and
+is settled on that covered part; the rest is returned. A won wager does not give
+coverage back for the next. Readings where the text is silent (docs/rules.md):
+
+- a push takes coverage like any wager in action: it was covered, and pushed;
+- a voided hand's wager never was in action and takes none.
 
 Coverage runs out part-way round the table below (amounts in cents): seat 2 is
-paid only $20 of its $40, which exhausts the player-dealer's $50, so seat 3's
-win and seat 4's loss are both returned whole.
+covered for only $20 of its $40, which exhausts the player-dealer's $50, so seat
+3's win and seat 4's loss are both returned whole.
 
 >>> round_ = settle_california(
 ...     [Wager(1, 3000, Outcome.WIN), Wager(2, 4000, Outcome.WIN),
@@ -23,6 +27,16 @@ win and seat 4's loss are both returned whole.
 [(3000, 0), (2000, 2000), (0, 1000), (0, 2000)]
 >>> round_.nets()
 {1: 3000, 2: 2000, 3: 0, 4: 0, 'bank': -5000, 'house': 0}
+
+A loss takes coverage too: the player-dealer's $50 covers seat 3's losing $50, and
+nothing of seat 2's winning $100, which is returned (a running total would have
+paid seat 2 $100, action of $150 on a $50 wager).
+
+>>> round_ = settle_california(
+...     [Wager(3, 5000, Outcome.LOSE), Wager(2, 10000, Outcome.WIN)], player_dealer_wager=5000
+... )
+>>> [(line.collected, line.paid, line.returned) for line in round_.lines]
+[(5000, 0, 0), (0, 0, 10000)]
 """
 
 from __future__ import annotations
@@ -43,19 +57,26 @@ from audit.games.paigow.settlement import (
 )
 
 
-def _cover(wager: Wager, can_win: Cents, can_lose: Cents) -> SettlementLine:
-    """Settle one wager against what the player-dealer can still win and still lose."""
-    if wager.voided or wager.outcome is Outcome.PUSH or can_lose == 0:
-        # can_lose == 0: the player-dealer's wager is exhausted, so nothing more is covered.
+def coverage_taken(wager: Wager, coverage_left: Cents) -> Cents:
+    """Return how much of the player-dealer's remaining coverage ``wager`` takes.
+
+    >>> coverage_taken(Wager(1, 4000, Outcome.PUSH), 2500), coverage_taken(Wager(1, 4000), 0)
+    (2500, 0)
+    """
+    return 0 if wager.voided else min(wager.amount, coverage_left)
+
+
+def _cover(wager: Wager, covered: Cents) -> SettlementLine:
+    """Settle one wager on its ``covered`` part; the rest is returned."""
+    uncovered = wager.amount - covered
+    if wager.voided or wager.outcome is Outcome.PUSH or covered == 0:
         return SettlementLine(wager, returned=wager.amount)
     # CA: "Wagers are collected or paid, to the extent that the player-dealer's
     # wager covers", and the uncovered part is "returned to the respective players".
     if wager.outcome is Outcome.LOSE:
-        collected = min(wager.amount, can_win)
-        return SettlementLine(wager, collected=collected, returned=wager.amount - collected)
+        return SettlementLine(wager, collected=covered, returned=uncovered)
     if wager.outcome is Outcome.WIN:
-        paid = min(wager.amount, can_lose)
-        return SettlementLine(wager, paid=paid, returned=wager.amount - paid)
+        return SettlementLine(wager, paid=covered, returned=uncovered)
     raise InvalidSettlementError(f"a played wager needs an outcome: {wager!r}")
 
 
@@ -88,13 +109,13 @@ def settle_california(
         # The CA text has no surrender; a surrendered wager here is a wrong input.
         if wager.surrendered:
             raise InvalidSettlementError(f"california play has no surrender: {wager!r}")
-    result = 0  # the player-dealer's running win (positive) or loss (negative)
+    # CA: the player-dealer "can only receive action on the amount wagered".
+    coverage_left = player_dealer_wager
     lines: list[SettlementLine] = []
     for wager in wagers:
-        # CA: the player-dealer "may not win or lose more than the original amount wagered".
-        line = _cover(wager, player_dealer_wager - result, player_dealer_wager + result)
-        result += line.collected - line.paid
-        lines.append(line)
+        covered = coverage_taken(wager, coverage_left)
+        coverage_left -= covered
+        lines.append(_cover(wager, covered))
     player_dealer_fee = 0
     if schedule is not None:
         fees, player_dealer_fee = collection_fees(

@@ -363,7 +363,8 @@ class _Reader:
             took = f", took the bank at {self.name(view.bank.position)}" if view.bank else ""
             covers = dollars(live_wagers(view, wagers.WagerKind.PAI_GOW).get(0, Decimal(0)))
             return [f"banking: California player-dealer {who}{took}",
-                    f"the player-dealer covers up to its wager of {covers}"]  # fmt: skip
+                    f"the player-dealer takes action on wagers, in settlement order, "
+                    f"up to its wager of {covers}"]  # fmt: skip
         if banking.mode is BankingMode.DEALER:
             return ["banking: the dealer banks for the house"]
         bank = view.bank
@@ -857,7 +858,7 @@ class _Reader:
         if facts.player_dealer > 0 and expected.lines:
             result = sum(line.collected - line.paid for line, _ in expected.lines.values())
             lines.append(f"player-dealer: wager {dollars(facts.player_dealer)}, expected result "
-                         f"{_signed(result)} (covered as far as its wager goes)")  # fmt: skip
+                         f"{_signed(result)} (action up to its wager)")  # fmt: skip
         schedule = self.ruleset.collection_schedule
         if schedule is None:
             return lines

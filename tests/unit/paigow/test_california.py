@@ -43,21 +43,29 @@ def test_winnings_are_capped_too():
     assert round_.nets()[BANK] == 10000
 
 
-def test_collected_losses_pay_later_winners():
-    # Up $40 after seat 1, the player-dealer can lose $140 before hitting -$100.
+def test_collected_losses_do_not_pay_later_winners():
+    """CA: the player-dealer "can only receive action on the amount wagered": seat 1's
+    losing $40 takes $40 of its $100 of action, and seat 2 is covered for the other $60."""
     round_ = settle_california([Wager(1, 4000, LOSE), Wager(2, 20000, WIN)], 10000)
-    assert round_.lines[1] == SettlementLine(Wager(2, 20000, WIN), paid=14000, returned=6000)
-    assert round_.nets()[BANK] == -10000
+    assert round_.lines[1] == SettlementLine(Wager(2, 20000, WIN), paid=6000, returned=14000)
+    assert round_.nets()[BANK] == 4000 - 6000
 
 
-def test_pushes_and_voids_are_returned_without_using_coverage():
+def test_the_issues_example_a_loser_exhausts_the_coverage_and_the_winner_is_returned():
+    # The player-dealer wagers $50; seat 3 loses $50, then seat 2 wins $100.
+    round_ = settle_california([Wager(3, 5000, LOSE), Wager(2, 10000, WIN)], 5000)
+    assert round_.lines[1] == SettlementLine(Wager(2, 10000, WIN), returned=10000)
+    assert round_.nets() == {3: -5000, 2: 0, BANK: 5000, HOUSE: 0}
+
+
+def test_a_push_takes_coverage_and_a_void_takes_none():
     round_ = settle_california(
-        [Wager(1, 5000, PUSH), Wager(2, 5000, voided=True), Wager(3, 1000, WIN)], 1000
+        [Wager(1, 600, PUSH), Wager(2, 5000, voided=True), Wager(3, 1000, WIN)], 1000
     )
-    assert [(line.covered, line.returned) for line in round_.lines] == [
+    assert [(line.paid, line.returned) for line in round_.lines] == [
+        (0, 600),
         (0, 5000),
-        (0, 5000),
-        (1000, 0),
+        (400, 600),  # the push took $6 of the $10 of action
     ]
 
 
@@ -140,22 +148,21 @@ def test_player_dealer_never_wins_or_loses_more_than_its_wager(table):
 
 
 @given(tables())
-def test_each_wager_is_covered_as_far_as_the_player_dealer_still_can(table):
+def test_each_wager_takes_the_action_left_in_order_whatever_its_result(table):
     wagers, player_dealer_wager = table
     round_ = settle_california(wagers, player_dealer_wager)
-    result = 0
+    action_left = player_dealer_wager
     for wager, line in zip(wagers, round_.lines, strict=True):
-        exhausted = result == -player_dealer_wager
-        if exhausted:  # CA: once the wager is exhausted, the rest are returned.
-            assert line.returned == wager.amount
-        elif wager.outcome is WIN:
-            assert line.paid == min(wager.amount, player_dealer_wager + result)
+        taken = 0 if wager.voided else min(wager.amount, action_left)
+        if wager.outcome is WIN:
+            assert (line.paid, line.returned) == (taken, wager.amount - taken)
         elif wager.outcome is LOSE:
-            assert line.collected == min(wager.amount, player_dealer_wager - result)
-        else:
+            assert (line.collected, line.returned) == (taken, wager.amount - taken)
+        else:  # a push or a void: nothing paid or collected
             assert line.returned == wager.amount
-        assert line.covered + line.returned == wager.amount
-        result += line.collected - line.paid
+        action_left -= taken
+    # CA: "Once the player-dealer's wager has been exhausted", nothing more is in action.
+    assert sum(line.covered for line in round_.lines) <= player_dealer_wager
 
 
 @given(tables())

@@ -335,10 +335,28 @@ def test_a_covered_winner_paid_short_is_a_payout_finding():
 
 
 def test_settled_out_of_clockwise_order_from_the_button():
-    # Seat 1 first: its $20 is collected, so the player-dealer can pay seat 4 in full.
+    # Seat 1 first: its losing $20 takes $20 of the $50 of action, so seat 3 is covered
+    # for $30 and seat 4 for nothing. Against the lawful order, seat 1 lost $20 and seats
+    # 3 and 4 $10 each, all to the player-dealer: the order moved $40.
+    changes = {
+        1: ("lose", {"collected": "20.00"}),
+        3: ("win", {"paid": "30.00", "returned": "10.00"}),
+        4: ("win", {"returned": "30.00"}),
+    }
+    table = ca_round(changes, order=(1, 3, 4))
+    assert found(table) == [("PG-CA-ORDER", 1, f"{CA}, Method used to Determine Action", "40.00")]
+
+
+def test_a_player_dealer_paying_on_a_running_total_is_beyond_its_action():
+    # Seat 1's collected $20 does not buy the player-dealer more action: in this order
+    # seat 3 was covered for $30 of its $40 and seat 4 for nothing, yet both were paid.
     changes = {1: ("lose", {"collected": "20.00"}), 4: ("win", {"paid": "30.00"})}
     table = ca_round(changes, order=(1, 3, 4))
-    assert found(table) == [("PG-CA-ORDER", 1, f"{CA}, Method used to Determine Action", "20.00")]
+    assert found(table) == [
+        ("PG-CA-COVERAGE", 3, f"{CA}, Type of Game", "10.00"),
+        ("PG-CA-COVERAGE", 4, f"{CA}, Type of Game", "30.00"),
+        ("PG-CA-ORDER", 1, f"{CA}, Method used to Determine Action", "40.00"),
+    ]
 
 
 def test_a_wrong_and_a_missing_collection_fee():

@@ -148,15 +148,20 @@ def test_a_stake_left_unsettled_still_has_the_banks_flows_judged():
 
 def test_without_a_valid_throw_the_order_is_not_judged_but_the_coverage_is():
     """No action button: the lines are judged in the order settled, the order itself not."""
-    changes = {1: ("lose", {"collected": "20.00"}), 4: ("win", {"paid": "30.00"})}
+    changes = {
+        1: ("lose", {"collected": "20.00"}),
+        3: ("win", {"paid": "30.00", "returned": "10.00"}),
+        4: ("win", {"returned": "30.00"}),
+    }
     table = ca_round(changes, order=(1, 3, 4))
     table.events = [e for e in table.events if e.type != "dice_revealed"]
-    assert found(table) == []  # seat 1's loss first lets the player-dealer cover seat 4 whole
+    assert found(table) == []  # seat 1's loss first takes $20 of the $50 of action
     table = ca_round(order=(1, 3, 4))  # settled as if the button were on seat 3
     table.events = [e for e in table.events if e.type != "dice_revealed"]
     assert found(table) == [
-        ("PG-CA-COVERAGE", 1, f"{CA}, Type of Game", "20.00"),
-        ("PG-CA-COVERAGE", 4, f"{CA}, Type of Game", "20.00"),
+        ("PG-CA-COVERAGE", 1, f"{CA}, Type of Game", "20.00"),  # in action, not collected
+        ("PG-CA-COVERAGE", 3, f"{CA}, Type of Game", "10.00"),  # covered for $30, paid $40
+        ("PG-CA-COVERAGE", 4, f"{CA}, Type of Game", "10.00"),  # exhausted, yet paid $10
     ]
 
 
