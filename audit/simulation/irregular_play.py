@@ -341,8 +341,10 @@ class ExposedNotVoided(Plan):
 class PastPosting(Plan):
     """A player raises a Pai Gow wager after "no more bets" (PA 621a.5(c)).
 
-    Only where the dealer or California's player-dealer banks: a PA/NJ player bank
-    would have to cover the raise with the chips it showed when it took the bank.
+    The dealer settles only the amount legally in action and hands the raise back
+    apart, so the player's past-post is the one finding. Only where the dealer or
+    California's player-dealer banks: a PA/NJ player bank would have to cover the
+    raise with the chips it showed when it took the bank.
     """
 
     name = "past_posting"
@@ -360,9 +362,7 @@ class PastPosting(Plan):
     def steps(self) -> tuple[Step, ...]:
         def call_then_raise(round_: RoundState) -> None:
             call_no_more_bets(round_)
-            raise_by = round_.table.limits.minimum
-            round_.wagers[self.position] += raise_by
-            round_.planned[self.position] += raise_by
+            raise_by = round_.table.limits.minimum  # never in action: not added to the wager
             round_.emit(
                 WagerPlaced,
                 (0.5, 2),

@@ -281,6 +281,57 @@ def test_co_bank_findings_cite_nj():
     assert found(table.complete()) == [("PG-COBANK-SPLIT", 2, "NJ 19:47-10.8(p)", "50.00")]
 
 
+def late_raise_round(**settled):
+    """$25 at seat 1 before "no more bets", raised by $25 after it; seat 1 wins."""
+    table = Table("pa-2012").start().wager(1, "25.00")
+    table.add("no_more_bets")
+    table.wager(1, "25.00")
+    table.hand(1, WINS)
+    table.hand(0, DEALER, set_by="dealer")
+    table.reveal(1)
+    table.settle(1, "win", **settled)
+    return table.complete()
+
+
+def past_posts_and_settlements(table):
+    codes = (*SETTLEMENT_CODES, "PG-WAGER-PAST-POST")
+    return sorted((facts(f) for f in table.findings(*codes)), key=str)
+
+
+PAST_POST = ("PG-WAGER-PAST-POST", 1, "PA 621a.5(c)", "25.00")
+
+
+@pytest.mark.parametrize(
+    "late_part", [{}, {"returned": "25.00"}], ids=["handed back apart", "returned with it"]
+)
+def test_a_late_raise_is_settled_on_the_amount_legally_in_action(late_part):
+    # PA 621a.5(c): the raise was never in action. Paying the $25 wager alone is right.
+    table = late_raise_round(paid="25.00", vigorish="1.25", **late_part)
+    assert past_posts_and_settlements(table) == [PAST_POST]
+
+
+def test_a_late_raise_paid_is_a_payout_finding_for_the_raise():
+    table = late_raise_round(paid="50.00", vigorish="2.50")
+    assert past_posts_and_settlements(table) == [
+        ("PG-SETTLE-PAYOUT", 1, "PA 621a.8(g)-(k)", "25.00"),
+        PAST_POST,
+    ]
+
+
+def test_a_wager_made_entirely_after_the_call_and_handed_back_is_only_a_past_post():
+    table = Table("pa-2012").start().wager(1, "25.00")
+    table.add("no_more_bets")
+    table.wager(2, "25.00")
+    table.hand(1, WINS)
+    table.hand(0, DEALER, set_by="dealer")
+    table.reveal(1)
+    table.settle(1, "win", paid="25.00", vigorish="1.25")
+    table.settle(2, "push", returned="25.00")
+    assert past_posts_and_settlements(table.complete()) == [
+        ("PG-WAGER-PAST-POST", 2, "PA 621a.5(c)", "25.00")
+    ]
+
+
 # --- California -----------------------------------------------------------------------------------
 
 CA = "CA Pai Gow Tiles"

@@ -3,6 +3,12 @@
 The banking mode and the banker's position, each position's stakes (placed less
 withdrawn), each stake's first settlement in the order recorded, and the settlements
 that match no stake (``stray``), all in cents. Reads only the record.
+
+A stake is what was legally in action: a wager made or increased after "no more
+bets" (PA 621a.5(c), NJ 19:47-10.5(c)) is PG-WAGER-PAST-POST, and its amount is
+kept apart (``late``), so a dealer who settles only the legal amount is not also
+found to have settled wrongly. A withdrawal after the call still reduces the stake:
+that money left the layout, and the past-post finding carries it.
 """
 
 from __future__ import annotations
@@ -42,6 +48,8 @@ class SettlementFacts:
     """Pair Fortunes wagers."""
     player_dealer: Cents
     """A California player-dealer's wager: what it covers."""
+    late: dict[Position, Cents] = field(default_factory=dict)
+    """Pai Gow wagers made or raised after "no more bets": never legally in action."""
     settled: dict[Position, WagerSettled] = field(default_factory=dict)
     """Each position's (first) Pai Gow settlement."""
     side_settled: dict[Position, WagerSettled] = field(default_factory=dict)
@@ -60,25 +68,34 @@ def _mode(view: RoundView, ruleset: RuleSet) -> BankingMode:
     return BankingMode.CO_BANK if view.co_bank is not None else BankingMode.PLAYER_BANK
 
 
-def _stakes(view: RoundView) -> tuple[dict[Position, Cents], dict[Position, Cents]]:
-    """Return each position's Pai Gow and Pair Fortunes wagers: placed less withdrawn.
+def _stakes(
+    view: RoundView,
+) -> tuple[dict[Position, Cents], dict[Position, Cents], dict[Position, Cents]]:
+    """Return each position's Pai Gow and Pair Fortunes wagers legally in action (placed
+    before "no more bets", less withdrawn), and the Pai Gow wagers placed after the call.
 
     One walk over the wagers for both kinds (a wager is one or the other). A position can
     be left with nothing, or less (withdrawn beyond its wager): the caller drops it.
     """
     pai_gow: dict[Position, Cents] = {}
     side: dict[Position, Cents] = {}
+    late: dict[Position, Cents] = {}
     pai_gow_kind = WagerKind.PAI_GOW
-    for _, placed in view.placed:
-        amounts = pai_gow if placed.kind is pai_gow_kind else side
+    called = view.no_more_bets
+    for index, placed in view.placed:
         position = placed.position
+        if called is not None and index > called:  # PA 621a.5(c): never in action
+            if placed.kind is pai_gow_kind:
+                late[position] = late.get(position, 0) + decimal_cents(placed.amount)
+            continue
+        amounts = pai_gow if placed.kind is pai_gow_kind else side
         amounts[position] = amounts.get(position, 0) + decimal_cents(placed.amount)
     for _, withdrawn in view.withdrawn:
         amounts = pai_gow if withdrawn.kind is pai_gow_kind else side
         position = withdrawn.position
         if position in amounts:
             amounts[position] -= decimal_cents(withdrawn.amount)
-    return pai_gow, side
+    return pai_gow, side, late
 
 
 def read_settlement(view: RoundView, ruleset: RuleSet) -> SettlementFacts:
@@ -91,13 +108,14 @@ def read_settlement(view: RoundView, ruleset: RuleSet) -> SettlementFacts:
     mode = _mode(view, ruleset)
     dealer = ruleset.layout.dealer
     banker = view.bank.position if mode in CENTRE_MODES and view.bank else dealer
-    net_pai_gow, net_side = _stakes(view)
+    net_pai_gow, net_side, late = _stakes(view)
     facts = SettlementFacts(
         mode=mode,
         banker=banker,
         stakes={p: a for p, a in net_pai_gow.items() if a > 0 and p != banker},
         side={p: a for p, a in net_side.items() if a > 0},
         player_dealer=max(net_pai_gow.get(dealer, 0), 0) if mode is BankingMode.CALIFORNIA else 0,
+        late={p: a for p, a in late.items() if p != banker},
     )
     stakes, settled = facts.stakes, facts.settled
     side, side_settled, pair_fortunes = facts.side, facts.side_settled, WagerKind.PAIR_FORTUNES
@@ -111,9 +129,24 @@ def read_settlement(view: RoundView, ruleset: RuleSet) -> SettlementFacts:
         elif position in stakes and position not in settled:
             settled[position] = event
             facts.settled_order.append(position)
-        else:
+        elif not _returns_late(event, facts.late.get(position)):
             facts.stray.append(event)
     return facts
+
+
+def _returns_late(event: WagerSettled, late: Cents | None) -> bool:
+    """Return whether ``event`` only hands back a wager made after the call: what it should do."""
+    return late is not None and recorded_money(event) == (0, 0, late, 0)
+
+
+def late_returned(event: WagerSettled, facts: SettlementFacts) -> Cents:
+    """Return the late part of a position's wager that its settlement handed back.
+
+    A dealer may return the late part with the settlement of the legal stake, or apart
+    from it; either way, none of it is paid or collected.
+    """
+    late = facts.late.get(event.position, 0)
+    return late if late and decimal_cents(event.returned) >= late else 0
 
 
 def _button(view: RoundView, ruleset: RuleSet) -> Position | None:

@@ -25,6 +25,7 @@ from audit.verification.paigow.settlement.facts import (
     CENTRE_MODES,
     SettlementFacts,
     cited,
+    late_returned,
     recorded_money,
 )
 
@@ -113,6 +114,7 @@ def _judge_line(
     if is_line(event, line):
         return  # the engine's line to the cent: no judgement below finds anything
     paid, collected, returned, taken = recorded_money(event)
+    returned -= late_returned(event, facts)  # a late raise handed back: PA 621a.5(c)
     want = (line.paid, line.collected, line.returned)
     if view.voided is not None:  # every wager returned whole, nothing else moved
         if (paid, collected, returned, taken) != (*want, 0):
