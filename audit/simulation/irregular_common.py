@@ -71,6 +71,8 @@ from audit.simulation.round_state import BANKED_MODES, RoundState, Step, tile_na
 from audit.simulation.table import Recorder, SimTable
 from audit.verification.baccarat21.kinds import KINDS as B21_FINDING_KINDS
 from audit.verification.paigow.kinds import KINDS as FINDING_KINDS
+from audit.verification.paigow.settlement.expected import label
+from audit.verification.paigow.settlement.facts import settlement_rule
 
 _KNOWN_CODES = FINDING_KINDS.keys() | B21_FINDING_KINDS.keys() | ACCOUNTING_KINDS.keys()
 """The codes a label may name: either game's findings, and the books'."""
@@ -455,15 +457,6 @@ def set_banker_hands_with(round_: RoundState, settings: Mapping[Position, Settin
 # --- Money -------------------------------------------------------------------------------------
 
 
-def outcome_label(line: SettlementLine) -> str:
-    """Return a line's outcome as ``wager_settled`` records it."""
-    if line.wager.surrendered:
-        return "surrendered"
-    if line.wager.voided or line.outcome is None:
-        return "returned"
-    return line.outcome.value
-
-
 @dataclass(frozen=True)
 class LineRecord:
     """What a ``wager_settled`` records for a Pai Gow wager, in cents."""
@@ -477,7 +470,7 @@ class LineRecord:
     @classmethod
     def of(cls, line: SettlementLine) -> LineRecord:
         """Return what a correct settlement records for ``line``."""
-        return cls(outcome_label(line), line.paid, line.collected, line.vigorish, line.returned)
+        return cls(label(line.wager), line.paid, line.collected, line.vigorish, line.returned)
 
 
 @dataclass(frozen=True)
@@ -600,27 +593,25 @@ def reveal_with(
         _emit_side(round_, position, sides.get(position))
 
 
-_SETTLEMENT_RULES = {
-    BankingMode.PLAYER_BANK: "bank-settlement",
-    BankingMode.CO_BANK: "co-bank-settlement",
-}
-
-
 def line_findings(round_: RoundState, line: SettlementLine, record: LineRecord) -> list[Expect]:
     """Return the findings a recorded settlement of a wager yields against the correct ``line``.
 
     As the settlement checks judge a wager whose outcome the hands decide: a wrong
-    outcome; wrong money (a California wager played out beyond or short of coverage
-    is a coverage finding); vigorish other than 5% of the amount owed or paid
-    (California takes none: any is a wrong fee).
+    outcome (its wrong money its evidence, not a second finding); else wrong money (a
+    California wager played out beyond or short of coverage is a coverage finding);
+    vigorish other than 5% of the amount owed or paid (California takes none: any is
+    a wrong fee).
     """
-    position, mode = line.position, round_.mode
-    rule_key = _SETTLEMENT_RULES.get(mode)
-    rule = cited_or_none(round_, rule_key) if rule_key else None
+    position, mode, end = line.position, round_.mode, label(line.wager)
     found: list[Expect] = []
-    if record.outcome != outcome_label(line):
-        found.append(Expect("PG-SETTLE-OUTCOME", position, rule))
-    if (record.paid, record.collected, record.returned) != (
+
+    def rule(money: bool) -> str | None:
+        key = settlement_rule(mode, end, money=money)
+        return cited_or_none(round_, key) if key else None
+
+    if record.outcome != end:
+        found.append(Expect("PG-SETTLE-OUTCOME", position, rule(money=False)))
+    elif (record.paid, record.collected, record.returned) != (
         line.paid,
         line.collected,
         line.returned,
@@ -629,7 +620,7 @@ def line_findings(round_: RoundState, line: SettlementLine, record: LineRecord) 
         if mode is BankingMode.CALIFORNIA and played and (line.returned or record.returned):
             found.append(Expect("PG-CA-COVERAGE", position))
         else:
-            found.append(Expect("PG-SETTLE-PAYOUT", position, rule))
+            found.append(Expect("PG-SETTLE-PAYOUT", position, rule(money=True)))
     rounding = round_.rule_set.vig_rounding
     if rounding is None:
         if record.vigorish:

@@ -143,6 +143,7 @@ _PA_2012: dict[str, str] = {
     "wager-lose": "PA 621a.8(g)",
     "wager-push": "PA 621a.8(h)",
     "wager-win": "PA 621a.8(i)",
+    "win-payout": "PA 621a.8(k)",
     "round-settlement": "PA 621a.8(g)-(k)",
     "vigorish": "PA 621a.8(k)",
     "player-banking": "PA 621a.9(a)",
@@ -171,6 +172,7 @@ _PA_2012: dict[str, str] = {
 _PA_2019 = _PA_2012 | {
     "surrender": "PA 621a.8(e) (2019)",
     "wager-win": "PA 621a.8(i) (2019)",
+    "win-payout": "PA 621a.8(i) (2019)",  # pays the winner; the odds are in 621a.11(a)
     "vigorish": "PA 621a.11(a)",
     "pair-fortunes": "PA 621a.8(j) (2019)",
     "pair-fortunes-paytable": "PA 621a.11(b)",
@@ -203,6 +205,7 @@ _NJ: dict[str, str] = {
     "wager-lose": "NJ 19:47-10.7(h)",
     "wager-push": "NJ 19:47-10.7(i)",
     "wager-win": "NJ 19:47-10.7(j)",
+    "win-payout": "NJ 19:47-10.7(k)",
     "round-settlement": "NJ 19:47-10.7(h)-(k)",
     "vigorish": "NJ 19:47-10.7(k)",
     "player-banking": "NJ 19:47-10.8(a)",
@@ -241,6 +244,7 @@ _CA: dict[str, str] = {
     "wager-lose": f"{_CA_DOC}, How Winners are Determined and Paid",
     "wager-push": f"{_CA_DOC}, How Winners are Determined and Paid",
     "wager-win": f"{_CA_DOC}, How Winners are Determined and Paid",
+    "win-payout": f"{_CA_DOC}, How Winners are Determined and Paid",
     "round-settlement": f"{_CA_DOC}, How Winners are Determined and Paid",
     "tile-set": f"{_CA_DOC}, Description and Number of Tiles Used",
     "player-setting": f"{_CA_DOC}, Dealing Procedures and Round of Play",

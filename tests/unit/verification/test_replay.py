@@ -225,17 +225,26 @@ def test_a_dealer_hand_off_the_house_way_is_under_the_hands():
     assert f"[{MISMATCH}]" in text(replay, StepKind.HANDS)
 
 
-def test_a_wrong_payout_is_marked_in_the_settlement():
+def test_a_wrong_outcome_is_marked_in_the_settlement_once():
     rnd = clean_round(wagers_at={1: "25.00"})
     settled = rnd.first("wager_settled", position=1)
-    outcome = settled.outcome
+    assert settled.outcome == "lose"
     rnd.replace(settled, outcome="win", paid=Decimal("30.00"), collected=Decimal(0),
                 vigorish=Decimal("1.50"), returned=Decimal(0))  # fmt: skip
     replay = replay_round(rnd.events, ROUND)
-    assert "PG-SETTLE-PAYOUT" in codes(replay, StepKind.SETTLEMENT)
+    # The wrong payout is the wrong outcome's evidence, not a second finding.
+    assert codes(replay, StepKind.SETTLEMENT) == ["PG-SETTLE-OUTCOME"]
     expected = next(line for line in replay.step(StepKind.SETTLEMENT).lines if "expected" in line)
-    assert outcome in expected
+    assert "lose" in expected
     assert expected.endswith(f"[{MISMATCH}]")
+
+
+def test_a_wrong_payout_is_marked_in_the_settlement():
+    rnd = clean_round(wagers_at={1: "25.00"})
+    settled = rnd.first("wager_settled", position=1)
+    rnd.replace(settled, collected=Decimal("20.00"))
+    replay = replay_round(rnd.events, ROUND)
+    assert codes(replay, StepKind.SETTLEMENT) == ["PG-SETTLE-PAYOUT"]
 
 
 def test_a_co_bank_and_its_missing_split():

@@ -56,17 +56,39 @@ def test_a_clean_dealer_banked_round_has_no_settlement_finding():
     assert found(dealer_round()) == []
 
 
-def test_a_push_collected_as_a_loss():
+def test_a_push_collected_as_a_loss_is_one_finding_under_the_push_paragraph():
+    # One error, one money figure: the $30 wrongly collected is the wrong outcome's
+    # evidence, not a second finding (PA 621a.8(h): a tie is returned).
     table = dealer_round({3: ("lose", {"collected": "30.00"})})
-    assert found(table) == [
-        ("PG-SETTLE-OUTCOME", 3, "PA 621a.8(g)-(k)", "30.00"),
-        ("PG-SETTLE-PAYOUT", 3, "PA 621a.8(g)-(k)", "30.00"),
-    ]
+    assert found(table) == [("PG-SETTLE-OUTCOME", 3, "PA 621a.8(h)", "30.00")]
 
 
-def test_a_winner_paid_short_is_one_finding():
-    table = dealer_round({1: ("win", {"paid": "20.00", "vigorish": "1.00"})})
-    assert found(table) == [("PG-SETTLE-PAYOUT", 1, "PA 621a.8(g)-(k)", "5.00")]
+@pytest.mark.parametrize(
+    ("rule_set", "rule"),
+    [("pa-2012", "PA 621a.8(i)"), ("pa-2019", "PA 621a.8(i) (2019)"), ("nj", "NJ 19:47-10.7(j)")],
+)
+def test_a_winner_collected_as_a_loser_cites_the_win_paragraph(rule_set, rule):
+    table = dealer_round({1: ("lose", {"collected": "25.00"})}, rule_set)
+    assert found(table) == [("PG-SETTLE-OUTCOME", 1, rule, "50.00")]
+
+
+def test_a_wrong_outcome_label_with_the_right_money_moves_no_money():
+    table = dealer_round({3: ("lose", {"returned": "30.00"})})
+    assert found(table) == [("PG-SETTLE-OUTCOME", 3, "PA 621a.8(h)", "0.00")]
+
+
+@pytest.mark.parametrize(
+    ("rule_set", "rule"),
+    [("pa-2012", "PA 621a.8(k)"), ("pa-2019", "PA 621a.8(i) (2019)"), ("nj", "NJ 19:47-10.7(k)")],
+)
+def test_a_winner_paid_short_is_one_finding_under_the_payout_paragraph(rule_set, rule):
+    table = dealer_round({1: ("win", {"paid": "20.00", "vigorish": "1.00"})}, rule_set)
+    assert found(table) == [("PG-SETTLE-PAYOUT", 1, rule, "5.00")]
+
+
+def test_a_loser_collected_short_cites_the_lose_paragraph():
+    table = dealer_round({2: ("lose", {"collected": "40.00"})})
+    assert found(table) == [("PG-SETTLE-PAYOUT", 2, "PA 621a.8(g)", "10.00")]
 
 
 @pytest.mark.parametrize(
@@ -101,7 +123,7 @@ def test_vigorish_rounded_up_to_the_quarter_where_the_table_says():
 
 def test_a_settlement_with_no_wager_behind_it():
     table = dealer_round({5: ("win", {"paid": "40.00", "vigorish": "2.00"})})
-    assert found(table) == [("PG-SETTLE-PAYOUT", 5, "PA 621a.8(g)-(k)", "40.00")]
+    assert found(table) == [("PG-SETTLE-PAYOUT", 5, "PA 621a.8(k)", "40.00")]
 
 
 def test_hands_that_cannot_decide_are_judged_on_the_recorded_outcome():
@@ -313,7 +335,7 @@ def test_a_late_raise_is_settled_on_the_amount_legally_in_action(late_part):
 def test_a_late_raise_paid_is_a_payout_finding_for_the_raise():
     table = late_raise_round(paid="50.00", vigorish="2.50")
     assert past_posts_and_settlements(table) == [
-        ("PG-SETTLE-PAYOUT", 1, "PA 621a.8(g)-(k)", "25.00"),
+        ("PG-SETTLE-PAYOUT", 1, "PA 621a.8(k)", "25.00"),
         PAST_POST,
     ]
 

@@ -101,7 +101,8 @@ def test_a_surrender_settled_as_a_loss():
     table.add("surrendered", position=2)
     table.settle(1, "win", paid="25.00", vigorish="1.25")
     table.settle(2, "lose", collected="50.00")
-    assert found(table.complete()) == [("PG-SETTLE-OUTCOME", 2, "PA 621a.8(g)-(k)", "50.00")]
+    # Collected whole either way (PA 621a.8(e)): the label is wrong, no money moved wrongly.
+    assert found(table.complete()) == [("PG-SETTLE-OUTCOME", 2, "PA 621a.8(e)", "0.00")]
 
 
 def test_a_settlement_of_the_right_outcome_with_the_vigorish_of_another_rounding():

@@ -30,6 +30,39 @@ CENTRE_MODES = (BankingMode.PLAYER_BANK, BankingMode.CO_BANK)
 """The modes that settle through a centre the bank pays into or out of (PA 621a.9(o), (r))."""
 
 
+_MODE_RULES = {
+    BankingMode.PLAYER_BANK: "bank-settlement",  # PA 621a.9(o)
+    BankingMode.CO_BANK: "co-bank-settlement",  # PA 621a.9(r)
+}
+_OUTCOME_RULES = {
+    "lose": "wager-lose",
+    "push": "wager-push",
+    "win": "wager-win",
+    "surrendered": "surrender",
+}
+_MONEY_RULES = {**_OUTCOME_RULES, "win": "win-payout"}
+
+
+def settlement_rule(mode: BankingMode, end: str, *, money: bool) -> str | None:
+    """Return the citation key of the paragraph a wager's settlement is judged under.
+
+    A banked round settles under its own paragraph (PA 621a.9(o), (r)). Otherwise the
+    paragraph that gives the wager's end (``label``: "lose", "push", "win", ...): for its
+    outcome, PA 621a.8(g), (h), (i) or (e) (a surrender); for its money, the same, except
+    that a win is paid under the payout paragraph (PA 621a.8(k) in 2012).
+    ``None``: the finding kind's own key.
+
+    >>> settlement_rule(BankingMode.DEALER, "win", money=False)
+    'wager-win'
+    >>> settlement_rule(BankingMode.DEALER, "win", money=True)
+    'win-payout'
+    """
+    mode_rule = _MODE_RULES.get(mode)
+    if mode_rule is not None:
+        return mode_rule
+    return (_MONEY_RULES if money else _OUTCOME_RULES).get(end)
+
+
 def cited(context: TableContext, key: str | None) -> str | None:
     """Return ``key`` if the table's rules cite it, else ``None`` (the kind's own rule)."""
     return key if key is not None and key in context.ruleset.citations else None

@@ -10,7 +10,7 @@ Readings, where the record or the texts leave a choice:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from audit.events.paigow.settlement import WagerSettled
 from audit.games.money import Cents, to_dollars
@@ -27,13 +27,9 @@ from audit.verification.paigow.settlement.facts import (
     cited,
     late_returned,
     recorded_money,
+    settlement_rule,
 )
 
-# The section each banking mode settles a wager under (the kinds' own key otherwise).
-_MODE_RULES = {
-    BankingMode.PLAYER_BANK: "bank-settlement",  # PA 621a.9(o)
-    BankingMode.CO_BANK: "co-bank-settlement",  # PA 621a.9(r)
-}
 _VOID_RULES = {"wrong_deal": "wrong-deal", "banker_tile_exposed": "exposed-dealer-tile"}
 
 
@@ -53,14 +49,24 @@ def money_at_stake(
     return max(net, abs(returned - want_returned))
 
 
-def report_stray(emit: Emit, events: Iterable[WagerSettled], code: str, what: str) -> None:
-    """Report settlements of no placed wager, or of one settled already."""
+def report_stray(
+    emit: Emit,
+    events: Iterable[WagerSettled],
+    code: str,
+    what: str,
+    rule_of: Callable[[WagerSettled], str | None] = lambda event: None,
+) -> None:
+    """Report settlements of no placed wager, or of one settled already.
+
+    ``rule_of`` gives the citation key of each (``None``: the finding kind's own).
+    """
     for event in events:
         paid, collected, returned, vig = recorded_money(event)
         emit(code, position=event.position,
              recorded=shown(event.outcome, paid, collected, returned, vig),
              expected=f"no {what} settlement: no wager left to settle at this position",
-             at_stake=to_dollars(max(paid, collected, returned)), events=[event])  # fmt: skip
+             at_stake=to_dollars(max(paid, collected, returned)), events=[event],
+             rule_key=rule_of(event))  # fmt: skip
 
 
 def _judge_vigorish(
@@ -126,13 +132,19 @@ def _judge_line(
                  at_stake=to_dollars(wrong),
                  events=[view.voided, event], rule_key=rule)  # fmt: skip
         return
-    rule = cited(context, _MODE_RULES.get(facts.mode))
-    if known and event.outcome != label(line.wager):
-        emit("PG-SETTLE-OUTCOME", position=event.position, recorded=event.outcome,
-             expected=label(line.wager), at_stake=to_dollars(line.wager.amount), events=[event],
-             rule_key=rule)  # fmt: skip
-    if (paid, collected, returned) != want:
+    end = label(line.wager)
+    wrong = money_at_stake((paid, collected, returned), want)
+    if known and event.outcome != end:
+        # One error, one money figure: the wrong outcome's payout is its evidence, not a
+        # second finding. Money at stake is what moved wrongly (none if only the label is).
+        rule = cited(context, settlement_rule(facts.mode, end, money=False))
+        emit("PG-SETTLE-OUTCOME", position=event.position,
+             recorded=shown(event.outcome, paid, collected, returned),
+             expected=shown(end, *want, line.vigorish), at_stake=to_dollars(wrong),
+             events=[event], rule_key=rule)  # fmt: skip
+    elif (paid, collected, returned) != want:
         code = "PG-SETTLE-PAYOUT"
+        rule = cited(context, settlement_rule(facts.mode, end, money=True))
         played = line.outcome in (Outcome.WIN, Outcome.LOSE)
         if facts.mode is BankingMode.CALIFORNIA and played and (line.returned or returned):
             # CA: collected or paid "to the extent that the player-dealer's wager covers",
@@ -140,8 +152,7 @@ def _judge_line(
             code, rule = "PG-CA-COVERAGE", None
         emit(code, position=event.position,
              recorded=shown(event.outcome, paid, collected, returned),
-             expected=shown(label(line.wager), *want, line.vigorish),
-             at_stake=to_dollars(money_at_stake((paid, collected, returned), want)),
+             expected=shown(end, *want, line.vigorish), at_stake=to_dollars(wrong),
              events=[event], rule_key=rule)  # fmt: skip
     _judge_vigorish(emit, context, facts.mode, event, line, paid, taken)
 
@@ -158,4 +169,9 @@ def judge_wagers(
         line = expected.lines.get(position)
         if line is not None:
             _judge_line(emit, context, view, facts, event, line)
-    report_stray(emit, facts.stray, "PG-SETTLE-PAYOUT", "Pai Gow")
+
+    def rule_of(event: WagerSettled) -> str | None:
+        # A stray is judged under the paragraph for the money it moved: the end recorded.
+        return cited(context, settlement_rule(facts.mode, event.outcome, money=True))
+
+    report_stray(emit, facts.stray, "PG-SETTLE-PAYOUT", "Pai Gow", rule_of)
