@@ -701,6 +701,56 @@ class HandMisordered(Plan):
         return [Expect("PG-SET-MISORDERED", self.position)]
 
 
+class HandSetAgain(Plan):
+    """A hand is set, then set again: a player touching the tiles once placed face down,
+    or the dealer setting a player's hand again (PA 621a.8(b)); or the dealer resetting
+    its own hand (621a.10(f)). The first setting is inserted before the one played, so
+    the round plays and settles as it would have."""
+
+    name = "hand_set_again"
+
+    @classmethod
+    def applies(cls, preview: Preview) -> bool:
+        return bool(cls.options(preview))
+
+    @staticmethod
+    def options(preview: Preview) -> list[Position]:
+        round_ = preview.round
+        dealer = round_.layout.dealer
+        california = round_.mode is BankingMode.CALIFORNIA
+        found = []
+        for hand in preview.of("hand_set"):
+            position = hand.position  # type: ignore[attr-defined]
+            if position == dealer and not california:
+                rule = "dealer-reset"
+            elif position in round_.wagers and position not in (dealer, round_.bank_seat):
+                rule = "player-touch"
+            else:
+                continue
+            if cites(round_, rule):
+                found.append(position)
+        return found
+
+    def __init__(self, preview: Preview, rng: random.Random) -> None:
+        super().__init__(preview, rng)
+        self.position: Position = chosen(rng, self.options(preview))
+
+    def edit(self, round_: RoundState, events: list[Event]) -> list[Event]:
+        mine = round_events(round_, events)
+        played = next(e for e in mine if isinstance(e, HandSet) and e.position == self.position)
+        (a, b), (c, d) = played.high, played.low
+        first = replace(played, event_id=new_event_id(self.rng), high=[a, c], low=[b, d])
+        return insert_events(round_, events, events.index(played), [first])
+
+    def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
+        if self.position == round_.layout.dealer:
+            return [Expect("PG-SET-DEALER-RESET", self.position)]
+        hands = [e for e in round_events(round_, events) if isinstance(e, HandSet)]
+        played = [h for h in hands if h.position == self.position][-1]
+        code = "PG-SET-RESET" if played.set_by == "player" else "PG-SET-CORRECTED"
+        return [Expect(code, self.position)]
+
+
 class LateSurrender(Plan):
     """A player surrenders after the hands are revealed, and the dealer takes it
     (PA 621a.8(e))."""
@@ -1131,6 +1181,7 @@ PLAY_KINDS: tuple[type[Plan], ...] = (
     TileSetTampered,
     DealerOffHouseWay,
     HandMisordered,
+    HandSetAgain,
     LateSurrender,
     DealerWagerOverLimit,
     BankWithoutCover,

@@ -39,6 +39,9 @@ KINDS: dict[str, FindingKind] = {
         FindingKind("PG-SET-DEALER-RULE", _W, "dealer's hand set outside the regulatory dealer rule", "dealer-setting"),
         FindingKind("PG-SET-MISORDERED", _W, "high hand set lower than the low hand", "player-setting"),
         FindingKind("PG-SET-SURRENDER-LATE", _W, "surrender accepted after the player's hands were exposed", "surrender"),
+        FindingKind("PG-SET-RESET", _W, "a player's hands set again after being placed face down", "player-touch"),
+        FindingKind("PG-SET-CORRECTED", _I, "a player's hands set again by the dealer", "player-touch"),
+        FindingKind("PG-SET-DEALER-RESET", _I, "the dealer's or bank's hands set again", "dealer-reset"),
         # Settlement
         FindingKind("PG-SETTLE-OUTCOME", _C, "wager settled with the wrong outcome", "round-settlement"),
         FindingKind("PG-SETTLE-PAYOUT", _C, "wrong amount paid or collected", "round-settlement"),

@@ -52,6 +52,9 @@ class RoundView:
     exposed: list[tuple[int, play.TileExposed]] = field(default_factory=list)
     player_voids: list[play.HandVoided] = field(default_factory=list)
     hands: dict[int, play.HandSet] = field(default_factory=dict)
+    """Position -> its last ``hand_set``: the setting in play."""
+    resets: list[tuple[int, play.HandSet, play.HandSet]] = field(default_factory=list)
+    """Each ``hand_set`` of a position already set: its index, the setting it replaced, itself."""
     surrenders: list[tuple[int, play.Surrendered]] = field(default_factory=list)
     reveals: dict[int, int] = field(default_factory=dict)
     """Position -> index of its (first) hands_revealed."""
@@ -171,6 +174,9 @@ def view_round(events: Iterable[Event]) -> RoundView:
             if getattr(view, attr) is None:  # the first is what the round used
                 setattr(view, attr, event)
         elif how == _HAND:
+            earlier = view.hands.get(event.position)  # type: ignore[attr-defined]
+            if earlier is not None:
+                view.resets.append((index, earlier, event))  # type: ignore[arg-type]
             view.hands[event.position] = event  # type: ignore[attr-defined]
         elif how == _REVEAL:
             view.reveals.setdefault(event.position, index)  # type: ignore[attr-defined]

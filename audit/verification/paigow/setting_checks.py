@@ -5,6 +5,12 @@ check judges the hands as finally set (``RoundView.hands`` keeps the last ``hand
 of a position, so a hand reset under 621a.10(f) is judged as reset). A hand whose
 tiles are unknown or repeated is another module's finding (PG-TILE-*); here it is
 skipped, never guessed at.
+
+Every earlier setting is kept too (``RoundView.resets``) and judged by who set the
+hand again: a player who touches the tiles after placing them face down breaks
+621a.8(b); the dealer may touch a player's tiles (8(b)), and resets its own or the
+bank's hands when they were set against the house way (10(f)), so those are traces
+(info) an analyst can see, not breaches.
 """
 
 from __future__ import annotations
@@ -178,4 +184,41 @@ def _late_surrender(view: RoundView, context: TableContext, emit: Emit) -> None:
              events=[view.events[revealed], surrendered])  # fmt: skip
 
 
-CHECKS: tuple[Check, ...] = (_misordered, _house_way, _dealer_rule, _late_surrender)
+def _banker_positions(view: RoundView, ruleset: RuleSet) -> set[int]:
+    """Return the positions whose hands the players' are compared with: dealer and bank."""
+    if is_player_dealer_table(ruleset):
+        return set()  # the California player-dealer is a player and sets as one
+    return {ruleset.layout.dealer, *((view.bank.position,) if view.bank is not None else ())}
+
+
+def _resets(view: RoundView, context: TableContext, emit: Emit) -> None:
+    """PA 621a.8(b), 10(f) / NJ 10.7(b), 10.9(f): each hand set again, judged by who did it."""
+    if not view.resets:
+        return
+    ruleset = context.ruleset
+    bankers = _banker_positions(view, ruleset)
+    banker_set = min((view.events.index(view.hands[p]) for p in bankers if p in view.hands),
+                     default=None)  # fmt: skip
+    for index, earlier, later in view.resets:
+        position = later.position
+        shown = f"{' '.join(earlier.high)} / {' '.join(earlier.low)}, then "
+        shown += f"{' '.join(later.high)} / {' '.join(later.low)} by the {later.set_by}"
+        if position in bankers:
+            emit("PG-SET-DEALER-RESET", position=position, recorded=shown,
+                 expected="a reset only to bring the hands to the house way",
+                 events=[earlier, later])  # fmt: skip
+        elif later.set_by != "player":
+            emit("PG-SET-CORRECTED", position=position, recorded=shown,
+                 expected="the player sets the hands; the dealer may only touch them",
+                 events=[earlier, later])  # fmt: skip
+        else:
+            # After the banker's hands were set, a reset could be made knowing them.
+            seen = banker_set is not None and banker_set < index
+            emit("PG-SET-RESET", position=position,
+                 recorded=shown + (", after the banker's hands were set" if seen else ""),
+                 expected="no touching the tiles once placed face down",
+                 at_stake=_at_risk(view, ruleset, position) if seen else ZERO,
+                 events=[earlier, later])  # fmt: skip
+
+
+CHECKS: tuple[Check, ...] = (_misordered, _house_way, _dealer_rule, _late_surrender, _resets)

@@ -2,7 +2,8 @@
 
 The rules, written out here event by event: a kind kept once keeps the round's first;
 a kind kept with indices keeps every one with its index; a position's last hand set
-wins; a position's first reveal counts; the first stacks formed are ``stacks`` and
+wins, and each that replaced an earlier one is kept with it; a position's first reveal
+counts; the first stacks formed are ``stacks`` and
 every one is in ``formed``; the first "no more bets" is the call. Real simulated
 rounds are shuffled and given repeats, so each rule meets the odd orders a careless
 record holds.
@@ -59,6 +60,7 @@ EVERY = {"bank_offered": "offers", "hand_voided": "player_voids", "collection_fe
 def read_plainly(events: list[Event]) -> dict[str, Any]:
     """Return what the view should hold, reading the events one by one."""
     want: dict[str, Any] = {"events": events, "hands": {}, "reveals": {}, "no_more_bets": None}
+    want["resets"] = []
     want |= {attr: None for attr in FIRST.values()}
     want |= {attr: [] for attr in [*WITH_INDEX.values(), *EVERY.values()]}
     for index, event in enumerate(events):
@@ -70,6 +72,9 @@ def read_plainly(events: list[Event]) -> dict[str, Any]:
         if kind in EVERY:
             want[EVERY[kind]].append(event)
         if kind == "hand_set":
+            earlier = want["hands"].get(event.position)  # type: ignore[attr-defined]
+            if earlier is not None:
+                want["resets"].append((index, earlier, event))
             want["hands"][event.position] = event  # type: ignore[attr-defined]
         if kind == "hands_revealed":
             want["reveals"].setdefault(event.position, index)  # type: ignore[attr-defined]

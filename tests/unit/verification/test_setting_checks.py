@@ -261,3 +261,60 @@ def test_simulated_shifts_raise_no_setting_finding(seed):
     types = {e.type for e in events}
     assert {"surrendered", "co_bank_requested", "dealer_wager_against_bank"} <= types
     assert [f for f in verify_stream(events) if f.code in SETTING_CODES] == []
+
+
+# --- Hands set again: PG-SET-RESET, -CORRECTED, -DEALER-RESET -----------------------------------
+
+RESET_CODES = ("PG-SET-RESET", "PG-SET-CORRECTED", "PG-SET-DEALER-RESET")
+WINS_OTHER_WAY = "4-6a 6-6a / 4-6b 5-6a"  # the same tiles as WINS, set another way
+
+
+def reset_round(*hands, rule_set="pa-2012"):
+    """A $25 wager at position 1; ``hands`` are (position, setting, set_by) in order."""
+    table = Table(rule_set).start().wager(1, "25.00")
+    for position, setting, set_by in hands:
+        table.hand(position, setting, set_by=set_by)
+    table.reveal(1)
+    table.settle(1, "win", paid="25.00", vigorish="1.25")
+    return table.complete()
+
+
+def resets(table):
+    return [facts(f) for f in table.findings(*RESET_CODES)]
+
+
+def test_a_hand_set_once_leaves_no_trace():
+    assert resets(reset_round((1, WINS, "player"), (0, DEALER, "dealer"))) == []
+
+
+def test_a_player_setting_again_before_the_dealers_hand_is_a_breach_with_nothing_at_stake():
+    table = reset_round((1, WINS_OTHER_WAY, "player"), (1, WINS, "player"), (0, DEALER, "dealer"))
+    assert resets(table) == [("PG-SET-RESET", 1, "PA 621a.8(b)", "0.00")]
+    [finding] = table.findings("PG-SET-RESET")
+    assert finding.recorded == ("4-6a 6-6a / 4-6b 5-6a, then 4-6a 4-6b / 6-6a 5-6a by the player")
+    assert len(finding.event_ids) == 2  # both settings kept as evidence
+
+
+def test_a_player_setting_again_after_the_dealers_hand_puts_the_wager_at_stake():
+    table = reset_round((1, WINS_OTHER_WAY, "player"), (0, DEALER, "dealer"), (1, WINS, "player"))
+    assert resets(table) == [("PG-SET-RESET", 1, "PA 621a.8(b)", "25.00")]
+    [finding] = table.findings("PG-SET-RESET")
+    assert finding.recorded.endswith("after the banker's hands were set")
+
+
+def test_the_dealer_setting_a_players_hand_again_is_a_trace():
+    table = reset_round((1, WINS_OTHER_WAY, "player"), (1, WINS, "dealer"), (0, DEALER, "dealer"))
+    assert resets(table) == [("PG-SET-CORRECTED", 1, "PA 621a.8(b)", "0.00")]
+
+
+def test_the_dealer_resetting_its_own_hand_is_a_trace_under_10f():
+    off_way = "1-1a 3-3a / 2-6 1-5a"
+    table = reset_round((1, WINS, "player"), (0, off_way, "dealer"), (0, DEALER, "dealer"))
+    assert resets(table) == [("PG-SET-DEALER-RESET", 0, "PA 621a.10(f)", "0.00")]
+    assert table.findings("PG-SET-HOUSE-WAY") == []  # judged as reset
+
+
+def test_nj_cites_its_own_paragraph():
+    table = reset_round((1, WINS_OTHER_WAY, "player"), (1, WINS, "player"), (0, DEALER, "dealer"),
+                        rule_set="nj")  # fmt: skip
+    assert resets(table) == [("PG-SET-RESET", 1, "NJ 19:47-10.7(b)", "0.00")]
