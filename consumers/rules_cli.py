@@ -11,6 +11,7 @@ from audit.games.paigow.delivery import STYLE_NAMES, DeliveryStyle, deliver, for
 from audit.games.paigow.hands import describe_hand
 from audit.games.paigow.house_way import HOUSE_WAYS
 from audit.games.paigow.layout import deal_order, dice_total, position_name, starting_position
+from audit.games.paigow.options import TABLE_OPTIONS
 from audit.games.paigow.outcome import wager_outcome
 from audit.games.paigow.pair_fortunes import classify_pairs
 from audit.games.paigow.rulesets import RULE_SETS, RuleSet, get_rule_set
@@ -160,7 +161,27 @@ def _rule_sets(args: argparse.Namespace) -> None:
         _print_rule_set(ruleset)
 
 
+_ONLY_WHERE_OFFERED = ("vig_rounding", "collection_schedule", "pair_fortunes")
+"""Options a rule set without the thing itself (vigorish, a schedule, the wager) cannot take."""
+
+
 def _print_rule_set(ruleset: RuleSet) -> None:
+    """Print a rule set: what its jurisdiction fixes, then what a table may set, and its
+    Pair Fortunes paytable whole (PA 621a.8(j), 2019)."""
     print(f"{ruleset.name}: {ruleset.title}")
-    for key, value in ruleset.options().items():
-        print(f"  {key}: {value}")
+    shown = ruleset.options()
+    print("  fixed by the rules:")
+    for key, value in shown.items():
+        if key not in TABLE_OPTIONS:
+            print(f"    {key}: {value}")
+    print("  table options (table_opened.options):")
+    for key, option in TABLE_OPTIONS.items():
+        if key in _ONLY_WHERE_OFFERED and getattr(ruleset, key) is None:
+            continue  # e.g. a collection schedule outside California
+        rule = ruleset.citations.get(option.rule_key, "-")
+        print(f"    {key}: {shown[key]}  [{option.values}; {rule}]")
+    if ruleset.pair_fortunes is not None:
+        rule = ruleset.citations.get("pair-fortunes-paytable", "the house's approved paytable")
+        print(f"  pair_fortunes paytable ({shown['pair_fortunes']}; {rule}):")
+        for category, odds in ruleset.pair_fortunes.odds.items():
+            print(f"    {category.value}: {odds.numerator} to {odds.denominator}")

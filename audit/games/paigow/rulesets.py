@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
+from enum import Enum
 from types import MappingProxyType
 from typing import Any
 
@@ -103,7 +104,9 @@ class RuleSet:
                 value = "illustrative" if value == ILLUSTRATIVE_PAYTABLE else "custom"
             elif isinstance(value, frozenset):
                 value = ", ".join(sorted(getattr(v, "value", str(v)) for v in value)) or "none"
-            shown[f.name] = str(getattr(value, "name", getattr(value, "value", value)))
+            elif isinstance(value, Enum):  # as a table option names it: "quarter"
+                value = value.value
+            shown[f.name] = str(getattr(value, "name", value))
         shown["zero_hands"] = "copy to banker" if self.ranking.zero_hands_tie else "highest tile"
         return shown
 

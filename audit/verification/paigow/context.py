@@ -10,38 +10,42 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
-from typing import Any
 
 from audit.events.envelope import Event
-from audit.games.errors import RulesError
-from audit.games.paigow.house_way import HOUSE_WAYS
-from audit.games.paigow.rulesets import RuleSet, get_rule_set
-from audit.games.paigow.vigorish import VigRounding
+from audit.events.table import TableOpened
+from audit.games.paigow.options import OptionProblem, apply_options
+from audit.games.paigow.rulesets import RULE_SETS, RuleSet, get_rule_set
 
-_PARSERS: dict[str, Any] = {
-    "vig_rounding": VigRounding,
-    "house_way": lambda name: HOUSE_WAYS[name],
-    "adjacent_spots": lambda text: text.lower() in ("true", "yes", "1"),
-    "player_banking": lambda text: text.lower() in ("true", "yes", "1"),
-    "co_banking": lambda text: text.lower() in ("true", "yes", "1"),
-}
+DEFAULT_RULE_SET = "pa-2019"
+"""The rules a table is judged by before it opens, or when it opens under a name we lack."""
+
+
+@dataclass(frozen=True)
+class Opening:
+    """The rules a ``table_opened`` puts the table under, and what of it could not be taken."""
+
+    ruleset: RuleSet
+    problems: tuple[OptionProblem, ...] = ()
+    unknown_rule_set: bool = False
+
+
+def opening(event: TableOpened) -> Opening:
+    """Return the rules a table opened under: its rule set with its options applied.
+
+    An unknown rule set is judged as :data:`DEFAULT_RULE_SET`, and an option that cannot
+    be taken leaves the rule set's own value: either way the table is still judged, and
+    the problem is reported (``PG-TABLE-OPTION``), never dropped.
+    """
+    unknown = event.rule_set not in RULE_SETS
+    base = get_rule_set(DEFAULT_RULE_SET if unknown else event.rule_set)
+    ruleset, problems = apply_options(base, event.options)
+    return Opening(ruleset, tuple(problems), unknown)
 
 
 def rule_set_for(name: str, options: dict[str, str]) -> RuleSet:
-    """Return the named rule set with a table's options applied.
-
-    An option the rule set does not know, or does not allow (vigorish rounding on a
-    California table), is left out: a recorded option never stops the judging.
-    """
-    ruleset = get_rule_set(name)
-    for key, value in options.items():
-        if key not in _PARSERS:
-            continue
-        try:
-            ruleset = ruleset.with_options(**{key: _PARSERS[key](value)})
-        except (RulesError, ValueError, KeyError):
-            continue
-    return ruleset
+    """Return the named rule set with a table's options applied (see :func:`opening`)."""
+    base = get_rule_set(name if name in RULE_SETS else DEFAULT_RULE_SET)
+    return apply_options(base, options)[0]
 
 
 @dataclass
@@ -49,7 +53,7 @@ class TableContext:
     """One table's state as its events told it, for judging its next round."""
 
     table_id: str
-    ruleset: RuleSet = field(default_factory=lambda: get_rule_set("pa-2019"))
+    ruleset: RuleSet = field(default_factory=lambda: get_rule_set(DEFAULT_RULE_SET))
     opened: bool = False
     dealer_id: str | None = None
     tile_set_id: str | None = None
@@ -83,7 +87,7 @@ class TableContext:
         """Update the context with one table-level event."""
         kind = event.type_name()
         if kind == "table_opened":
-            self.ruleset = rule_set_for(event.rule_set, dict(event.options))  # type: ignore[attr-defined]
+            self.ruleset = opening(event).ruleset  # type: ignore[arg-type]
             self.opened = True
             self.dealer_id = event.dealer_id  # type: ignore[attr-defined]
             self.rounds_in_game = 0

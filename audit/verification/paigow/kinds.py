@@ -68,6 +68,8 @@ KINDS: dict[str, FindingKind] = {
         FindingKind("PG-EQ-TILES-OVERDUE", _W, "tiles in use past their change interval", "tile-change"),
         FindingKind("PG-EQ-DICE-OVERDUE", _W, "dice in the shaker on the table past 24 hours", "dice-change"),
         FindingKind("PG-EQ-NOT-INSPECTED", _W, "tiles not inspected before play", "tile-inspection"),
+        # Table configuration
+        FindingKind("PG-TABLE-OPTION", _W, "table opened with a rule set or option that cannot be taken", "records"),
     )
 }  # fmt: skip
 KINDS.update(RECORD_KINDS)  # the record's integrity: the same codes for every game

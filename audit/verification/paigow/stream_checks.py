@@ -8,23 +8,53 @@ sequencing are judged alike.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 
 from audit.events.envelope import Event
+from audit.events.table import TableOpened
+from audit.games.paigow.options import TABLE_OPTIONS
+from audit.games.paigow.rulesets import RULE_SETS
 from audit.verification.findings import Finding
-from audit.verification.paigow.context import TableContext
+from audit.verification.paigow.context import TableContext, opening
 from audit.verification.paigow.emit import Check, Emit
 from audit.verification.paigow.round_view import RoundView
 from audit.verification.record_kinds import observation
 
 
 def check_event(event: Event, context: TableContext) -> list[Finding]:
-    """Judge one event as it arrives: the ingest's observations about the stream."""
+    """Judge one event as it arrives: the ingest's observations about the stream, and a
+    table's opening: its rule set and options."""
     emit = Emit(None, context)
     observed = observation(event)
     if observed is not None:
         code, recorded, expected = observed
         emit(code, recorded=recorded, expected=expected, events=[event])
+    if isinstance(event, TableOpened):
+        return emit.findings + _table_options(event, context)
+    return emit.findings
+
+
+def _table_options(event: TableOpened, context: TableContext) -> list[Finding]:
+    """Report a rule set or an option the table cannot be judged by; the rule set's own
+    value stands in for each (recorded, judged: never refused)."""
+    opened = opening(event)
+    ruleset = opened.ruleset
+    emit = Emit(None, replace(context, ruleset=ruleset))  # cited in the rules the table opens
+    if opened.unknown_rule_set:
+        emit("PG-TABLE-OPTION", recorded=f"rule set {event.rule_set!r}",
+             expected=f"one of {sorted(RULE_SETS)!r}; judged under {ruleset.name}",
+             events=[event])  # fmt: skip
+    for problem in opened.problems:
+        key = problem.rule_key if problem.rule_key in ruleset.citations else "records"
+        option = TABLE_OPTIONS.get(problem.name)
+        if option is None:
+            expected = f"a table option, one of {sorted(TABLE_OPTIONS)!r}: ignored"
+        else:
+            shown = ruleset.options()[problem.name]
+            expected = f"{option.values} ({problem.reason}): judged as {shown}, the rule set's"
+        emit("PG-TABLE-OPTION", recorded=f"option {problem.name}={problem.value!r}",
+             expected=expected, events=[event], rule_key=key)  # fmt: skip
     return emit.findings
 
 

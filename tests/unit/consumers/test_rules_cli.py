@@ -90,3 +90,17 @@ def test_rule_sets_lists_every_rule_set(capsys):
     assert status == 0
     for name in ("pa-2012", "pa-2019", "nj", "california"):
         assert f"{name}:" in out
+
+
+def test_rule_sets_show_table_options_apart_and_the_paytable_whole(capsys):
+    status, out, _ = run(capsys, "rule-sets")
+    assert status == 0
+    pa_2019 = out.split("pa-2019:")[1].split("nj:")[0]
+    fixed, table = pa_2019.split("table options (table_opened.options):")
+    assert "vig_roundings_allowed" in fixed
+    assert "vig_roundings_allowed" not in table
+    assert "vig_rounding: cent  [cent or quarter, as the rule set allows; PA 621a.11(a)]" in table
+    assert "gee_joon_and_heaven: 300 to 1" in table  # the paytable, every row
+    assert table.count(" to 1\n") == 12
+    california = out.split("california:")[1]
+    assert "collection_schedule: option 1  [1 to 10 (California)" in california
