@@ -28,6 +28,10 @@ class OffsetError(TablewatchError, ValueError):
     """Raised for a start offset that is negative or beyond what the broker holds."""
 
 
+class FileChangedError(TablewatchError):
+    """Raised for a file shorter than what was already ingested from it: it was changed."""
+
+
 class PublishError(TablewatchError):
     """Raised when the broker does not acknowledge a published message."""
 

@@ -14,6 +14,7 @@ ingest's state, so the Kafka ingest runs it in a child process
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -31,6 +32,7 @@ from audit.store.ingest import (
     Rejected,
     check,
 )
+from consumers.errors import FileChangedError
 
 log = logging.getLogger(__name__)
 
@@ -102,20 +104,54 @@ def _batches(lines: Iterable[tuple[int, bytes]], size: int) -> Iterator[list[tup
         yield batch
 
 
+_IDENTITY_BYTES = 64 * 1024
+
+
+def file_source(path: Path) -> str:
+    """Return the tracking name of a file: its name and a digest of its first line.
+
+    By content, not by name alone: another file of the same name is another source,
+    ingested from its start, while lines appended to this one are picked up.
+    """
+    with path.open("rb") as lines:
+        first = lines.readline(_IDENTITY_BYTES)
+    return f"file:{path.name}#{hashlib.sha256(first).hexdigest()[:16]}"
+
+
 def ingest_file(
     path: Path, ingestor: Ingestor, batch_size: int = 500, progress: Progress | None = None
 ) -> IngestSummary:
-    """Ingest a JSON Lines file; a re-run resumes after the last line stored."""
-    source = f"file:{path.name}"
+    """Ingest a JSON Lines file; a re-run resumes after the last line stored.
+
+    A file with fewer lines than were already ingested from it was changed, and is
+    refused (FileChangedError): what it held is in the store, and resuming would be a guess.
+    A change that keeps the first line and the length is not seen here; the events'
+    ids are: an edited event under a stored id is kept as ``event_id_reused``.
+    """
+    source = file_source(path)
     start = ingestor.resume_position(source)
     summary = IngestSummary()
+    lines_read = 0
+
+    def numbered(lines: Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
+        nonlocal lines_read
+        for i, line in enumerate(lines):
+            lines_read = i + 1
+            if i >= start:
+                yield i, line.rstrip(b"\r\n")
+
     with path.open("rb") as lines:
-        numbered = ((i, line.rstrip(b"\r\n")) for i, line in enumerate(lines) if i >= start)
-        for batch in _batches(numbered, batch_size):
+        for batch in _batches(numbered(lines), batch_size):
             messages = [to_checked(raw, f"{source}:{i + 1}") for i, raw in batch if raw.strip()]
             summary.add(len(messages), ingestor.record_batch(messages, source, batch[-1][0]))
             if progress:
                 progress.update(summary)
+    if lines_read < start:
+        raise FileChangedError(
+            f"{str(path)!r} has {lines_read:,} lines, but {start:,} were ingested from it: "
+            "it was changed after it was ingested; the store keeps what it held, and nothing "
+            "more is read from it"
+        )
     return summary
 
 

@@ -1,7 +1,7 @@
 """Record arriving messages as facts: sequencing, the hash chain, rejections, exactly once.
 
 The :class:`Ingestor` is the one writer of a :class:`~audit.store.application.FactStore`.
-It knows nothing of Kafka: a source is a name (``table-events[3]``, ``file:shift.jsonl``)
+It knows nothing of Kafka: a source is a name (``table-events[3]``, ``file:shift.jsonl#9f2c…``)
 with increasing integer positions, and a batch is recorded with its last position
 in one transaction. After a crash it rebuilds its state from the store and the
 caller resumes from :meth:`Ingestor.resume_position`.

@@ -62,6 +62,36 @@ def test_ingest_picks_up_lines_appended_later(tmp_path, data_dir, capsys):
     assert "1 messages: 1 stored" in capsys.readouterr().out
 
 
+def test_another_file_of_the_same_name_is_another_source(tmp_path, data_dir, capsys):
+    first, second = tmp_path / "a" / "shift.jsonl", tmp_path / "b" / "shift.jsonl"
+    first.parent.mkdir()
+    second.parent.mkdir()
+    write_events(first, 10)
+    write_events(second, 12)
+    assert main(["ingest", "--from-file", str(first)]) == 0
+    assert main(["ingest", "--from-file", str(second)]) == 0
+    out = capsys.readouterr().out
+    assert "10 messages: 10 stored" in out
+    assert "12 messages: 12 stored" in out  # read from its start, not skipped as seen
+    assert main(["ingest", "--from-file", str(second)]) == 0
+    assert "0 messages" in capsys.readouterr().out
+
+
+def test_a_file_shortened_after_ingest_is_refused_in_one_line(tmp_path, data_dir, capsys):
+    source = tmp_path / "shift.jsonl"
+    write_events(source, 10)
+    main(["ingest", "--from-file", str(source)])
+    capsys.readouterr()
+    lines = source.read_text().splitlines(keepends=True)
+    source.write_text("".join(lines[:6]))
+    assert main(["ingest", "--from-file", str(source)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].endswith(
+        "has 6 lines, but 10 were ingested from it: it was changed after it was ingested; "
+        "the store keeps what it held, and nothing more is read from it"
+    )
+
+
 def test_missing_file_is_one_line_and_non_zero(tmp_path, data_dir, capsys):
     assert main(["ingest", "--from-file", str(tmp_path / "absent.jsonl")]) == 2
     err = capsys.readouterr().err
