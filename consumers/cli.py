@@ -7,8 +7,11 @@ line on stderr and exit status 2, never a bare traceback.
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 from collections.abc import Sequence
+from importlib import metadata
 
 import psycopg
 
@@ -30,12 +33,20 @@ from consumers import (
 from consumers.errors import TablewatchError
 
 
+def _version() -> str:
+    try:
+        return metadata.version("tablewatch")
+    except metadata.PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser for every subcommand."""
     parser = argparse.ArgumentParser(
         prog="tablewatch",
         description="Audit and surveillance for casino table games.",
     )
+    parser.add_argument("--version", action="version", version=f"tablewatch {_version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     run_cli.register(commands)
     rules_cli.register(commands)
@@ -59,6 +70,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (RulesError, TablewatchError, StoreConfigError, StoreUnavailableError) as error:
         print(f"tablewatch: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away (| head): stop quietly, as SIGPIPE would
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # the interpreter's last flush must not fail too
+        return 128 + signal.SIGPIPE
     except psycopg.OperationalError as error:
         print(f"tablewatch: database unreachable: {str(error).strip()}", file=sys.stderr)
         return 2

@@ -15,32 +15,15 @@ consumers.errors.ConfigError: TABLEWATCH_PARTITIONS must be a whole number, not 
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from audit.store.application import mask_password
 from consumers.errors import ConfigError
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 """The two URI schemes libpq accepts."""
-
-# The password part is greedy up to an "@" so an unescaped "/" in it is masked too;
-# masking a port by mistake is the safe way to be wrong.
-_URL_PASSWORD = re.compile(r"^(?P<head>[^:/?#]+://[^:@/?#]*:)(?P<password>[^@]*)(?=@)")
-_QUERY_PASSWORD = re.compile(r"(?P<head>[?&]password=)(?P<password>[^&#]*)", re.IGNORECASE)
-
-
-def mask_password(url: str) -> str:
-    """Return ``url`` with any password, in the user info or the query, replaced by ``***``.
-
-    >>> mask_password("postgresql://audit:s3cret@db:5432/tw?password=again&sslmode=require")
-    'postgresql://audit:***@db:5432/tw?password=***&sslmode=require'
-    >>> mask_password("postgresql:///tw")
-    'postgresql:///tw'
-    """
-    masked = _URL_PASSWORD.sub(r"\g<head>***", url)
-    return _QUERY_PASSWORD.sub(r"\g<head>***", masked)
 
 
 class SecretUrl:

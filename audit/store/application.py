@@ -12,16 +12,19 @@ so immutability is the database's rule, not a convention.
 from __future__ import annotations
 
 import json
+import os
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlparse
 from uuid import UUID
 
+import psycopg
 from eventsourcing.application import Application
 from eventsourcing.domain import DomainEventProtocol
 from eventsourcing.persistence import ProcessRecorder, StoredEvent, Tracking
+from psycopg.conninfo import conninfo_to_dict
 from psycopg.sql import SQL
 
 from audit.store.aggregates import FactRecorded, Round, Table, round_aggregate_id, table_day_id
@@ -53,27 +56,39 @@ class StoreConfig:
 
     @classmethod
     def postgres(cls, url: str) -> StoreConfig:
-        """Return a config for ``postgresql://user:password@host:port/dbname``."""
-        parsed = urlparse(url)
-        if parsed.scheme not in ("postgresql", "postgres") or not parsed.path.strip("/"):
-            raise StoreConfigError(f"not a postgresql://host/dbname URL: {_masked(url)!r}")
+        """Return a config for ``postgresql://user:password@host:port/dbname[?options]``.
+
+        The URL is read by libpq's own rules (a percent-encoded password, a password or
+        host in the query); an option the store cannot pass on is refused by name.
+        """
+        if not url.startswith(("postgresql://", "postgres://")):
+            raise StoreConfigError(f"not a postgresql://host/dbname URL: {mask_password(url)!r}")
+        params = _conninfo(url)
+        if not params.get("dbname"):
+            raise StoreConfigError(f"no database named in {mask_password(url)!r}")
+        unknown = sorted(set(params) - _CONNECTION_KEYS - set(LIBPQ_ENV))
+        if unknown:
+            raise StoreConfigError(
+                f"{mask_password(url)!r}: connection options {unknown!r} are not supported; "
+                f"the store takes {sorted(LIBPQ_ENV)!r}"
+            )
         return cls(postgres_url=url)
 
     def env(self) -> dict[str, str]:
         """Return the eventsourcing environment for this location."""
         if self.postgres_url is not None:
-            parsed = urlparse(self.postgres_url)
+            params = _conninfo(self.postgres_url)
             return {
                 "PERSISTENCE_MODULE": "eventsourcing.postgres",
-                "POSTGRES_DBNAME": parsed.path.strip("/"),
-                "POSTGRES_HOST": parsed.hostname or "127.0.0.1",
-                "POSTGRES_PORT": str(parsed.port or 5432),
-                "POSTGRES_USER": unquote(parsed.username or "postgres"),
-                "POSTGRES_PASSWORD": unquote(parsed.password or ""),
+                "POSTGRES_DBNAME": params["dbname"],
+                "POSTGRES_HOST": params.get("host") or "127.0.0.1",
+                "POSTGRES_PORT": params.get("port") or "5432",
+                "POSTGRES_USER": params.get("user") or "postgres",
+                "POSTGRES_PASSWORD": params.get("password") or "",
                 # Writers serialise on a table lock; wait for it rather than fail at once.
                 "POSTGRES_LOCK_TIMEOUT": "10",
                 "POSTGRES_POOL_SIZE": "4",
-                "POSTGRES_CONNECT_TIMEOUT": "5",
+                "POSTGRES_CONNECT_TIMEOUT": params.get("connect_timeout") or "5",
             }
         if self.sqlite_path is None:
             raise StoreConfigError("a store needs a SQLite path or a PostgreSQL URL")
@@ -83,18 +98,70 @@ class StoreConfig:
             "SQLITE_DBNAME": str(self.sqlite_path),
         }
 
+    def libpq_env(self) -> dict[str, str]:
+        """Return the URL's other connection options (TLS, above all) as libpq's variables.
+
+        eventsourcing connects with the five parameters of :meth:`env` only; libpq takes
+        the rest from its environment, so ``?sslmode=verify-full&sslrootcert=...`` reaches
+        every connection the store, its views and the ingest's children open.
+        """
+        if self.postgres_url is None:
+            return {}
+        params = _conninfo(self.postgres_url)
+        return {LIBPQ_ENV[key]: value for key, value in params.items() if key in LIBPQ_ENV}
+
     def describe(self) -> str:
         """Say where the store is, with any password masked."""
         if self.postgres_url is not None:
-            return f"PostgreSQL {_masked(self.postgres_url)}"
+            return f"PostgreSQL {mask_password(self.postgres_url)}"
         return f"SQLite {self.sqlite_path}"
 
 
-def _masked(url: str) -> str:
-    parsed = urlparse(url)
-    if parsed.password is None:
-        return url
-    return url.replace(f":{parsed.password}@", ":***@", 1)
+_CONNECTION_KEYS = {"dbname", "host", "port", "user", "password", "connect_timeout"}
+LIBPQ_ENV = {
+    "sslmode": "PGSSLMODE",
+    "sslrootcert": "PGSSLROOTCERT",
+    "sslcert": "PGSSLCERT",
+    "sslkey": "PGSSLKEY",
+    "sslcrl": "PGSSLCRL",
+    "sslcrldir": "PGSSLCRLDIR",
+    "sslsni": "PGSSLSNI",
+    "ssl_min_protocol_version": "PGSSLMINPROTOCOLVERSION",
+    "ssl_max_protocol_version": "PGSSLMAXPROTOCOLVERSION",
+    "gssencmode": "PGGSSENCMODE",
+    "channel_binding": "PGCHANNELBINDING",
+    "require_auth": "PGREQUIREAUTH",
+    "application_name": "PGAPPNAME",
+    "options": "PGOPTIONS",
+    "target_session_attrs": "PGTARGETSESSIONATTRS",
+    "passfile": "PGPASSFILE",
+}
+"""URL options the store passes on, and the libpq environment variable that carries each."""
+
+# The password part is greedy up to an "@" so an unescaped "/" in it is masked too;
+# masking a port by mistake is the safe way to be wrong.
+_URL_PASSWORD = re.compile(r"^(?P<head>[^:/?#]+://[^:@/?#]*:)(?P<password>[^@]*)(?=@)")
+_QUERY_PASSWORD = re.compile(r"(?P<head>[?&]password=)(?P<password>[^&#]*)", re.IGNORECASE)
+
+
+def mask_password(url: str) -> str:
+    """Return ``url`` with any password, in the user info or the query, replaced by ``***``.
+
+    >>> mask_password("postgresql://audit:s3cret@db:5432/tw?password=again&sslmode=require")
+    'postgresql://audit:***@db:5432/tw?password=***&sslmode=require'
+    >>> mask_password("postgresql://audit:a/b@db/tw"), mask_password("postgresql:///tw")
+    ('postgresql://audit:***@db/tw', 'postgresql:///tw')
+    """
+    masked = _URL_PASSWORD.sub(r"\g<head>***", url)
+    return _QUERY_PASSWORD.sub(r"\g<head>***", masked)
+
+
+def _conninfo(url: str) -> dict[str, str]:
+    """Return the URL's connection parameters as libpq reads them, or raise naming the URL."""
+    try:
+        return {key: str(value) for key, value in conninfo_to_dict(url).items()}
+    except psycopg.ProgrammingError as error:
+        raise StoreConfigError(f"not a usable PostgreSQL URL: {mask_password(url)!r}") from error
 
 
 @dataclass(frozen=True)
@@ -122,6 +189,7 @@ class FactStore(Application[UUID]):
 
     def __init__(self, config: StoreConfig) -> None:
         self.config = config
+        os.environ.update(config.libpq_env())  # libpq reads them for every connection
         if config.postgres_url is not None:
             _probe(config.postgres_url)
         super().__init__(env=config.env())
@@ -240,13 +308,11 @@ class FactStore(Application[UUID]):
 
 def _probe(url: str) -> None:
     """Fail in seconds, with the reason, when PostgreSQL cannot be reached (the pool waits 30 s)."""
-    import psycopg
-
     try:
         psycopg.connect(url, connect_timeout=5).close()
     except psycopg.OperationalError as error:
         reason = str(error).strip().splitlines()[-1] if str(error).strip() else "no answer"
-        raise StoreUnavailableError(f"cannot reach {_masked(url)!r}: {reason}") from None
+        raise StoreUnavailableError(f"cannot reach {mask_password(url)!r}: {reason}") from None
 
 
 def _immutability_sql(table: str, *, postgres: bool) -> list[str]:
