@@ -22,10 +22,20 @@ refuses an alert (4xx other than 429) stops the alerter with
 Before the webhook leg had a position of its own it shared the topic leg's; a
 webhook leg without one starts where the topic leg stands, recorded before the
 topic leg moves on, so adding a webhook does not replay old alerts to it.
+
+Without ``KAFKA_BOOTSTRAP_SERVERS`` there is no topic leg: a dev broker forgets its
+topics on exit, so a recorded position would claim deliveries nobody can read. The
+webhook leg then runs alone (from the first finding, if it never ran).
+
+Following (``--follow``), a webhook outage never stops the alerter: the webhook leg
+holds its position, waits (doubling up to :data:`OUTAGE_MAX_BACKOFF_S`) and tries
+again, logging each failure, while the topic leg goes on. A one-off run reports the
+failure and exits non-zero.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import time
@@ -69,6 +79,9 @@ our databases, and a rebuilt view numbers its rows anew.
 """
 
 FINDING_ID_HEADER = "x-finding-id"
+
+OUTAGE_MAX_BACKOFF_S = 60.0
+"""The longest a following alerter waits before trying a failing webhook again."""
 
 
 class AlertDeliveryError(TablewatchError):
@@ -215,19 +228,32 @@ class _RefuseRedirects(urllib.request.HTTPRedirectHandler):
 
 
 class Alerter:
-    """Send each new finding at warning or above to Kafka and the webhook, once per position."""
+    """Send each new finding at warning or above to Kafka and the webhook, once per position.
+
+    ``producer`` None: no topic leg (no real Kafka). ``hold_webhook_failures``: a webhook
+    that fails leaves its leg where it is, to be tried again after a back-off, instead of
+    raising (:data:`OUTAGE_MAX_BACKOFF_S`).
+    """
 
     def __init__(
         self,
         view: FindingsSource,
-        producer: Producer,
+        producer: Producer | None,
         topic: str,
         webhook: Webhook | None = None,
+        *,
+        hold_webhook_failures: bool = False,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.view = view
         self.producer = producer
         self.topic = topic
         self.webhook = webhook
+        self.hold_webhook_failures = hold_webhook_failures
+        self._clock = clock
+        self.webhook_failures = 0
+        """Failed passes of the webhook leg in a row (0 while it delivers)."""
+        self._webhook_retry_at = 0.0
 
     @property
     def position(self) -> int:
@@ -239,18 +265,42 @@ class Alerter:
         were published to the topic."""
         topic_at = self.position
         hook_at = self._webhook_position(topic_at)
-        after = topic_at if hook_at is None else min(topic_at, hook_at)
-        rows = self.view.select(FindingFilter(min_severity=MIN_SEVERITY, after_row=after))
+        legs = [at for at in (topic_at if self.producer else None, hook_at) if at is not None]
+        if not legs:
+            return 0
+        rows = self.view.select(FindingFilter(min_severity=MIN_SEVERITY, after_row=min(legs)))
         sent = 0
-        for row in rows:
-            if row["row_number"] > topic_at:
-                self._publish(row)
-                sent += 1
+        if self.producer is not None:
+            for row in rows:
+                if row["row_number"] > topic_at:
+                    self._publish(self.producer, row)
+                    sent += 1
         if self.webhook is not None and hook_at is not None:
+            sent_to_hook = self._webhook_leg(self.webhook, rows, hook_at)
+            sent = sent if self.producer is not None else sent_to_hook
+        return sent
+
+    def _webhook_leg(self, webhook: Webhook, rows: list[dict[str, Any]], hook_at: int) -> int:
+        """POST each row after ``hook_at``; return how many went. A failure holds the leg."""
+        if self._clock() < self._webhook_retry_at:
+            return 0  # backing off after a failure
+        posted = 0
+        try:
             for row in rows:
                 if row["row_number"] > hook_at:
-                    self._post(self.webhook, row)
-        return sent
+                    self._post(webhook, row)
+                    posted += 1
+        except AlertDeliveryError as error:
+            if not self.hold_webhook_failures:
+                raise
+            self.webhook_failures += 1
+            delay = min(webhook.backoff_s * 2**self.webhook_failures, OUTAGE_MAX_BACKOFF_S)
+            self._webhook_retry_at = self._clock() + delay
+            log.error("%s; the webhook leg holds its position and tries again in %.1fs",
+                      error, delay)  # fmt: skip
+        else:
+            self.webhook_failures = 0
+        return posted
 
     def _webhook_position(self, topic_at: int) -> int | None:
         """Return the webhook leg's position (None without a webhook), recording its start."""
@@ -262,17 +312,17 @@ class Alerter:
             return topic_at
         return recorded
 
-    def _publish(self, row: Mapping[str, Any]) -> None:
+    def _publish(self, producer: Producer, row: Mapping[str, Any]) -> None:
         """Publish, flush, then record the row: a crash repeats only this alert."""
         finding_id: str = row["finding_id"]
         publish(
-            self.producer,
+            producer,
             self.topic,
             str(row["table_id"]).encode(),
             json.dumps(alert_body(row)).encode(),
             [(FINDING_ID_HEADER, finding_id.encode())],
         )
-        flush(self.producer)
+        flush(producer)
         self.view.insert_tracking(Tracking(TRACKING_NAME, row["row_number"]))
         log.info("alert %s (%s %s) published", finding_id, row["severity"], row["code"])
 
@@ -294,26 +344,36 @@ def run_alerts(
 ) -> int:
     """Bring the findings up to date and send the new alerts; with ``follow``, until SIGTERM.
 
-    Return how many alerts were sent. Needs ``KAFKA_BOOTSTRAP_SERVERS``: a dev
-    broker forgets its topics on exit, and the position would say the alerts
-    had been delivered.
+    Return how many alerts were sent (published to the topic, or posted to the webhook
+    when there is no topic leg). The topic leg needs ``KAFKA_BOOTSTRAP_SERVERS``; without
+    it the webhook leg runs alone, and with neither there is nowhere to send alerts.
     """
     bootstrap = settings.kafka_bootstrap_servers
-    if bootstrap is None:
-        raise ConfigError("alerts need KAFKA_BOOTSTRAP_SERVERS (the dev broker keeps nothing)")
-    webhook = Webhook(webhook_url) if webhook_url is not None else None
+    if bootstrap is None and webhook_url is None:
+        raise ConfigError(
+            "alerts need somewhere to go: KAFKA_BOOTSTRAP_SERVERS (the dev broker keeps "
+            "nothing) or a webhook (--webhook, or $TABLEWATCH_WEBHOOK_URL)"
+        )
+    # Following, the alerter's own back-off retries an outage without blocking the topic leg.
+    webhook = None if webhook_url is None else Webhook(webhook_url, retries=0 if follow else 5)
     projection = FindingsProjection(store)
-    ensure_topics(bootstrap, {settings.alerts_topic: settings.partitions})
-    sent = 0
-    with make_producer(bootstrap, client_id="tablewatch-alerts") as producer:
-        alerter = Alerter(projection.view, producer, settings.alerts_topic, webhook)
+    with contextlib.ExitStack() as stack:
+        producer = None
+        if bootstrap is not None:
+            ensure_topics(bootstrap, {settings.alerts_topic: settings.partitions})
+            producer = stack.enter_context(make_producer(bootstrap, client_id="tablewatch-alerts"))
+        else:
+            log.warning("no KAFKA_BOOTSTRAP_SERVERS: alerts go to the webhook only")
+        alerter = Alerter(projection.view, producer, settings.alerts_topic, webhook,
+                          hold_webhook_failures=follow)  # fmt: skip
         if not follow:
             projection.catch_up()
             return alerter.publish_new()
-        with StopFlag() as stop:
-            while not stop.is_set():
-                projection.catch_up()
-                sent += alerter.publish_new()
-                if not stop.is_set():
-                    time.sleep(poll_s)
+        sent = 0
+        stop = stack.enter_context(StopFlag())
+        while not stop.is_set():
+            projection.catch_up()
+            sent += alerter.publish_new()
+            if not stop.is_set():
+                time.sleep(poll_s)
     return sent

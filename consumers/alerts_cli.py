@@ -36,8 +36,7 @@ def _alerts(args: argparse.Namespace) -> int:
     store = open_store(settings)
     print(f"store: {store.config.describe()}", file=sys.stderr)
     sent = run_alerts(settings, store, webhook_url=webhook_url, follow=args.follow)
-    print(
-        f"sent {sent:,} alerts to {settings.alerts_topic}"
-        + (" and the webhook" if webhook_url else "")
-    )
+    legs = [settings.alerts_topic] if settings.kafka_bootstrap_servers else []
+    legs += ["the webhook"] if webhook_url else []
+    print(f"sent {sent:,} alerts to {' and '.join(legs)}")
     return 0

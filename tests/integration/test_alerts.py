@@ -398,11 +398,12 @@ def _wait_for(condition, timeout_s=15.0):
         time.sleep(0.05)
 
 
-def test_the_alerts_command_needs_a_real_broker_and_reads_the_webhook_from_the_environment(
+def test_the_alerts_command_needs_somewhere_to_send_and_reads_the_webhook_from_the_environment(
     tmp_path, shift, kafka_bootstrap, hook, monkeypatch, capsys
 ):
     monkeypatch.delenv("DATABASE_URL", raising=False)
     monkeypatch.delenv("KAFKA_BOOTSTRAP_SERVERS", raising=False)
+    monkeypatch.delenv("TABLEWATCH_WEBHOOK_URL", raising=False)
     monkeypatch.setenv("TABLEWATCH_DATA_DIR", str(tmp_path))
     assert main(["alerts"]) == 2
     assert "KAFKA_BOOTSTRAP_SERVERS" in capsys.readouterr().err
@@ -419,3 +420,43 @@ def test_the_alerts_command_needs_a_real_broker_and_reads_the_webhook_from_the_e
     assert main(["alerts"]) == 0
     assert "sent 0 alerts" in capsys.readouterr().out
     assert len(hook.requests) == sent
+
+
+def test_without_kafka_the_webhook_leg_runs_alone_from_the_first_finding(
+    tmp_path, shift, hook, monkeypatch, capsys
+):
+    # The embedded default: no KAFKA_BOOTSTRAP_SERVERS, SQLite.
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.delenv("KAFKA_BOOTSTRAP_SERVERS", raising=False)
+    monkeypatch.setenv("TABLEWATCH_DATA_DIR", str(tmp_path))
+    store = open_store(Settings(data_dir=tmp_path))
+    ingest(store, shift)
+    assert main(["alerts", "--webhook", hook.url]) == 0
+    _, view = reopen(store.config)
+    assert hook.accepted() == [f["finding_id"] for f in warnings(view)]
+    assert f"sent {len(hook.requests)} alerts" in capsys.readouterr().out
+    assert main(["alerts", "--webhook", hook.url]) == 0
+    assert "sent 0 alerts" in capsys.readouterr().out
+
+
+def test_a_webhook_outage_holds_the_leg_backs_off_and_resumes(store_config, shift, hook):
+    _store, view = store_with_findings(store_config, shift)
+    expected = [f["finding_id"] for f in warnings(view)]
+    now = [0.0]
+    alerter = Alerter(view, None, "unused", Webhook(hook.url, retries=0),
+                      hold_webhook_failures=True, clock=lambda: now[0])  # fmt: skip
+    for _ in range(3):
+        hook.answer(503)
+    assert alerter.publish_new() == 0  # the first POST fails: held, not raised
+    assert alerter.webhook_failures == 1
+    assert alerter.publish_new() == 0  # still backing off: no request sent
+    assert len(hook.requests) == 1
+    now[0] += 60
+    alerter.publish_new()  # fails again: the wait doubles
+    assert alerter.webhook_failures == 2
+    now[0] += 60
+    alerter.publish_new()
+    now[0] += 60
+    assert alerter.publish_new() == len(expected)  # the webhook is back: every alert, in order
+    assert hook.accepted() == expected
+    assert alerter.webhook_failures == 0
