@@ -33,8 +33,9 @@ from consumers.wiring import kafka
 
 
 def _start_offsets(bootstrap: str, settings: Settings, ingestor: Ingestor) -> dict[int, int]:
-    """Return each partition's next position to read, as the database records it."""
-    with PartitionReader(bootstrap, settings.events_topic, {}) as probe:
+    """Return each of this ingest's partitions' next position, as the database records it."""
+    chosen = settings.ingest_partitions
+    with PartitionReader(bootstrap, settings.events_topic, {}, partitions=chosen) as probe:
         partitions = probe.partitions
     return {p: ingestor.resume_position(source_name(settings.events_topic, p)) for p in partitions}
 
@@ -43,7 +44,11 @@ def _reader(bootstrap: str, settings: Settings) -> CheckingReader:
     """Spawn a validating reader; it imports while the caller finds the start offsets."""
     return CheckingReader(
         ReaderSettings(
-            bootstrap, settings.events_topic, settings.batch_size, settings.poll_timeout_ms
+            bootstrap,
+            settings.events_topic,
+            settings.batch_size,
+            settings.poll_timeout_ms,
+            settings.ingest_partitions,
         )
     )
 

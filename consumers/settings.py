@@ -68,6 +68,8 @@ class Settings:
     dlq_topic: str = "table-events.dlq"
     alerts_topic: str = "table-alerts"
     partitions: int = 4
+    ingest_partitions: tuple[int, ...] | None = None
+    """The partitions of the events topic this ingest reads (None: every one)."""
     batch_size: int = 500
     poll_timeout_ms: int = 1000
 
@@ -85,6 +87,7 @@ class Settings:
             database_url=_database_url(environ, "DATABASE_URL"),
             data_dir=Path(data_dir) if data_dir is not None else defaults.data_dir,
             partitions=_int(environ, "TABLEWATCH_PARTITIONS", defaults.partitions, minimum=1),
+            ingest_partitions=_partitions(environ, "TABLEWATCH_INGEST_PARTITIONS"),
             batch_size=_int(environ, "TABLEWATCH_BATCH_SIZE", defaults.batch_size, minimum=1),
             poll_timeout_ms=_int(
                 environ, "TABLEWATCH_POLL_TIMEOUT_MS", defaults.poll_timeout_ms, minimum=0
@@ -130,6 +133,27 @@ def _bootstrap_servers(environ: Mapping[str, str], name: str) -> str | None:
         if port is not None and not (port.isdigit() and 0 < int(port) < 65536):
             raise ConfigError(f"{name} has a port that is not 1 to 65535 in {raw!r}")
     return ",".join(servers)
+
+
+def _partitions(environ: Mapping[str, str], name: str) -> tuple[int, ...] | None:
+    """Return partition numbers given as ``0,1,2`` or ``0-5,8``; None when unset.
+
+    >>> _partitions({"P": "0-2, 7"}, "P")
+    (0, 1, 2, 7)
+    """
+    raw = _get(environ, name)
+    if raw is None:
+        return None
+    chosen: set[int] = set()
+    for part in raw.split(","):
+        low, dash, high = part.strip().partition("-")
+        if not low.isdigit() or (dash and not high.isdigit()):
+            raise ConfigError(f"{name} must list partitions like 0,1,2 or 0-5,8, not {raw!r}")
+        first, last = int(low), int(high) if dash else int(low)
+        if last < first:
+            raise ConfigError(f"{name} has a range that runs backwards in {raw!r}")
+        chosen.update(range(first, last + 1))
+    return tuple(sorted(chosen))
 
 
 def _database_url(environ: Mapping[str, str], name: str) -> SecretUrl | None:

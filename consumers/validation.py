@@ -74,6 +74,8 @@ class ReaderSettings:
     topic: str
     batch_size: int
     poll_timeout_ms: int
+    partitions: tuple[int, ...] | None = None
+    """The partitions to read (None: every one)."""
 
 
 class CheckingReader(ClosedOnExit):
@@ -144,7 +146,9 @@ def _serve(conn: Connection) -> None:
     try:
         settings, parent = conn.recv()
         starts: dict[int, int] = conn.recv()
-        with PartitionReader(settings.bootstrap, settings.topic, starts) as reader:
+        with PartitionReader(
+            settings.bootstrap, settings.topic, starts, partitions=settings.partitions
+        ) as reader:
             while os.getppid() == parent:
                 records = reader.poll_batch(settings.batch_size, settings.poll_timeout_ms)
                 conn.send(Polled(check_records(records), not records and caught_up(reader)))

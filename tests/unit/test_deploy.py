@@ -15,7 +15,7 @@ TABLEWATCH = {name: s for name, s in SERVICES.items() if "build" in s}
 # The variables Settings.from_env reads: anything else set on a tablewatch service is a typo.
 KNOWN_VARIABLES = {
     "KAFKA_BOOTSTRAP_SERVERS", "DATABASE_URL", "TABLEWATCH_DATA_DIR", "TABLEWATCH_PARTITIONS",
-    "TABLEWATCH_BATCH_SIZE", "TABLEWATCH_POLL_TIMEOUT_MS",
+    "TABLEWATCH_INGEST_PARTITIONS", "TABLEWATCH_BATCH_SIZE", "TABLEWATCH_POLL_TIMEOUT_MS",
 }  # fmt: skip
 
 
@@ -39,7 +39,10 @@ def test_tablewatch_services_run_real_commands_with_known_variables(name, monkey
     environment = service["environment"]
     assert set(environment) <= KNOWN_VARIABLES
     resolved = {
-        k: v.replace("${TABLEWATCH_DB_PASSWORD:-change-me}", "pw") for k, v in environment.items()
+        k: v.replace("${TABLEWATCH_DB_PASSWORD:-change-me}", "pw").replace(
+            "${TABLEWATCH_INGEST_PARTITIONS:-}", ""
+        )
+        for k, v in environment.items()
     }
     settings = Settings.from_env(resolved)
     assert settings.kafka_bootstrap_servers == "kafka:9092"
@@ -58,3 +61,16 @@ def test_the_kafka_volume_and_healthchecks_exist():
     assert set(COMPOSE["volumes"]) == {"kafka-data", "postgres-data"}
     assert "healthcheck" in SERVICES["kafka"]
     assert "healthcheck" in SERVICES["postgres"]
+
+
+def test_the_split_profile_feeds_a_second_store_from_the_other_partitions():
+    west = SERVICES["ingest-west"]
+    assert west["profiles"] == ["split"]
+    settings = Settings.from_env(
+        {k: v.replace("${TABLEWATCH_DB_PASSWORD:-change-me}", "pw").replace(
+            "${TABLEWATCH_INGEST_PARTITIONS:-}", "") for k, v in west["environment"].items()}
+    )  # fmt: skip
+    assert settings.ingest_partitions == tuple(range(6, 12))
+    assert str(settings.database_url).endswith("/tablewatch_west")
+    init = (DEPLOY / "postgres-init.sql").read_text()
+    assert "CREATE DATABASE tablewatch_west" in init

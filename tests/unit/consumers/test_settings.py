@@ -144,3 +144,17 @@ def test_secret_urls_compare_by_value():
     assert SecretUrl("postgresql://a:b@c/d") == SecretUrl("postgresql://a:b@c/d")
     assert SecretUrl("postgresql://a:b@c/d") != SecretUrl("postgresql://a:x@c/d")
     assert len({SecretUrl("postgresql://c/d"), SecretUrl("postgresql://c/d")}) == 1
+
+
+@pytest.mark.parametrize(
+    ("raw", "chosen"), [("3", (3,)), ("0-2,7", (0, 1, 2, 7)), (" 5 , 1-2 ", (1, 2, 5))]
+)
+def test_ingest_partitions_are_read_as_lists_and_ranges(raw, chosen):
+    settings = Settings.from_env({"TABLEWATCH_INGEST_PARTITIONS": raw})
+    assert settings.ingest_partitions == chosen
+
+
+@pytest.mark.parametrize("raw", ["a", "1-", "-1", "5-2", "1;2"])
+def test_bad_ingest_partitions_name_the_variable(raw):
+    with pytest.raises(ConfigError, match="TABLEWATCH_INGEST_PARTITIONS"):
+        Settings.from_env({"TABLEWATCH_INGEST_PARTITIONS": raw})
