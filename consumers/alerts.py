@@ -53,7 +53,7 @@ from audit.store.application import FactStore
 from audit.verification.findings import Severity
 from consumers.errors import ConfigError, TablewatchError
 from consumers.kafka_io import Producer, StopFlag, ensure_topics, flush, make_producer, publish
-from consumers.settings import Settings
+from consumers.settings import Settings, kafka_connection
 from projections.findings import FindingsProjection
 from projections.findings_view import FindingFilter
 
@@ -348,7 +348,7 @@ def run_alerts(
     when there is no topic leg). The topic leg needs ``KAFKA_BOOTSTRAP_SERVERS``; without
     it the webhook leg runs alone, and with neither there is nowhere to send alerts.
     """
-    bootstrap = settings.kafka_bootstrap_servers
+    bootstrap = kafka_connection(settings)
     if bootstrap is None and webhook_url is None:
         raise ConfigError(
             "alerts need somewhere to go: KAFKA_BOOTSTRAP_SERVERS (the dev broker keeps "
@@ -360,7 +360,11 @@ def run_alerts(
     with contextlib.ExitStack() as stack:
         producer = None
         if bootstrap is not None:
-            ensure_topics(bootstrap, {settings.alerts_topic: settings.partitions})
+            ensure_topics(
+                bootstrap,
+                {settings.alerts_topic: settings.partitions},
+                replication_factor=settings.replication_factor,
+            )
             producer = stack.enter_context(make_producer(bootstrap, client_id="tablewatch-alerts"))
         else:
             log.warning("no KAFKA_BOOTSTRAP_SERVERS: alerts go to the webhook only")

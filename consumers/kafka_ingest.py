@@ -26,13 +26,20 @@ from eventsourcing.persistence import IntegrityError
 
 from audit.store.ingest import BatchResult, Ingestor, PreparedBatch
 from consumers.ingest import IngestSummary, Progress, prepare_checked, source_name
-from consumers.kafka_io import DeadLetter, PartitionReader, StopFlag, ensure_topics, make_producer
+from consumers.kafka_io import (
+    Bootstrap,
+    DeadLetter,
+    PartitionReader,
+    StopFlag,
+    ensure_topics,
+    make_producer,
+)
 from consumers.settings import Settings
 from consumers.validation import CheckingReader, ReaderSettings
 from consumers.wiring import kafka
 
 
-def _start_offsets(bootstrap: str, settings: Settings, ingestor: Ingestor) -> dict[int, int]:
+def _start_offsets(bootstrap: Bootstrap, settings: Settings, ingestor: Ingestor) -> dict[int, int]:
     """Return each of this ingest's partitions' next position, as the database records it."""
     chosen = settings.ingest_partitions
     with PartitionReader(bootstrap, settings.events_topic, {}, partitions=chosen) as probe:
@@ -40,7 +47,7 @@ def _start_offsets(bootstrap: str, settings: Settings, ingestor: Ingestor) -> di
     return {p: ingestor.resume_position(source_name(settings.events_topic, p)) for p in partitions}
 
 
-def _reader(bootstrap: str, settings: Settings) -> CheckingReader:
+def _reader(bootstrap: Bootstrap, settings: Settings) -> CheckingReader:
     """Spawn a validating reader; it imports while the caller finds the start offsets."""
     return CheckingReader(
         ReaderSettings(
@@ -54,7 +61,7 @@ def _reader(bootstrap: str, settings: Settings) -> CheckingReader:
 
 
 def consume(
-    bootstrap: str,
+    bootstrap: Bootstrap,
     settings: Settings,
     ingestor: Ingestor,
     *,
@@ -75,7 +82,7 @@ def consume(
             settings.events_topic: settings.partitions,
             settings.dlq_topic: settings.partitions,
         }
-        ensure_topics(bootstrap, topics)
+        ensure_topics(bootstrap, topics, replication_factor=settings.replication_factor)
         reader.start(_start_offsets(bootstrap, settings, ingestor))
         with (
             make_producer(bootstrap) as producer,

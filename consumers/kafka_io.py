@@ -21,7 +21,7 @@ import logging
 import signal
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import FrameType, TracebackType
 from typing import Any, TypeVar
 
@@ -71,6 +71,38 @@ DEAD_LETTER_HEADERS_MAX_BYTES = 64 * 1024
 
 TRUNCATED = "…"
 
+
+@dataclass(frozen=True)
+class KafkaConnection:
+    """Where a cluster is and how to reach it: bootstrap servers, and TLS and SASL settings.
+
+    ``security`` holds kafka-python client settings (``security_protocol``,
+    ``sasl_mechanism``, ``ssl_cafile``, ...). It may hold a password, so it stays out
+    of the repr, and messages name the servers only.
+    """
+
+    bootstrap_servers: str
+    security: tuple[tuple[str, Any], ...] = field(default=(), repr=False)
+
+    def __str__(self) -> str:
+        return self.bootstrap_servers
+
+
+Bootstrap = str | KafkaConnection
+"""A cluster as the clients take it: bootstrap servers alone (plaintext), or a connection."""
+
+
+def client_config(bootstrap: Bootstrap) -> dict[str, Any]:
+    """Return the kafka-python settings that reach ``bootstrap``.
+
+    >>> client_config(KafkaConnection("k:9093", (("security_protocol", "SSL"),)))
+    {'bootstrap_servers': 'k:9093', 'security_protocol': 'SSL'}
+    """
+    if isinstance(bootstrap, KafkaConnection):
+        return {"bootstrap_servers": bootstrap.bootstrap_servers, **dict(bootstrap.security)}
+    return {"bootstrap_servers": bootstrap}
+
+
 Header = tuple[str, bytes]
 """A header to publish: a name and a value."""
 
@@ -112,11 +144,15 @@ class Record:
 
 
 def ensure_topics(
-    bootstrap: str, topics: Mapping[str, int], *, timeout_ms: int = DEFAULT_TIMEOUT_MS
+    bootstrap: Bootstrap,
+    topics: Mapping[str, int],
+    *,
+    timeout_ms: int = DEFAULT_TIMEOUT_MS,
+    replication_factor: int | None = None,
 ) -> None:
     """Create each topic with its number of partitions, unless it exists already.
 
-    The replication factor is the broker's default. A topic that exists with a
+    The replication factor is the one given, else the broker's default. A topic that exists with a
     different number of partitions is left alone with a warning: changing it
     would move keys to other partitions, which is a decision for a person.
     """
@@ -124,7 +160,12 @@ def ensure_topics(
         return
     admin = _admin(bootstrap, timeout_ms)
     try:
-        request = {name: {"num_partitions": count} for name, count in topics.items()}
+        request: dict[str, dict[str, int]] = {
+            name: {"num_partitions": count} for name, count in topics.items()
+        }
+        if replication_factor is not None:
+            for spec in request.values():
+                spec["replication_factor"] = replication_factor
         response = admin.create_topics(request, timeout_ms=timeout_ms, raise_errors=False)
         created, existing = _sort_results(response["topics"])
         # The broker answers before every partition has a leader; wait, so that the
@@ -200,7 +241,7 @@ class Producer(ClosedOnExit):
 
 
 def make_producer(
-    bootstrap: str,
+    bootstrap: Bootstrap,
     *,
     timeout_ms: int = DEFAULT_TIMEOUT_MS,
     linger_ms: int = LINGER_MS,
@@ -213,7 +254,7 @@ def make_producer(
     """
     try:
         kafka = KafkaProducer(
-            bootstrap_servers=bootstrap,
+            **client_config(bootstrap),
             client_id=client_id,
             # Explicit, so kafka-python raises rather than quietly dropping idempotence
             # when a broker or another setting cannot have it.
@@ -346,7 +387,7 @@ class PartitionReader(ClosedOnExit):
 
     def __init__(
         self,
-        bootstrap: str,
+        bootstrap: Bootstrap,
         topic: str,
         start_offsets: Mapping[int, int] | None = None,
         *,
@@ -358,7 +399,7 @@ class PartitionReader(ClosedOnExit):
         self.topic = topic
         try:
             self._consumer = KafkaConsumer(
-                bootstrap_servers=bootstrap,
+                **client_config(bootstrap),
                 client_id=client_id,
                 group_id=None,
                 enable_auto_commit=False,
@@ -517,11 +558,11 @@ class StopFlag:
         self.set(f"received {signal.Signals(signum).name}")
 
 
-def _admin(bootstrap: str, timeout_ms: int) -> KafkaAdminClient:
+def _admin(bootstrap: Bootstrap, timeout_ms: int) -> KafkaAdminClient:
     """Connect an admin client, or raise BrokerUnavailableError within ``timeout_ms``."""
     try:
         return KafkaAdminClient(
-            bootstrap_servers=bootstrap,
+            **client_config(bootstrap),
             client_id="tablewatch-admin",
             bootstrap_timeout_ms=timeout_ms,
             request_timeout_ms=timeout_ms,
@@ -530,8 +571,8 @@ def _admin(bootstrap: str, timeout_ms: int) -> KafkaAdminClient:
         raise _unavailable(bootstrap, timeout_ms) from error
 
 
-def _unavailable(bootstrap: str, timeout_ms: int) -> BrokerUnavailableError:
-    """Return the error for a broker that did not answer."""
+def _unavailable(bootstrap: Bootstrap, timeout_ms: int) -> BrokerUnavailableError:
+    """Return the error for a broker that did not answer (naming the servers, no secret)."""
     return BrokerUnavailableError(
-        f"no Kafka broker answered at {bootstrap!r} within {timeout_ms / 1000:g}s"
+        f"no Kafka broker answered at {str(bootstrap)!r} within {timeout_ms / 1000:g}s"
     )

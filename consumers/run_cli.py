@@ -29,9 +29,9 @@ from audit.store.verify import verify_chain
 from audit.verification.statistics import stats_of
 from consumers.errors import ConfigError
 from consumers.kafka_ingest import consume
-from consumers.kafka_io import ensure_topics, flush, make_producer, publish
+from consumers.kafka_io import Bootstrap, ensure_topics, flush, make_producer, publish
 from consumers.report_cli import mgr_report
-from consumers.settings import Settings
+from consumers.settings import Settings, kafka_connection
 from consumers.verify_cli import summarise_rows
 from consumers.wiring import SQLITE_FILE, kafka, store_config
 from projections.findings import FindingsProjection
@@ -112,7 +112,7 @@ def _config(args: argparse.Namespace) -> ShiftConfig:
     )  # fmt: skip
 
 
-def produce_events(bootstrap: str, topic: str, events: Iterable[Event]) -> int:
+def produce_events(bootstrap: Bootstrap, topic: str, events: Iterable[Event]) -> int:
     """Produce events to ``topic`` keyed by table, so each table's events stay in order."""
     count = 0
     with make_producer(bootstrap) as producer:
@@ -168,14 +168,17 @@ def _simulate(args: argparse.Namespace) -> int:
 def _write_events(args: argparse.Namespace, events: Iterable[Event]) -> int:
     if args.to_kafka:
         settings = Settings.from_env()
-        if settings.kafka_bootstrap_servers is None:
+        cluster = kafka_connection(settings)
+        if cluster is None:
             raise ConfigError(
                 "--to-kafka needs KAFKA_BOOTSTRAP_SERVERS (the dev broker keeps nothing)"
             )
         ensure_topics(
-            settings.kafka_bootstrap_servers, {settings.events_topic: settings.partitions}
+            cluster,
+            {settings.events_topic: settings.partitions},
+            replication_factor=settings.replication_factor,
         )
-        count = produce_events(settings.kafka_bootstrap_servers, settings.events_topic, events)
+        count = produce_events(cluster, settings.events_topic, events)
         print(f"produced {count:,} events to {settings.events_topic}", file=sys.stderr)
         return 0
     out: TextIO
@@ -215,7 +218,11 @@ def _run(args: argparse.Namespace) -> int:
                 events_topic=f"table-events.{run_id}",
                 dlq_topic=f"table-events.{run_id}.dlq",
             )
-        ensure_topics(bootstrap, {settings.events_topic: settings.partitions})
+        ensure_topics(
+            bootstrap,
+            {settings.events_topic: settings.partitions},
+            replication_factor=settings.replication_factor,
+        )
         print(f"broker {bootstrap}, topic {settings.events_topic}", file=out)
         produced = produce_events(bootstrap, settings.events_topic, _shift(args))
         print(f"simulated shift: {args.tables} tables x {args.rounds} rounds, seed {args.seed}: "

@@ -15,12 +15,15 @@ consumers.errors.ConfigError: TABLEWATCH_PARTITIONS must be a whole number, not 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from audit.store.application import mask_password
 from consumers.errors import ConfigError
+from consumers.kafka_io import KafkaConnection
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 """The two URI schemes libpq accepts."""
@@ -62,12 +65,18 @@ class Settings:
     """
 
     kafka_bootstrap_servers: str | None = None
+    kafka_security: tuple[tuple[str, Any], ...] = field(default=(), repr=False)
+    """kafka-python's TLS and SASL settings, from the KAFKA_* variables (may hold a password)."""
+    production: bool = False
+    """TABLEWATCH_ENV=production: never start the dev broker in place of a cluster."""
     database_url: SecretUrl | None = None
     data_dir: Path = field(default_factory=lambda: Path("data"))
     events_topic: str = "table-events"
     dlq_topic: str = "table-events.dlq"
     alerts_topic: str = "table-alerts"
     partitions: int = 4
+    replication_factor: int | None = None
+    """Replicas of each topic tablewatch creates (None: the broker's default)."""
     ingest_partitions: tuple[int, ...] | None = None
     """The partitions of the events topic this ingest reads (None: every one)."""
     batch_size: int = 500
@@ -82,8 +91,18 @@ class Settings:
         """
         defaults = cls()
         data_dir = _get(environ, "TABLEWATCH_DATA_DIR")
+        replicas = _get(environ, "TABLEWATCH_REPLICATION_FACTOR")
+        events_topic = _topic(environ, "TABLEWATCH_EVENTS_TOPIC", defaults.events_topic)
         return cls(
             kafka_bootstrap_servers=_bootstrap_servers(environ, "KAFKA_BOOTSTRAP_SERVERS"),
+            kafka_security=_kafka_security(environ),
+            production=_environment(environ, "TABLEWATCH_ENV") == "production",
+            events_topic=events_topic,
+            dlq_topic=_topic(environ, "TABLEWATCH_DLQ_TOPIC", f"{events_topic}.dlq"),
+            alerts_topic=_topic(environ, "TABLEWATCH_ALERTS_TOPIC", defaults.alerts_topic),
+            replication_factor=None
+            if replicas is None
+            else _int(environ, "TABLEWATCH_REPLICATION_FACTOR", 1, minimum=1),
             database_url=_database_url(environ, "DATABASE_URL"),
             data_dir=Path(data_dir) if data_dir is not None else defaults.data_dir,
             partitions=_int(environ, "TABLEWATCH_PARTITIONS", defaults.partitions, minimum=1),
@@ -93,6 +112,92 @@ class Settings:
                 environ, "TABLEWATCH_POLL_TIMEOUT_MS", defaults.poll_timeout_ms, minimum=0
             ),
         )
+
+
+def kafka_connection(settings: Settings) -> KafkaConnection | None:
+    """Return the configured cluster with its TLS and SASL settings (None: no cluster)."""
+    if settings.kafka_bootstrap_servers is None:
+        return None
+    return KafkaConnection(settings.kafka_bootstrap_servers, settings.kafka_security)
+
+
+_SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
+_SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
+_KAFKA_TEXT = {  # variable -> kafka-python setting, taken as given
+    "KAFKA_SSL_CAFILE": "ssl_cafile",
+    "KAFKA_SSL_CERTFILE": "ssl_certfile",
+    "KAFKA_SSL_KEYFILE": "ssl_keyfile",
+    "KAFKA_SASL_USERNAME": "sasl_plain_username",
+    "KAFKA_SASL_PASSWORD": "sasl_plain_password",
+}
+
+
+def _kafka_security(environ: Mapping[str, str]) -> tuple[tuple[str, Any], ...]:
+    """Return kafka-python's TLS and SASL settings from the KAFKA_* variables.
+
+    >>> dict(_kafka_security({"KAFKA_SECURITY_PROTOCOL": "sasl_ssl",
+    ...      "KAFKA_SASL_MECHANISM": "SCRAM-SHA-512", "KAFKA_SASL_USERNAME": "tw",
+    ...      "KAFKA_SASL_PASSWORD": "x"}))["sasl_mechanism"]
+    'SCRAM-SHA-512'
+    """
+    found: dict[str, Any] = {}
+    protocol = _get(environ, "KAFKA_SECURITY_PROTOCOL")
+    if protocol is not None:
+        if protocol.upper() not in _SECURITY_PROTOCOLS:
+            raise ConfigError(
+                f"KAFKA_SECURITY_PROTOCOL must be one of {list(_SECURITY_PROTOCOLS)!r}, "
+                f"not {protocol!r}"
+            )
+        found["security_protocol"] = protocol.upper()
+    mechanism = _get(environ, "KAFKA_SASL_MECHANISM")
+    if mechanism is not None:
+        if mechanism.upper() not in _SASL_MECHANISMS:
+            raise ConfigError(
+                f"KAFKA_SASL_MECHANISM must be one of {list(_SASL_MECHANISMS)!r}, not {mechanism!r}"
+            )
+        found["sasl_mechanism"] = mechanism.upper()
+    for name, setting in _KAFKA_TEXT.items():
+        value = environ.get(name, "").strip()
+        if value:
+            found[setting] = value
+    hostname = _get(environ, "KAFKA_SSL_CHECK_HOSTNAME")
+    if hostname is not None:
+        found["ssl_check_hostname"] = _flag(hostname, "KAFKA_SSL_CHECK_HOSTNAME")
+    sasl = found.get("security_protocol", "").startswith("SASL")
+    if sasl and not {"sasl_mechanism", "sasl_plain_username", "sasl_plain_password"} <= set(found):
+        raise ConfigError(
+            "KAFKA_SECURITY_PROTOCOL SASL_* needs KAFKA_SASL_MECHANISM, KAFKA_SASL_USERNAME "
+            "and KAFKA_SASL_PASSWORD"
+        )
+    return tuple(sorted(found.items()))
+
+
+def _flag(raw: str, name: str) -> bool:
+    lowered = raw.lower()
+    if lowered not in ("true", "false", "1", "0", "yes", "no"):
+        raise ConfigError(f"{name} must be true or false, not {raw!r}")
+    return lowered in ("true", "1", "yes")
+
+
+def _environment(environ: Mapping[str, str], name: str) -> str:
+    raw = (_get(environ, name) or "development").lower()
+    if raw not in ("development", "production"):
+        raise ConfigError(f"{name} must be development or production, not {raw!r}")
+    return raw
+
+
+_TOPIC_NAME = re.compile(r"[A-Za-z0-9._-]{1,249}")
+
+
+def _topic(environ: Mapping[str, str], name: str, default: str) -> str:
+    raw = _get(environ, name)
+    if raw is None:
+        return default
+    if not _TOPIC_NAME.fullmatch(raw) or raw in (".", ".."):
+        raise ConfigError(
+            f"{name} must be a Kafka topic name (letters, digits, . _ -), not {raw!r}"
+        )
+    return raw
 
 
 def _get(environ: Mapping[str, str], name: str) -> str | None:

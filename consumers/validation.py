@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 
 from consumers.ingest import CheckedBatch, check_records
-from consumers.kafka_io import ClosedOnExit, PartitionReader
+from consumers.kafka_io import Bootstrap, ClosedOnExit, PartitionReader
 
 
 class ValidatorError(RuntimeError):
@@ -70,7 +70,7 @@ class _Failed:
 class ReaderSettings:
     """Where and how the child reads."""
 
-    bootstrap: str
+    bootstrap: Bootstrap
     topic: str
     batch_size: int
     poll_timeout_ms: int

