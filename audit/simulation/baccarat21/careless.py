@@ -423,6 +423,28 @@ class BonusWrongRow(_WrongPayout):
         return preview.rules.paytable.pays(misread, line.wager.amount)
 
 
+class PaidTwice(B21Plan):
+    """A winning wager paid, then paid again: PA 681a.7(h)-(k) settle each wager once, and
+    681a.8 pays it once at its odds. The second payout is recorded as it was made."""
+
+    name = "paid_twice"
+
+    @classmethod
+    def applies(cls, preview: B21Preview) -> bool:
+        return bool(preview.lines(won=True))
+
+    def __init__(self, preview: B21Preview, rng: random.Random) -> None:
+        super().__init__(preview, rng)
+        line = rng.choice(preview.lines(won=True))
+        self.spot = (line.wager.position, line.wager.bet)
+
+    def pays_again(self, line: SettlementLine) -> bool:
+        return (line.wager.position, line.wager.bet) == self.spot
+
+    def own(self, played: PlayedB21Round) -> list[Expected]:
+        return [("B21-SETTLE-TWICE", self.spot[0])]
+
+
 # --- The shoe ------------------------------------------------------------------------------------
 
 
@@ -505,6 +527,7 @@ KINDS: tuple[type[B21Plan], ...] = (
     SeventeenPaidEven,
     TiePaidEightToOne,
     BonusWrongRow,
+    PaidTwice,
     BurnSkipped,
     ReshuffleSkipped,
 )

@@ -59,6 +59,10 @@ class Dealer:
         """Return a wager's settlement as paid and recorded (the engine's, PA 681a.8)."""
         return line
 
+    def pays_again(self, line: SettlementLine) -> bool:
+        """Return whether a settled line is paid a second time (never: each wager once)."""
+        return False
+
 
 RULES = Dealer()
 """The dealer who follows the rules."""
@@ -135,15 +139,21 @@ def _place(table: B21Table, round_id: str, wagers: Sequence[Wager]) -> None:
                          player_id=players[wager.position])  # fmt: skip
 
 
-def _settle(table: B21Table, round_id: str, settlement: RoundSettlement) -> None:
+def _settle(
+    table: B21Table, round_id: str, settlement: RoundSettlement, dealer: Dealer = RULES
+) -> None:
     """Record and pay each line of ``settlement`` (the lines as the dealer records them)."""
-    for line in settlement.lines:
-        table.emit_round(
-            B21WagerSettled, (1, 4), round_id, position=line.wager.position, bet=line.wager.bet,
-            outcome=line.outcome.value, paid=to_dollars(line.paid),
-            collected=to_dollars(line.collected), returned=to_dollars(line.returned),
-        )  # fmt: skip
     players = {p.seat: p for p in table.seating.players}
+    for line in settlement.lines:
+        again = dealer.pays_again(line)
+        for _ in range(2 if again else 1):
+            table.emit_round(
+                B21WagerSettled, (1, 4), round_id, position=line.wager.position,
+                bet=line.wager.bet, outcome=line.outcome.value, paid=to_dollars(line.paid),
+                collected=to_dollars(line.collected), returned=to_dollars(line.returned),
+            )  # fmt: skip
+        if again:  # the chips really leave the tray a second time
+            players[line.wager.position].chips += line.paid
     for party, net in settlement.nets().items():
         if party == HOUSE:
             if table.books is not None:
@@ -173,6 +183,6 @@ def play_b21_round(table: B21Table, dealer: Dealer = RULES) -> PlayedB21Round:
         settlement_order(wagers), RoundResult.from_deal(deal), table.rule_set.paytable
     )
     recorded = tuple(dealer.record(line) for line in settlement.lines)
-    _settle(table, round_id, RoundSettlement(settlement.result, recorded))
+    _settle(table, round_id, RoundSettlement(settlement.result, recorded), dealer)
     table.emit_round(RoundCompleted, (3, 8), round_id)
     return PlayedB21Round(round_id, deal, settlement, recorded)

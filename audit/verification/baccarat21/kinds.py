@@ -39,6 +39,7 @@ KINDS: dict[str, FindingKind] = {
         # Settlement
         FindingKind("B21-SETTLE-OUTCOME", _C, "wager settled with the wrong outcome", "player-wager"),
         FindingKind("B21-SETTLE-PAYOUT", _C, "wrong amount paid, collected or returned (1 to 2 on a 17, the paytable in force)", "main-payout"),
+        FindingKind("B21-SETTLE-TWICE", _C, "a wager settled again after its settlement: a second payout, collection or return", "main-payout"),
         FindingKind("B21-SETTLE-MISSING", _W, "a wager placed and never settled", "settlement-order"),
         FindingKind("B21-SETTLE-UNPLACED", _C, "a wager settled that was never placed", "records"),
         FindingKind("B21-SETTLE-VOID", _C, "a wager of a voided round not returned in full", "records"),

@@ -279,6 +279,33 @@ def test_a_settlement_with_no_wager():
     assert (finding.position, finding.at_stake) == (5, Decimal("50.00"))
 
 
+def test_a_winning_wager_paid_twice():
+    """681a.7(i)(2)(i), 681a.8(a): the winner is paid once at 1 to 1. The second payout is the
+    money at stake, once; the first settlement is right and raises nothing."""
+    table = B21Table().open()
+    round_id = table.round([(3, P, 40_00)], "P TS, B 9H, P 9D, B 8C", complete=False)
+    table.settle(round_id, 3, P, "win", paid=40_00)
+    table.add("round_completed", round_id)
+    finding = only(table.findings(), "B21-SETTLE-TWICE")
+    assert (finding.rule, finding.position, finding.at_stake) == (
+        "PA 681a.8(a)",
+        3,
+        Decimal("40.00"),
+    )
+    assert (finding.round_id, finding.table_id) == (round_id, "B21-01")
+    assert finding.recorded == "player settled again: paid 40.00"
+    assert len(finding.event_ids) == 2
+
+
+def test_a_losing_wager_collected_twice_cites_the_outcome():
+    table = B21Table().open()
+    round_id = table.round([(1, T, 5_00), (1, B, 5_00)], "P TS, B 9H, P 9D, B 8C", complete=False)
+    table.settle(round_id, 1, T, "lose", collected=5_00)
+    table.add("round_completed", round_id)
+    finding = only(table.findings(), "B21-SETTLE-TWICE")
+    assert (finding.rule, finding.at_stake) == ("PA 681a.7(k)(1)", Decimal("5.00"))
+
+
 def test_a_voided_round_returns_every_wager():
     table = B21Table().open()
     table.rounds += 1
