@@ -124,6 +124,7 @@ _PA_681A: dict[str, str] = {
     "draw-inscription": "PA 681a.2(b)(7)(i)",
     "payout-signage": "PA 681a.2(b)(7)(ii)",
     "decks": "PA 681a.3(a)",
+    "shoe-composition": "PA 681a.3(a)",
     "batches": "PA 681a.3(b)",
     "deck-change": "PA 681a.3(c)",
     "card-values": "PA 681a.3(d)",

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import ClassVar
@@ -31,6 +32,7 @@ from audit.events.baccarat21.shoe import CardBurned, ShoeShuffled
 from audit.events.envelope import Event
 from audit.events.table import DealerChanged
 from audit.games.baccarat21.bonus import BonusHand, BonusPaytable
+from audit.games.baccarat21.cards import Card
 from audit.games.baccarat21.drawing import STAND_ON, DealtCard, DrawRule, Hand, NextCard, next_card
 from audit.games.baccarat21.hands import hand_total, is_natural
 from audit.games.baccarat21.rulesets import RuleSet
@@ -85,6 +87,8 @@ class B21Preview:
     before: ShoeState
     """The shoe as it stood before those events."""
     rules: RuleSet
+    now: ShoeState
+    """The shoe as the round finds it, after those events."""
 
     @property
     def dealt(self) -> tuple[DealtCard, ...]:
@@ -517,6 +521,41 @@ class ReshuffleSkipped(B21Plan):
         return [("B21-SHOE-NO-RESHUFFLE", None)]
 
 
+class CardTheShoeCannotHold(B21Plan):
+    """A card out of the shoe once more than its decks hold it, such as a fifth ace of spades
+    from four decks: PA 681a.3(a) ("four or eight decks of cards"). Every copy of the card has
+    already come out of this shoe; a stray one from another deck takes the place of the
+    round's first card."""
+
+    name = "card_shoe_cannot_hold"
+
+    @staticmethod
+    def _spent(preview: B21Preview) -> list[Card]:
+        shoe, out, decks = preview.now.shoe, preview.now.out, preview.rules.decks
+        if shoe is None or not preview.dealt:
+            return []
+        seen = Counter(shoe.cards[:out])  # burns and face-up cards included: they came out
+        return sorted(card for card, count in seen.items() if count >= decks)
+
+    @classmethod
+    def applies(cls, preview: B21Preview) -> bool:
+        return bool(cls._spent(preview))
+
+    def __init__(self, preview: B21Preview, rng: random.Random) -> None:
+        super().__init__(preview, rng)
+        self.card = rng.choice(self._spent(preview))
+
+    def prepare(self, table: B21Table) -> None:
+        shoe = table.shoe
+        assert shoe is not None
+        cards = list(shoe.cards)
+        cards[table.out] = self.card
+        table.shoe = replace(shoe, cards=tuple(cards))
+
+    def own(self, played: PlayedB21Round) -> list[Expected]:
+        return [("B21-SHOE-CARD-EXCESS", None)]
+
+
 KINDS: tuple[type[B21Plan], ...] = (
     HandLeftStanding,
     CardDrawnToSeventeen,
@@ -530,6 +569,7 @@ KINDS: tuple[type[B21Plan], ...] = (
     PaidTwice,
     BurnSkipped,
     ReshuffleSkipped,
+    CardTheShoeCannotHold,
 )
 """Every 21 Baccarat irregularity the careless dealer can inject."""
 
@@ -589,4 +629,6 @@ class B21CarelessDealer:
     def _preview(self, before: ShoeState) -> B21Preview:
         table = self.table
         played = play_b21_round(fork(table, "seating"))
-        return B21Preview(played, tuple(table.recorder.events), before, table.rule_set)
+        return B21Preview(
+            played, tuple(table.recorder.events), before, table.rule_set, ShoeState.of(table)
+        )

@@ -2,15 +2,25 @@
 
 A :class:`B21TableContext` is built from the table's own events in order, so offline
 replay and the projections judge alike. The shoe's state spans rounds (a burn owed,
-a reshuffle due), so it follows every fact of the table, table-level and round alike.
+a reshuffle due, the cards out of it so far), so it follows every fact of the table,
+table-level and round alike.
+
+The shoe's composition (PA 681a.3(a)): four or eight decks hold each card four or
+eight times. Every card seen leaving the shoe since it was loaded is counted (a
+burn whose card was read, a face-up card discarded, a card dealt); one more copy
+than the decks hold is a card the shoe cannot hold. The decks are the table's
+(its options), or the last shuffle's where that recorded another count (itself
+``B21-SHOE-DECKS``): the shoe holds what was shuffled into it.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from audit.events.envelope import Event
+from audit.games.baccarat21.cards import Card, parse_card
 from audit.games.baccarat21.drawing import DrawRule
 from audit.games.baccarat21.rulesets import PA_681A, RuleSet, get_rule_set
 from audit.games.baccarat21.shoe import ShoeEvent, ShoeProcedure
@@ -66,6 +76,10 @@ class B21TableContext:
     ruleset: RuleSet = PA_681A
     dealer_id: str | None = None
     shoe: ShoeProcedure = field(default_factory=ShoeProcedure)
+    decks: int = PA_681A.decks
+    """The decks in the shoe: the table's, or the last shuffle's (PA 681a.3(a))."""
+    out: Counter[Card] = field(default_factory=Counter)
+    """Each card seen leaving the shoe since it was loaded."""
 
     def observe(self, event: Event) -> tuple[str, ...]:
         """Update the context with one event; return the shoe rules it breaks (rule keys)."""
@@ -74,18 +88,35 @@ class B21TableContext:
             self.ruleset = rule_set_for(event.rule_set, dict(event.options))  # type: ignore[attr-defined]
             self.dealer_id = event.dealer_id  # type: ignore[attr-defined]
             self.shoe = ShoeProcedure(batches=self.ruleset.batches)
+            self.decks, self.out = self.ruleset.decks, Counter()
             return ()
         if kind == "dealer_changed":
             self.dealer_id = event.incoming_dealer_id  # type: ignore[attr-defined]
+        if kind == "shoe_shuffled":
+            self.decks = event.decks  # type: ignore[attr-defined]
         if kind == "shoe_loaded":
+            self.out = Counter()
             self.shoe, breaches = self.shoe.apply(ShoeEvent.LOADED, batch=event.batch)  # type: ignore[attr-defined]
             return breaches
+        composition = self._take(event)
         if kind == "card_found_face_up":
             used = event.disposition == "dealt"  # type: ignore[attr-defined]
             shoe_event = ShoeEvent.FACE_UP_DEALT if used else ShoeEvent.FACE_UP_DISCARDED
         else:
             shoe_event = _SHOE_EVENTS.get(kind)  # type: ignore[assignment]
         if shoe_event is None:
-            return ()
+            return composition
         self.shoe, breaches = self.shoe.apply(shoe_event)
-        return breaches
+        return breaches + composition
+
+    def _take(self, event: Event) -> tuple[str, ...]:
+        """Count a card seen leaving the shoe; ``shoe-composition`` if the decks cannot hold it.
+
+        A face-up card that is dealt is counted once, as the card dealt after it.
+        """
+        name = getattr(event, "card", None)
+        if name is None or getattr(event, "disposition", None) == "dealt":
+            return ()
+        card = parse_card(name)
+        self.out[card] += 1
+        return ("shoe-composition",) if self.out[card] > self.decks else ()

@@ -30,6 +30,7 @@ KINDS: dict[str, FindingKind] = {
         FindingKind("B21-SHOE-NO-BURN", _W, "cards dealt without the burn after a shoe was loaded or a new dealer came in", "burn"),
         FindingKind("B21-SHOE-NO-RESHUFFLE", _C, "a round dealt after the cover card came out, without a reshuffle", "reshuffle"),
         FindingKind("B21-SHOE-BATCH", _W, "the same batch used for two dealing shoes running", "batches"),
+        FindingKind("B21-SHOE-CARD-EXCESS", _C, "a card out of the shoe more often than its decks hold it (a fifth ace of spades from four decks)", "shoe-composition"),
         FindingKind("B21-SHOE-DECKS", _W, "a shoe of a number of decks other than the table's", "decks"),
         FindingKind("B21-SHOE-CUT", _W, "the cut fewer than ten cards from the top or the bottom of the stack", "cut"),
         FindingKind("B21-SHOE-COVER-CARD", _W, "the cover card fewer than ten cards above the bottom of the stack", "cover-card"),

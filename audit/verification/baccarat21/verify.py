@@ -20,6 +20,7 @@ from dataclasses import replace
 
 from audit.events.baccarat21.shoe import ShoeCut, ShoeShuffled
 from audit.events.envelope import Event
+from audit.games.baccarat21.cards import parse_card
 from audit.games.baccarat21.shoe import COVER_MARGIN
 from audit.verification.baccarat21.context import B21TableContext
 from audit.verification.baccarat21.drawing_checks import judge_deal
@@ -35,6 +36,7 @@ SHOE_BREACHES = {
     "reshuffle": "B21-SHOE-NO-RESHUFFLE",
     "face-up-card": "B21-SHOE-FACE-UP-USED",
     "batches": "B21-SHOE-BATCH",
+    "shoe-composition": "B21-SHOE-CARD-EXCESS",
 }
 """The engine's shoe rule keys (audit/games/baccarat21/shoe.py) -> finding codes."""
 
@@ -119,12 +121,12 @@ class StreamVerifier:
         if kind == "table_closed":
             emit.findings += self._close_rounds(event.table_id)
         _check_shoe_setup(event, emit)
-        for key in context.observe(event):  # at the table, only a shoe loaded can break one
+        for key in context.observe(event):  # at the table: a shoe loaded, or a card burned
             emit(
                 SHOE_BREACHES[key],
                 events=[event],
-                recorded=f"batch {getattr(event, 'batch', '?')} loaded for two shoes running",
-                expected=_SHOE_EXPECTED[key],
+                recorded=_shoe_recorded(key, event, context),
+                expected=_shoe_expected(key, context),
             )
         return emit.findings
 
@@ -138,14 +140,13 @@ class StreamVerifier:
         emit = Emit(
             event.table_id, context.ruleset, event.round_id, view.dealer_id or context.dealer_id
         )
-        what = getattr(event, "card", None) or event.type_name()
         for key in breaches:
             emit(
                 SHOE_BREACHES[key],
                 events=[event],
                 at_stake=view.staked(),
-                recorded=_SHOE_RECORDED[key].format(what),
-                expected=_SHOE_EXPECTED[key],
+                recorded=_shoe_recorded(key, event, context),
+                expected=_shoe_expected(key, context),
             )
         return emit.findings
 
@@ -174,13 +175,30 @@ _SHOE_RECORDED = {
     "burn": "{} dealt with no card burned first",
     "reshuffle": "{} dealt from a shoe whose cover card came out in an earlier round",
     "face-up-card": "{}, found face up in the shoe, dealt to a hand",
+    "batches": "batch {} loaded for two shoes running",
+    "shoe-composition": "{} out of the shoe",
 }
 _SHOE_EXPECTED = {
     "burn": "the first card after a shoe is loaded, and a new dealer's first card, burned",
     "reshuffle": "the round the cover card came out in completed, then the cards reshuffled",
     "face-up-card": "the card not used in that round: to the discard rack",
     "batches": "the two batches alternate, each used for every other dealing shoe",
+    "shoe-composition": "each card at most {0} times from {0} decks (PA 681a.3(a))",
 }
+
+
+def _shoe_recorded(key: str, event: Event, context: B21TableContext) -> str:
+    if key == "batches":
+        return _SHOE_RECORDED[key].format(getattr(event, "batch", "?"))
+    card = getattr(event, "card", None)
+    recorded = _SHOE_RECORDED[key].format(card or event.type_name())
+    if key == "shoe-composition" and card is not None:
+        recorded += f", copy {context.out[parse_card(card)]} since the shoe was loaded"
+    return recorded
+
+
+def _shoe_expected(key: str, context: B21TableContext) -> str:
+    return _SHOE_EXPECTED[key].format(context.decks)
 
 
 def verify_b21_stream(events: Iterable[Event]) -> Iterator[Finding]:

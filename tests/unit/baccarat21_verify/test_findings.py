@@ -179,6 +179,46 @@ def test_the_decks_of_the_table():
     assert only(table.findings(), "B21-SHOE-DECKS").rule == "PA 681a.3(a)"
 
 
+def test_a_fifth_ace_of_spades_from_four_decks():
+    """681a.3(a): four decks hold the ace of spades four times. The burn's card counts; the
+    fifth ace is the card the shoe cannot hold, with the round's wagers at stake."""
+    table = B21Table(decks="4", paytable="A").open(burn=False)
+    table.add("card_burned", card="AS")
+    table.round([(1, P, 10_00)], "P AS, B 9H, P 5D, B 8C, P AS")
+    round_id = table.round([(2, B, 30_00), (2, T, 5_00)], "P 9C, B AS, P 8D, B AS")
+    finding = only(table.findings(), "B21-SHOE-CARD-EXCESS")
+    assert (finding.rule, finding.round_id, finding.at_stake) == (
+        "PA 681a.3(a)",
+        round_id,
+        Decimal("35.00"),
+    )
+    assert finding.recorded == "AS out of the shoe, copy 5 since the shoe was loaded"
+    assert finding.expected == "each card at most 4 times from 4 decks (PA 681a.3(a))"
+
+
+def test_eight_decks_hold_eight_and_a_new_shoe_starts_the_count_again():
+    table = B21Table().open()
+    for _ in range(4):
+        table.round([(1, P, 10_00)], "P AS, B 9H, P 5D, B 8C, P AS")
+    table.load()
+    table.round([(1, P, 10_00)], "P AS, B 9H, P 5D, B 8C, P AS")
+    assert table.findings() == []
+
+
+def test_a_face_up_card_dealt_is_one_card_out_of_the_shoe():
+    table = B21Table(decks="4", paytable="A").open()
+    table.round([(1, P, 10_00)], "P AS, B 9H, P 5D, B 8C, P AS")
+    table.round(
+        [(1, P, 10_00)],
+        "P AS, B 9H, P 8D, B 8C",
+        before_cards=[
+            ("card_found_face_up", {"card": "AS", "disposition": "discarded"}),
+            ("card_found_face_up", {"card": "AS", "disposition": "dealt"}),
+        ],
+    )
+    assert codes(table.findings()) == ["B21-SHOE-FACE-UP-USED"]
+
+
 def test_the_cut_ten_cards_in():
     """681a.5(c): "at least ten cards in from the top or the bottom"."""
     table = B21Table().open(cut_at=5)
