@@ -58,11 +58,12 @@ class RuleSet:
             raise UnknownRuleSetError(f"batches must be True or False: {self.batches!r}")
         if self.decks not in DECK_COUNTS:
             raise UnknownRuleSetError(f"21 baccarat uses four or eight decks, not {self.decks!r}")
-        if self.paytable.decks != self.decks:
-            raise UnknownRuleSetError(
-                f"paytable {self.paytable.letter!r} is for {self.paytable.decks} decks, "
-                f"not {self.decks!r}"
-            )
+
+    @property
+    def paytable_fits(self) -> bool:
+        """Return whether the paytable is one 681a.8(c) allows with the decks (A-C with four,
+        D-F with eight). Only a table's options as recorded may break it (``with_options``)."""
+        return self.paytable.decks == self.decks
 
     def cite(self, key: str) -> str:
         """Return the section this rule set cites for a rule key, e.g. ``'PA 681a.7(c)'``."""
@@ -71,11 +72,17 @@ class RuleSet:
         except KeyError:
             raise UnknownRuleSetError(f"{self.name} has no rule for {key!r}") from None
 
-    def with_options(self, **changes: Any) -> RuleSet:
+    def with_options(self, as_recorded: bool = False, **changes: Any) -> RuleSet:
         """Return a copy with options changed; a paytable may be given by its letter.
 
         Changing the decks without naming a paytable keeps the paytable's place in
-        its list (A becomes D, and so on), since no table serves both deck counts.
+        its list (A becomes D, and so on), since no table serves both deck counts. A
+        paytable named for the other deck count is refused (681a.8(c)), unless
+        ``as_recorded``: a table's options as it recorded them are kept for judging, and
+        verification reports the pairing (see :attr:`paytable_fits`).
+
+        >>> PA_681A.with_options(decks=4, paytable="E", as_recorded=True).paytable_fits
+        False
         """
         known = {f.name for f in fields(self)} - {"name", "jurisdiction", "citations"}
         unknown = sorted(set(changes) - known)
@@ -92,6 +99,10 @@ class RuleSet:
         if "paytable" not in changes and decks != self.decks:
             paytable = _matching_paytable(paytable, decks)
         changes["paytable"] = paytable
+        if paytable.decks != decks and not as_recorded:
+            raise UnknownRuleSetError(
+                f"paytable {paytable.letter!r} is for {paytable.decks} decks, not {decks!r}"
+            )
         return replace(self, **changes)
 
     def options(self) -> dict[str, str]:

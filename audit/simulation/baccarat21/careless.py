@@ -16,7 +16,7 @@ Pure: no I/O. With ``rate`` 0 the table's events are exactly the clean ones.
 >>> labels = []
 >>> events = list(B21CarelessDealer(table, 0.3, KINDS, random.Random(1), labels).events(20))
 >>> len(labels), [(label.kind, label.codes) for label in labels[:2]]
-(7, [('card_after_natural', ('B21-DRAW-AFTER-NATURAL',)), ('wager_late', ('B21-WAGER-LATE',))])
+(7, [('paytable_misfit', ('B21-TABLE-OPTIONS',)), ('paid_twice', ('B21-SETTLE-TWICE',))])
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from typing import ClassVar
 from audit.events.baccarat21.shoe import CardBurned, ShoeShuffled
 from audit.events.envelope import Event
 from audit.events.table import DealerChanged
-from audit.games.baccarat21.bonus import BonusHand, BonusPaytable
+from audit.games.baccarat21.bonus import BONUS_PAYTABLES, BonusHand, BonusPaytable
 from audit.games.baccarat21.cards import Card
 from audit.games.baccarat21.drawing import STAND_ON, DealtCard, DrawRule, Hand, NextCard, next_card
 from audit.games.baccarat21.hands import hand_total, is_natural
@@ -124,10 +124,17 @@ class B21Plan(Dealer, ABC):
     """
 
     name: ClassVar[str] = ""
+    at_opening: ClassVar[bool] = False
+    """The irregularity is the table's, done as it opens (:meth:`open_table`), not a round's."""
 
     def __init__(self, preview: B21Preview, rng: random.Random) -> None:
         self.preview = preview
         self.rng = rng
+
+    @classmethod
+    def open_table(cls, table: B21Table, rng: random.Random) -> tuple[str, ...]:
+        """Go wrong as the table opens; return the codes the table's label names."""
+        raise NotImplementedError(f"{cls.name} is a round's irregularity")
 
     @classmethod
     @abstractmethod
@@ -556,6 +563,30 @@ class CardTheShoeCannotHold(B21Plan):
         return [("B21-SHOE-CARD-EXCESS", None)]
 
 
+# --- The table ------------------------------------------------------------------------------------
+
+
+class PaytableMisfit(B21Plan):
+    """The table opens with a paytable for the other deck count, and pays from it: PA 681a.8(c)
+    pairs paytables A-C with four decks and D-F with eight. The table's irregularity: its label
+    has no round."""
+
+    name = "paytable_misfit"
+    at_opening = True
+
+    @classmethod
+    def applies(cls, preview: B21Preview) -> bool:
+        return False  # never a round's
+
+    @classmethod
+    def open_table(cls, table: B21Table, rng: random.Random) -> tuple[str, ...]:
+        decks = table.rule_set.decks
+        letter = rng.choice([t.letter for t in BONUS_PAYTABLES.values() if t.decks != decks])
+        table.rule_set = table.rule_set.with_options(paytable=letter, as_recorded=True)
+        table.options = {**table.options, "paytable": letter}
+        return ("B21-TABLE-OPTIONS",)
+
+
 KINDS: tuple[type[B21Plan], ...] = (
     HandLeftStanding,
     CardDrawnToSeventeen,
@@ -570,6 +601,7 @@ KINDS: tuple[type[B21Plan], ...] = (
     BurnSkipped,
     ReshuffleSkipped,
     CardTheShoeCannotHold,
+    PaytableMisfit,
 )
 """Every 21 Baccarat irregularity the careless dealer can inject."""
 
@@ -599,6 +631,11 @@ class B21CarelessDealer:
     def events(self, rounds: int) -> Iterator[Event]:
         """Yield the table's events: opening, ``rounds`` rounds, closing."""
         table = self.table
+        openers = [kind for kind in self.kinds if kind.at_opening]
+        if self.rate and openers and self.rng.random() < self.rate:
+            kind = self.rng.choice(openers)
+            codes = kind.open_table(table, self.rng)
+            self.labels.append(Label(table.table_id, None, kind.name, codes, None))
         open_b21_table(table)
         yield from observed(table, table.recorder.drain())  # type: ignore[arg-type]
         for _ in range(rounds):

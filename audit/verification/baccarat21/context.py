@@ -34,29 +34,76 @@ _PARSERS: dict[str, Any] = {
 }
 
 
-def rule_set_for(name: str, options: dict[str, str]) -> RuleSet:
-    """Return the named rule set with a table's options applied.
+_OPTION_RULES = {"decks": "decks", "paytable": "bonus-payout", "batches": "batches",
+                 "draw_rule": "draw"}  # fmt: skip
+"""Each option -> the rule key of the paragraph that allows its values."""
 
-    Decks are applied before the paytable, which must suit them (PA 681a.8(c)). An
-    option the rule set does not know or allow is left out: a recorded option never
-    stops the judging.
+
+@dataclass(frozen=True)
+class OptionProblem:
+    """A recorded table option the rules do not allow: its rule key, what was recorded, and
+    what the table is judged with instead."""
+
+    rule_key: str
+    recorded: str
+    expected: str
+
+
+def read_options(name: str, options: dict[str, str]) -> tuple[RuleSet, tuple[OptionProblem, ...]]:
+    """Return the named rule set with a table's options applied, and each option not allowed.
+
+    Decks are applied before the paytable. A recorded option never stops the judging:
+    one the rule set does not know how to apply is left out, and said so; a paytable
+    for the other deck count (PA 681a.8(c)) is kept as recorded, since it is what the
+    table pays, and said so. Keys other than the rule set's options (e.g. thresholds)
+    belong to others and are passed over.
+
+    >>> rules, problems = read_options("pa-681a", {"decks": "4", "paytable": "E"})
+    >>> rules.decks, rules.paytable.letter, [p.rule_key for p in problems]
+    (4, 'E', ['bonus-payout'])
+    """
+    problems: list[OptionProblem] = []
+    try:
+        ruleset = get_rule_set(name)
+    except RulesError:
+        ruleset = PA_681A
+        problems.append(
+            OptionProblem(
+                "records", f"rule set {name!r}", f"a known rule set; judged as {ruleset.name}"
+            )
+        )
+    for key in sorted(options, key=lambda k: k != "decks"):
+        if key not in _PARSERS:
+            continue
+        try:
+            ruleset = ruleset.with_options(as_recorded=True, **{key: _PARSERS[key](options[key])})
+        except (RulesError, ValueError, KeyError):
+            shown = ruleset.options()[key]
+            problems.append(
+                OptionProblem(
+                    _OPTION_RULES[key], f"{key} {options[key]!r}", f"judged with {key} {shown}"
+                )
+            )
+    if not ruleset.paytable_fits:
+        problems.append(
+            OptionProblem(
+                "bonus-payout",
+                f"paytable {ruleset.paytable.letter} with {ruleset.decks} decks",
+                "paytable A, B or C with four decks, D, E or F with eight; judged with paytable "
+                f"{ruleset.paytable.letter} as the table pays it",
+            )
+        )
+    return ruleset, tuple(problems)
+
+
+def rule_set_for(name: str, options: dict[str, str]) -> RuleSet:
+    """Return the named rule set with a table's options applied (:func:`read_options`).
 
     >>> rules = rule_set_for("pa-681a", {"paytable": "B", "decks": "4", "batches": "true"})
     >>> rules.decks, rules.paytable.letter, rules.batches
     (4, 'B', True)
     """
-    try:
-        ruleset = get_rule_set(name)
-    except RulesError:
-        ruleset = PA_681A
-    for key in sorted(options, key=lambda k: k != "decks"):
-        if key not in _PARSERS:
-            continue
-        try:
-            ruleset = ruleset.with_options(**{key: _PARSERS[key](options[key])})
-        except (RulesError, ValueError, KeyError):
-            continue
-    return ruleset
+    return read_options(name, options)[0]
 
 
 _SHOE_EVENTS = {
@@ -80,12 +127,14 @@ class B21TableContext:
     """The decks in the shoe: the table's, or the last shuffle's (PA 681a.3(a))."""
     out: Counter[Card] = field(default_factory=Counter)
     """Each card seen leaving the shoe since it was loaded."""
+    problems: tuple[OptionProblem, ...] = ()
+    """The options the table opened with that the rules do not allow."""
 
     def observe(self, event: Event) -> tuple[str, ...]:
         """Update the context with one event; return the shoe rules it breaks (rule keys)."""
         kind = event.type_name()
         if kind == "table_opened":
-            self.ruleset = rule_set_for(event.rule_set, dict(event.options))  # type: ignore[attr-defined]
+            self.ruleset, self.problems = read_options(event.rule_set, dict(event.options))  # type: ignore[attr-defined]
             self.dealer_id = event.dealer_id  # type: ignore[attr-defined]
             self.shoe = ShoeProcedure(batches=self.ruleset.batches)
             self.decks, self.out = self.ruleset.decks, Counter()

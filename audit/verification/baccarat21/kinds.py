@@ -17,6 +17,8 @@ _I, _W, _C = Severity.INFO, Severity.WARNING, Severity.CRITICAL
 KINDS: dict[str, FindingKind] = {
     kind.code: kind
     for kind in (
+        # The table
+        FindingKind("B21-TABLE-OPTIONS", _W, "the table opened with options the rules do not allow (a paytable for the other deck count)", "bonus-payout"),
         # Dealing and drawing
         FindingKind("B21-DEAL-ORDER", _W, "cards dealt out of order (Player, Banker, Player, Banker, then the draws)", "deal-order"),
         FindingKind("B21-DRAW-EXTRA", _C, "a card drawn to a hand that must stand (17 or more, or already drawn)", "draw"),

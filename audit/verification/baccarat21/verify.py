@@ -121,7 +121,17 @@ class StreamVerifier:
         if kind == "table_closed":
             emit.findings += self._close_rounds(event.table_id)
         _check_shoe_setup(event, emit)
-        for key in context.observe(event):  # at the table: a shoe loaded, or a card burned
+        breaches = context.observe(event)
+        if kind == "table_opened":
+            for problem in context.problems:  # recorded as opened, judged, never refused
+                emit(
+                    "B21-TABLE-OPTIONS",
+                    events=[event],
+                    rule_key=problem.rule_key,
+                    recorded=problem.recorded,
+                    expected=problem.expected,
+                )
+        for key in breaches:  # at the table: a shoe loaded, or a card burned
             emit(
                 SHOE_BREACHES[key],
                 events=[event],

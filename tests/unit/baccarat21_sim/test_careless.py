@@ -76,6 +76,7 @@ def test_the_kinds_cover_the_codes_a_careless_dealer_breaks():
         "B21-SHOE-FACE-UP-USED",
         "B21-SHOE-NO-BURN",
         "B21-SHOE-NO-RESHUFFLE",
+        "B21-TABLE-OPTIONS",
         "B21-WAGER-LATE",
     }
 

@@ -33,8 +33,10 @@ class B21Table:
     def __init__(self, table_id: str = "B21-01", **options: str) -> None:
         self.table_id = table_id
         self.options = {"decks": "8", "paytable": "D", "batches": "false", **options}
+        decks = int(self.options["decks"])
         self.rules = PA_681A.with_options(
-            decks=int(self.options["decks"]),
+            as_recorded=True,  # a table may open with options the rules do not allow
+            decks=decks if decks in (4, 8) else PA_681A.decks,
             paytable=self.options["paytable"],
             batches=self.options["batches"] == "true",
         )

@@ -174,6 +174,29 @@ def test_two_batches_alternate():
     assert (finding.rule, finding.round_id) == ("PA 681a.3(b)", None)
 
 
+def test_a_paytable_for_eight_decks_at_a_four_deck_table():
+    """681a.8(c): paytables A-C go with four decks, D-F with eight. Reported when the table
+    opens, and the table is judged with the paytable it pays: a straight at 11 to 1 on E."""
+    table = B21Table(decks="4", paytable="E").open()
+    table.round(
+        [(1, P, 10_00), (1, BP, 10_00)],
+        "P 5S, B 9H, P 6D, B 8C, P 7S",
+        settled={(1, BP): ("win", 110_00, 0, 0)},
+    )
+    finding = only(table.findings(), "B21-TABLE-OPTIONS")
+    assert (finding.rule, finding.round_id, finding.at_stake) == ("PA 681a.8(c)", None, 0)
+    assert finding.recorded == "paytable E with 4 decks"
+    assert finding.event_ids == (str(table.events[0].event_id),)
+
+
+def test_an_option_the_rules_do_not_allow_is_reported_not_refused():
+    """681a.3(a): four or eight decks. Six is left out, and the table judged with eight."""
+    table = B21Table(decks="6").open(decks=8)
+    finding = only(table.findings(), "B21-TABLE-OPTIONS")
+    assert (finding.rule, finding.recorded) == ("PA 681a.3(a)", "decks '6'")
+    assert finding.expected == "judged with decks 8"
+
+
 def test_the_decks_of_the_table():
     table = B21Table().open(decks=4)
     assert only(table.findings(), "B21-SHOE-DECKS").rule == "PA 681a.3(a)"
