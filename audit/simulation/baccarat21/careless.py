@@ -303,7 +303,28 @@ class BonusCardCounted(B21Plan):
         return tuple(self._marked(played.deal.cards))
 
     def own(self, played: PlayedB21Round) -> list[Expected]:
-        return [("B21-BONUS-CARD-COUNTED", None)]
+        # Judged from the money: where counting the card changed no Player, Banker or Tie
+        # settlement, the record's "counting" is a data-quality note.
+        paytable = self.preview.rules.paytable
+        upset = settlement_expected(played, self.counted(played), paytable)
+        return [("B21-BONUS-CARD-COUNTED" if upset else "B21-BONUS-FLAG", None)]
+
+
+class BonusFlagMissing(B21Plan):
+    """A Bonus-only card dealt and settled as the rules say, recorded without the device's
+    optional flag: a data-quality note, nothing at stake (PA 681a.7(f)(2))."""
+
+    name = "bonus_flag_missing"
+
+    @classmethod
+    def applies(cls, preview: B21Preview) -> bool:
+        return any(d.bonus_only for d in preview.dealt)
+
+    def recorded_flag(self, step: NextCard) -> bool | None:
+        return None if step.bonus_only else step.bonus_only
+
+    def own(self, played: PlayedB21Round) -> list[Expected]:
+        return [("B21-BONUS-FLAG", None)]
 
 
 class FaceUpCardUsed(B21Plan):
@@ -592,6 +613,7 @@ KINDS: tuple[type[B21Plan], ...] = (
     CardDrawnToSeventeen,
     CardAfterNatural,
     BonusCardCounted,
+    BonusFlagMissing,
     FaceUpCardUsed,
     WagerLate,
     SeventeenPaidEven,

@@ -51,6 +51,10 @@ class Dealer:
         """Return where the next card goes (PA 681a.7(e)-(g)), or None when the round is dealt."""
         return next_card(dealt, bonus, rule)
 
+    def recorded_flag(self, step: NextCard) -> bool | None:
+        """Return the ``bonus_only`` flag the device records for a card (the rules' own)."""
+        return step.bonus_only
+
     def uses_face_up(self, index: int) -> bool:
         """Return whether card ``index``, found face up, is dealt anyway (never, 681a.9(a))."""
         return False
@@ -125,7 +129,7 @@ def _deal(
             continue
         dealt.append(DealtCard(card, step.hand, step.bonus_only))
         table.emit_round(B21CardDealt, (1, 3), round_id, card=card_name(card), hand=step.hand,
-                         bonus_only=step.bonus_only)  # fmt: skip
+                         bonus_only=dealer.recorded_flag(step))  # fmt: skip
         if len(dealt) == 1:
             _place(table, round_id, late)
     return Deal(tuple(dealt), bonus)

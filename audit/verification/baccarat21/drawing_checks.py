@@ -8,7 +8,9 @@ rules let it stand, which settlement is judged against:
   drawn to a 17 to the discard rack, and we read every card the rules did not
   call for the same way;
 - a card the rules deal for the Bonus only (681a.7(f)(2)) counts for the Bonus
-  only, however it was recorded;
+  only, however it was recorded; whether the dealer counted it anyway is judged
+  from the settlement (:mod:`.bonus_card_checks`), never from the device's
+  optional ``bonus_only`` flag alone;
 - a hand left standing under 17 stands as dealt: no card can be invented for it.
 
 A draw out of turn to a hand that was owed a card anyway is an order finding, and
@@ -80,6 +82,9 @@ class _Walk:
         self.dealt: list[DealtCard] = []
         self.order_reported = False
         self.counting_stake = view.staked(_COUNTING_BETS)
+        self.unflagged: list[tuple[B21CardDealt, int]] = []
+        """Bonus-only cards recorded without the flag or as counting, with their index in
+        the deal: the settlement says whether they were counted."""
 
     def _bonus_stake(self, hand: Hand) -> Cents:
         return self.view.staked((_BONUS_BET[hand],))
@@ -105,15 +110,7 @@ class _Walk:
             self._order(event, step)
             step = due
         if step.bonus_only and not event.bonus_only:
-            self.emit(
-                "B21-BONUS-CARD-COUNTED",
-                at_stake=self.counting_stake,
-                events=[event],
-                recorded=f"{event.card} counted for the {_NAMES[hand]} "
-                f"after a natural, at {self._total(hand)}",
-                expected="the card counts for the Bonus Wager only; the "
-                f"{_NAMES[hand]} stays at {self._total(hand)}",
-            )
+            self.unflagged.append((event, len(self.dealt)))
         elif event.bonus_only and not step.bonus_only:
             self._mismarked(event)
         self.dealt.append(DealtCard(card, hand, step.bonus_only))
@@ -219,9 +216,17 @@ class _Walk:
         return Deal(tuple(self.dealt), self.bonus)
 
 
-def judge_deal(view: B21RoundView, rule: DrawRule, emit: Emit) -> Deal:
-    """Report every card dealt against the rules; return the deal as the rules let it stand."""
+def walk_deal(
+    view: B21RoundView, rule: DrawRule, emit: Emit
+) -> tuple[Deal, list[tuple[B21CardDealt, int]]]:
+    """Report every card dealt against the rules; return the deal as the rules let it stand,
+    and the Bonus-only cards not flagged so, each with its index in that deal."""
     walk = _Walk(view, rule, emit)
     for _, event in view.cards:
         walk.card(event)
-    return walk.finish(voided=view.voided is not None)
+    return walk.finish(voided=view.voided is not None), walk.unflagged
+
+
+def judge_deal(view: B21RoundView, rule: DrawRule, emit: Emit) -> Deal:
+    """Report every card dealt against the rules; return the deal as the rules let it stand."""
+    return walk_deal(view, rule, emit)[0]

@@ -24,7 +24,8 @@ KINDS: dict[str, FindingKind] = {
         FindingKind("B21-DRAW-EXTRA", _C, "a card drawn to a hand that must stand (17 or more, or already drawn)", "draw"),
         FindingKind("B21-DRAW-STOOD", _C, "a hand under 17 left standing without its card", "draw"),
         FindingKind("B21-DRAW-AFTER-NATURAL", _C, "a card dealt after a natural with no Bonus Wager on the table", "natural-stop"),
-        FindingKind("B21-BONUS-CARD-COUNTED", _C, "a card dealt for the Bonus Wager only counted for the Player, Banker and Tie Wagers", "bonus-card"),
+        FindingKind("B21-BONUS-CARD-COUNTED", _C, "a card dealt for the Bonus Wager only counted for the Player, Banker and Tie Wagers, as the settlement shows", "bonus-card"),
+        FindingKind("B21-BONUS-FLAG", _I, "a Bonus-only card recorded without the flag, or as counting, where the settlement does not show it counted (data quality)", "bonus-card"),
         FindingKind("B21-BONUS-CARD-MISMARKED", _W, "a card recorded as Bonus-only where it counts for every wager", "bonus-card"),
         FindingKind("B21-BONUS-CARD-MISSING", _W, "a hand under 17 not dealt its Bonus-only card after a natural", "bonus-card"),
         # The shoe

@@ -22,8 +22,9 @@ from audit.events.baccarat21.shoe import ShoeCut, ShoeShuffled
 from audit.events.envelope import Event
 from audit.games.baccarat21.cards import parse_card
 from audit.games.baccarat21.shoe import COVER_MARGIN
+from audit.verification.baccarat21.bonus_card_checks import check_bonus_cards
 from audit.verification.baccarat21.context import B21TableContext
-from audit.verification.baccarat21.drawing_checks import judge_deal
+from audit.verification.baccarat21.drawing_checks import walk_deal
 from audit.verification.baccarat21.emit import Emit
 from audit.verification.baccarat21.round_view import B21RoundView, view_b21_round
 from audit.verification.baccarat21.settlement_checks import check_settlement
@@ -47,7 +48,8 @@ def verify_b21_round(view: B21RoundView, context: B21TableContext) -> list[Findi
         context.table_id, context.ruleset, view.round_id, view.dealer_id or context.dealer_id
     )
     check_wagers(view, emit)
-    deal = judge_deal(view, context.ruleset.draw_rule, emit)
+    deal, unflagged = walk_deal(view, context.ruleset.draw_rule, emit)
+    check_bonus_cards(view, deal, unflagged, context.ruleset, emit)
     check_settlement(view, deal, context.ruleset, emit)
     return emit.findings
 

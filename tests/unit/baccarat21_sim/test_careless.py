@@ -65,6 +65,7 @@ def test_the_kinds_cover_the_codes_a_careless_dealer_breaks():
     covered = {code for kind in KINDS for label in forced(kind)[1] for code in label.codes}
     assert covered == {
         "B21-BONUS-CARD-COUNTED",
+        "B21-BONUS-FLAG",
         "B21-DEAL-ORDER",
         "B21-DRAW-AFTER-NATURAL",
         "B21-DRAW-EXTRA",

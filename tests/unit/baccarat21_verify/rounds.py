@@ -18,12 +18,14 @@ from audit.verification.baccarat21.verify import verify_b21_stream
 HANDS = {"P": Hand.PLAYER, "B": Hand.BANKER}
 
 
-def parse_deal(text: str) -> list[tuple[str, Hand, bool]]:
-    """``"P AS, B 9H, B+ 4S"``: the hand (``+`` for Bonus-only) and the card, in order."""
+def parse_deal(text: str) -> list[tuple[str, Hand, bool | None]]:
+    """``"P AS, B 9H, B+ 4S"``: the hand (``+`` for Bonus-only, ``?`` for a card recorded
+    without the flag) and the card, in order."""
     found = []
     for item in text.split(","):
         hand, card = item.split()
-        found.append((card, HANDS[hand[0]], hand.endswith("+")))
+        flag = None if hand.endswith("?") else hand.endswith("+")
+        found.append((card, HANDS[hand[0]], flag))
     return found
 
 
@@ -120,7 +122,8 @@ class B21Table:
             self.add(event_type, round_id, **payload)
         dealt = parse_deal(cards)
         for i, (card, hand, bonus_only) in enumerate(dealt):
-            self.add("b21_card_dealt", round_id, card=card, hand=hand.value, bonus_only=bonus_only)
+            flag = {} if bonus_only is None else {"bonus_only": bonus_only}
+            self.add("b21_card_dealt", round_id, card=card, hand=hand.value, **flag)
             if i == 0:
                 for position, bet, amount in late:
                     self.add(
@@ -133,7 +136,7 @@ class B21Table:
         basis = parse_deal(settle_as) if settle_as else dealt
         all_wagers = [Wager(p, b, a) for p, b, a in [*wagers, *late]]
         deal = Deal(
-            tuple(DealtCard(parse_card(c), h, b) for c, h, b in basis),
+            tuple(DealtCard(parse_card(c), h, bool(b)) for c, h, b in basis),
             any(w.bet in (Bet.BONUS_PLAYER, Bet.BONUS_BANKER) for w in all_wagers),
         )
         lines = settle_round(all_wagers, RoundResult.from_deal(deal), self.rules.paytable).lines

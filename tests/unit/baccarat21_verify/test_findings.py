@@ -79,16 +79,45 @@ def test_no_card_after_a_natural_without_a_bonus_wager():
 
 def test_a_bonus_only_card_counted_for_the_main_wager():
     """681a.7(f)(2): after a natural, the card "shall count only for purposes of the Bonus
-    Wager"; recorded as counting, it is judged as the Bonus card it is."""
+    Wager". The settlement shows it counted: the Banker's 14 + 9S = 23 lost to the Player's
+    natural 12 (two aces), where 14 beats 12."""
+    table = B21Table().open()
+    table.round(
+        [(1, P, 10_00), (2, B, 10_00), (2, BB, 5_00)], "P AS, B 9H, P AD, B 5C, P+ 2S, B 9S"
+    )
+    found = table.findings()
+    assert codes(found) == ["B21-BONUS-CARD-COUNTED", "B21-SETTLE-OUTCOME", "B21-SETTLE-OUTCOME"]
+    finding = found[0]
+    assert finding.rule == "PA 681a.7(f)(2)"
+    assert finding.at_stake == Decimal("20.00")
+    assert finding.recorded == "9S counted for the Banker's Hand after a natural: settled on 23"
+
+
+@pytest.mark.parametrize(
+    ("recorded", "flag"), [("B", "as counting"), ("B?", "without the Bonus-only flag")]
+)
+def test_a_bonus_only_card_not_flagged_but_not_counted_is_a_data_note(recorded, flag):
+    """The flag is the device's and optional: settled as the rules say, the card was not
+    counted, whatever the flag. Recorded as counting, or not flagged at all, it is a note."""
     table = B21Table().open()
     table.round(
         [(1, P, 10_00), (2, B, 10_00), (2, BB, 5_00)],
-        "P AS, B 9H, P KD, B 5C, B 4S",
-        settle_as="P AS, B 9H, P KD, B 5C, B+ 4S",
+        f"P AS, B 9H, P AD, B 5C, P+ 2S, {recorded} 9S",
+        settle_as="P AS, B 9H, P AD, B 5C, P+ 2S, B+ 9S",
     )
-    finding = only(table.findings(), "B21-BONUS-CARD-COUNTED")
-    assert finding.rule == "PA 681a.7(f)(2)"
-    assert finding.at_stake == Decimal("20.00")
+    finding = only(table.findings(), "B21-BONUS-FLAG")
+    assert (finding.severity.value, finding.rule, finding.at_stake) == (
+        "info",
+        "PA 681a.7(f)(2)",
+        0,
+    )
+    assert finding.recorded == f"9S to the Banker's Hand after a natural recorded {flag}"
+
+
+def test_a_counting_card_with_no_flag_is_no_finding():
+    table = B21Table().open()
+    table.round([(1, B, 10_00)], "P? TS, B? 9H, P? 5D, B? 8C, P? 2S")
+    assert table.findings() == []
 
 
 def test_a_counting_card_recorded_as_bonus_only():
