@@ -26,7 +26,7 @@ from typing import Any
 
 from audit.games.baccarat21.bonus import BONUS_PAYTABLES, BonusPaytable
 from audit.games.baccarat21.cards import DECK_COUNTS
-from audit.games.baccarat21.drawing import DrawRule
+from audit.games.baccarat21.drawing import DrawOrder, DrawRule
 from audit.games.errors import RulesError
 
 
@@ -50,10 +50,14 @@ class RuleSet:
     draw_rule: DrawRule
     """PA 681a.7(g): :attr:`DrawRule.ONE_CARD` as written, or a draw to 17 in either order."""
     citations: Mapping[str, str] = field(repr=False, compare=False)
+    draw_order: DrawOrder = DrawOrder.ANY
+    """PA 681a.7(f)(2), (g) give the draws no order; a house may require the Player's first."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.draw_rule, DrawRule):
             raise UnknownRuleSetError(f"invalid draw rule: {self.draw_rule!r}")
+        if not isinstance(self.draw_order, DrawOrder):
+            raise UnknownRuleSetError(f"invalid draw order: {self.draw_order!r}")
         if not isinstance(self.batches, bool):
             raise UnknownRuleSetError(f"batches must be True or False: {self.batches!r}")
         if self.decks not in DECK_COUNTS:
@@ -112,6 +116,7 @@ class RuleSet:
             "paytable": self.paytable.letter,
             "batches": "two (automated shuffler)" if self.batches else "one",
             "draw_rule": self.draw_rule.value,
+            "draw_order": self.draw_order.value,
         }
 
 
@@ -160,6 +165,8 @@ _PA_681A: dict[str, str] = {
     "natural-stop": "PA 681a.7(f)(1)",
     "bonus-card": "PA 681a.7(f)(2)",
     "draw": "PA 681a.7(g)",
+    # 681a.7(g) gives the draws no order; a table's house procedure may (rule-set option).
+    "draw-order": "PA 681a.7(g) (which gives no order; the house's draw_order option)",
     "settlement-order": "PA 681a.7(h)",
     "player-wager": "PA 681a.7(i)",
     "banker-wager": "PA 681a.7(j)",

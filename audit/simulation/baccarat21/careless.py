@@ -16,7 +16,7 @@ Pure: no I/O. With ``rate`` 0 the table's events are exactly the clean ones.
 >>> labels = []
 >>> events = list(B21CarelessDealer(table, 0.3, KINDS, random.Random(1), labels).events(20))
 >>> len(labels), [(label.kind, label.codes) for label in labels[:2]]
-(7, [('paytable_misfit', ('B21-TABLE-OPTIONS',)), ('paid_twice', ('B21-SETTLE-TWICE',))])
+(7, [('paytable_misfit', ('B21-TABLE-OPTIONS',)), ('wager_late', ('B21-WAGER-LATE',))])
 """
 
 from __future__ import annotations
@@ -33,7 +33,15 @@ from audit.events.envelope import Event
 from audit.events.table import DealerChanged
 from audit.games.baccarat21.bonus import BONUS_PAYTABLES, BonusHand, BonusPaytable
 from audit.games.baccarat21.cards import Card
-from audit.games.baccarat21.drawing import STAND_ON, DealtCard, DrawRule, Hand, NextCard, next_card
+from audit.games.baccarat21.drawing import (
+    STAND_ON,
+    DealtCard,
+    DrawOrder,
+    DrawRule,
+    Hand,
+    NextCard,
+    next_card,
+)
 from audit.games.baccarat21.hands import hand_total, is_natural
 from audit.games.baccarat21.rulesets import RuleSet
 from audit.games.baccarat21.settlement import (
@@ -209,10 +217,32 @@ class HandLeftStanding(B21Plan):
 
     def own(self, played: PlayedB21Round) -> list[Expected]:
         found: list[Expected] = [("B21-DRAW-STOOD", None)]
-        if self.hand is Hand.PLAYER and any(d.hand is Hand.BANKER for d in played.deal.cards[4:]):
-            # The Banker's card came while the Player's was owed: out of turn (681a.7(e), (g)).
+        player_first = self.preview.rules.draw_order is DrawOrder.PLAYER_FIRST
+        banker_drew = any(d.hand is Hand.BANKER for d in played.deal.cards[4:])
+        if player_first and self.hand is Hand.PLAYER and banker_drew:
+            # The Banker's card came while the Player's was owed: out of the house's order.
             found.append(("B21-DEAL-ORDER", None))
         return found
+
+
+class FirstFourOutOfOrder(B21Plan):
+    """The first four cards dealt Player, Player, Banker, Banker: PA 681a.7(e) deals them
+    Player, Banker, Player, Banker. Each card stands where it went."""
+
+    name = "first_four_out_of_order"
+    _ORDER = (Hand.PLAYER, Hand.PLAYER, Hand.BANKER, Hand.BANKER)
+
+    @classmethod
+    def applies(cls, preview: B21Preview) -> bool:
+        return len(preview.dealt) >= 4
+
+    def next_step(self, dealt: Sequence[DealtCard], bonus: bool, rule: DrawRule) -> NextCard | None:
+        if len(dealt) < 4:
+            return NextCard(self._ORDER[len(dealt)])
+        return next_card(dealt, bonus, rule)
+
+    def own(self, played: PlayedB21Round) -> list[Expected]:
+        return [("B21-DEAL-ORDER", None)]
 
 
 class _CardAfterTheDeal(B21Plan):
@@ -610,6 +640,7 @@ class PaytableMisfit(B21Plan):
 
 KINDS: tuple[type[B21Plan], ...] = (
     HandLeftStanding,
+    FirstFourOutOfOrder,
     CardDrawnToSeventeen,
     CardAfterNatural,
     BonusCardCounted,

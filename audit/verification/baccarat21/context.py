@@ -21,7 +21,7 @@ from typing import Any
 
 from audit.events.envelope import Event
 from audit.games.baccarat21.cards import Card, parse_card
-from audit.games.baccarat21.drawing import DrawRule
+from audit.games.baccarat21.drawing import DrawOrder, DrawRule
 from audit.games.baccarat21.rulesets import PA_681A, RuleSet, get_rule_set
 from audit.games.baccarat21.shoe import ShoeEvent, ShoeProcedure
 from audit.games.errors import RulesError
@@ -31,11 +31,12 @@ _PARSERS: dict[str, Any] = {
     "paytable": str,
     "batches": lambda text: text.lower() in ("true", "yes", "1"),
     "draw_rule": DrawRule,
+    "draw_order": DrawOrder,
 }
 
 
 _OPTION_RULES = {"decks": "decks", "paytable": "bonus-payout", "batches": "batches",
-                 "draw_rule": "draw"}  # fmt: skip
+                 "draw_rule": "draw", "draw_order": "draw-order"}  # fmt: skip
 """Each option -> the rule key of the paragraph that allows its values."""
 
 

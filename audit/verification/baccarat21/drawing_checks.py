@@ -13,8 +13,11 @@ rules let it stand, which settlement is judged against:
   optional ``bonus_only`` flag alone;
 - a hand left standing under 17 stands as dealt: no card can be invented for it.
 
-A draw out of turn to a hand that was owed a card anyway is an order finding, and
-the card stands.
+A card to a hand that was owed one anyway stands. After the first four cards
+(681a.7(e)) the text gives no order: under the one-card rule and after a natural
+either hand may take its card first, unless the table's ``draw_order`` option
+requires the Player's first (a house procedure). The draws to 17 name their order
+in the rule itself. A card out of the order required is an order finding.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from audit.games.baccarat21.drawing import (
     Action,
     Deal,
     DealtCard,
+    DrawOrder,
     DrawRule,
     Hand,
     NextCard,
@@ -76,8 +80,10 @@ def owed(dealt: list[DealtCard], hand: Hand, bonus: bool, rule: DrawRule) -> Nex
 class _Walk:
     """The recorded cards judged one by one, building the deal as the rules let it stand."""
 
-    def __init__(self, view: B21RoundView, rule: DrawRule, emit: Emit) -> None:
-        self.view, self.rule, self.emit = view, rule, emit
+    def __init__(
+        self, view: B21RoundView, rule: DrawRule, emit: Emit, order: DrawOrder = DrawOrder.ANY
+    ) -> None:
+        self.view, self.rule, self.emit, self.order = view, rule, emit, order
         self.bonus = view.bonus_on_table()
         self.dealt: list[DealtCard] = []
         self.order_reported = False
@@ -107,7 +113,8 @@ class _Walk:
             if step is None or due is None:
                 self._extra(event)
                 return
-            self._order(event, step)
+            if self._ordered():
+                self._order(event, step)
             step = due
         if step.bonus_only and not event.bonus_only:
             self.unflagged.append((event, len(self.dealt)))
@@ -115,16 +122,22 @@ class _Walk:
             self._mismarked(event)
         self.dealt.append(DealtCard(card, hand, step.bonus_only))
 
+    def _ordered(self) -> bool:
+        """Return whether the cards after the first four have an order to keep."""
+        free = self.rule is DrawRule.ONE_CARD or _has_natural(self.dealt)
+        return not free or self.order is DrawOrder.PLAYER_FIRST
+
     def _order(self, event: B21CardDealt, step: NextCard) -> None:
         if self.order_reported:
             return
         self.order_reported = True
         number = len(self.dealt) + 1
+        house = self.rule is DrawRule.ONE_CARD or _has_natural(self.dealt)
         self.emit(
             "B21-DEAL-ORDER",
             at_stake=self.counting_stake,
             events=[event],
-            rule_key="deal-order" if number <= 4 else "draw",
+            rule_key="deal-order" if number <= 4 else "draw-order" if house else "draw",
             recorded=f"card {number}, {event.card}, to the {_NAMES[event.hand]}",
             expected=f"card {number} to the {_NAMES[step.hand]}",
         )
@@ -217,16 +230,18 @@ class _Walk:
 
 
 def walk_deal(
-    view: B21RoundView, rule: DrawRule, emit: Emit
+    view: B21RoundView, rule: DrawRule, emit: Emit, order: DrawOrder = DrawOrder.ANY
 ) -> tuple[Deal, list[tuple[B21CardDealt, int]]]:
     """Report every card dealt against the rules; return the deal as the rules let it stand,
     and the Bonus-only cards not flagged so, each with its index in that deal."""
-    walk = _Walk(view, rule, emit)
+    walk = _Walk(view, rule, emit, order)
     for _, event in view.cards:
         walk.card(event)
     return walk.finish(voided=view.voided is not None), walk.unflagged
 
 
-def judge_deal(view: B21RoundView, rule: DrawRule, emit: Emit) -> Deal:
+def judge_deal(
+    view: B21RoundView, rule: DrawRule, emit: Emit, order: DrawOrder = DrawOrder.ANY
+) -> Deal:
     """Report every card dealt against the rules; return the deal as the rules let it stand."""
-    return walk_deal(view, rule, emit)[0]
+    return walk_deal(view, rule, emit, order)[0]

@@ -102,7 +102,8 @@ def _build(view: B21RoundView, context: B21TableContext, findings: list[Finding]
         "wagers": _wagers(view),
         "cards": _cards(view, rules.draw_rule),
     }
-    deal = judge_deal(view, rules.draw_rule, Emit(view.table_id, rules, view.round_id))
+    emit = Emit(view.table_id, rules, view.round_id)
+    deal = judge_deal(view, rules.draw_rule, emit, rules.draw_order)
     result = RoundResult.from_deal(deal)
     lines["result"] = [
         f"Player's Hand {_hand(deal.hand_cards(Hand.PLAYER))}, "

@@ -48,7 +48,8 @@ def verify_b21_round(view: B21RoundView, context: B21TableContext) -> list[Findi
         context.table_id, context.ruleset, view.round_id, view.dealer_id or context.dealer_id
     )
     check_wagers(view, emit)
-    deal, unflagged = walk_deal(view, context.ruleset.draw_rule, emit)
+    rules = context.ruleset
+    deal, unflagged = walk_deal(view, rules.draw_rule, emit, rules.draw_order)
     check_bonus_cards(view, deal, unflagged, context.ruleset, emit)
     check_settlement(view, deal, context.ruleset, emit)
     return emit.findings

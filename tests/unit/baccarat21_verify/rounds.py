@@ -9,7 +9,7 @@ from uuid import UUID
 from audit.events.catalogue import parse_event
 from audit.events.envelope import Event
 from audit.games.baccarat21.cards import parse_card
-from audit.games.baccarat21.drawing import Deal, DealtCard, Hand
+from audit.games.baccarat21.drawing import Deal, DealtCard, DrawOrder, Hand
 from audit.games.baccarat21.rulesets import PA_681A
 from audit.games.baccarat21.settlement import Bet, RoundResult, Wager, settle_round
 from audit.games.money import format_cents
@@ -41,6 +41,7 @@ class B21Table:
             decks=decks if decks in (4, 8) else PA_681A.decks,
             paytable=self.options["paytable"],
             batches=self.options["batches"] == "true",
+            draw_order=DrawOrder(self.options.get("draw_order", "any")),
         )
         self.events: list[Event] = []
         self.now = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)

@@ -37,6 +37,29 @@ def test_deal_order_player_banker_player_banker():
     assert finding.recorded == "card 2, 5D, to the Player's Hand"
 
 
+def test_the_banker_may_draw_before_the_player():
+    """681a.7(g) draws "one additional card ... to the Player or Banker Hand" and gives no
+    order; only the first four cards have one (681a.7(e))."""
+    table = B21Table().open()
+    table.round([(1, B, 100_00)], "P TS, B 2H, P 3D, B 2C, B 3H, P 2S")
+    assert table.findings() == []
+
+
+def test_after_a_natural_either_bonus_card_may_come_first():
+    """681a.7(f)(2): one card "to the Player's Hand or Banker's Hand", no order either."""
+    table = B21Table().open()
+    table.round([(1, P, 10_00), (1, BP, 5_00)], "P AS, B 9H, P AD, B 5C, B+ 2C, P+ 2S")
+    assert table.findings() == []
+
+
+def test_the_player_first_is_a_house_procedure_option():
+    table = B21Table(draw_order="player_first").open()
+    table.round([(1, B, 100_00)], "P TS, B 2H, P 3D, B 2C, B 3H, P 2S")
+    finding = only(table.findings(), "B21-DEAL-ORDER")
+    assert finding.rule == "PA 681a.7(g) (which gives no order; the house's draw_order option)"
+    assert finding.recorded == "card 5, 3H, to the Banker's Hand"
+
+
 def test_a_card_drawn_to_a_17_is_discarded_and_does_not_count():
     """681a.9(b): "has 17 and the dealer accidentally draws an additional card, the card shall
     be placed in the discard rack". Settled on 17 against 17, the tie stands."""
