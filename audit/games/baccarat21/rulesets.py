@@ -160,6 +160,7 @@ _PA_681A: dict[str, str] = {
     "main-wager": "PA 681a.6(c)",
     "optional-wagers": "PA 681a.6(d)",
     "shoe": "PA 681a.7(a)",
+    "card-placement": "PA 681a.7(b)",
     "burn": "PA 681a.7(c)",
     "deal-order": "PA 681a.7(e)",
     "natural-stop": "PA 681a.7(f)(1)",

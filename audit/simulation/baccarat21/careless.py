@@ -16,7 +16,7 @@ Pure: no I/O. With ``rate`` 0 the table's events are exactly the clean ones.
 >>> labels = []
 >>> events = list(B21CarelessDealer(table, 0.3, KINDS, random.Random(1), labels).events(20))
 >>> len(labels), [(label.kind, label.codes) for label in labels[:2]]
-(7, [('paytable_misfit', ('B21-TABLE-OPTIONS',)), ('wager_late', ('B21-WAGER-LATE',))])
+(8, [('paytable_misfit', ('B21-TABLE-OPTIONS',)), ('wager_late', ('B21-WAGER-LATE',))])
 """
 
 from __future__ import annotations
@@ -243,6 +243,40 @@ class FirstFourOutOfOrder(B21Plan):
 
     def own(self, played: PlayedB21Round) -> list[Expected]:
         return [("B21-DEAL-ORDER", None)]
+
+
+class CardOnTheWrongHand(B21Plan):
+    """The card the rules call for the one hand that draws laid on the other, which stands,
+    and no card more: PA 681a.7(b) places each card "on the appropriate area of the layout".
+    The dealer settles the cards as laid; the rules send the card to the hand that called it."""
+
+    name = "card_on_wrong_hand"
+
+    @classmethod
+    def applies(cls, preview: B21Preview) -> bool:
+        one_card = preview.rules.draw_rule is DrawRule.ONE_CARD
+        drawing = [hand for hand in Hand if preview.drew(hand)]
+        return one_card and not preview.natural and len(drawing) == 1
+
+    def __init__(self, preview: B21Preview, rng: random.Random) -> None:
+        super().__init__(preview, rng)
+        self.called = next(hand for hand in Hand if preview.drew(hand))
+        self.laid_on = next(hand for hand in Hand if hand is not self.called)
+
+    def next_step(self, dealt: Sequence[DealtCard], bonus: bool, rule: DrawRule) -> NextCard | None:
+        if len(dealt) > 4:
+            return None  # the misplaced card is out: the dealer deals no more
+        step = next_card(dealt, bonus, rule)
+        if step is not None and len(dealt) == 4:
+            return NextCard(self.laid_on)
+        return step
+
+    def counted(self, played: PlayedB21Round) -> tuple[DealtCard, ...]:
+        cards = played.deal.cards
+        return (*cards[:4], *(replace(d, hand=self.called) for d in cards[4:]))
+
+    def own(self, played: PlayedB21Round) -> list[Expected]:
+        return [("B21-CARD-WRONG-HAND", None)]
 
 
 class _CardAfterTheDeal(B21Plan):
@@ -641,6 +675,7 @@ class PaytableMisfit(B21Plan):
 KINDS: tuple[type[B21Plan], ...] = (
     HandLeftStanding,
     FirstFourOutOfOrder,
+    CardOnTheWrongHand,
     CardDrawnToSeventeen,
     CardAfterNatural,
     BonusCardCounted,

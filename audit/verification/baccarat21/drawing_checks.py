@@ -13,6 +13,15 @@ rules let it stand, which settlement is judged against:
   optional ``bonus_only`` flag alone;
 - a hand left standing under 17 stands as dealt: no card can be invented for it.
 
+A card the rules call for one hand, laid on the other hand, which is owed none,
+is judged by what the dealer did next. If the called hand later took a card, the
+misplaced card was one drawn to a hand that must stand and does not count (above).
+If it never did, the card out of the shoe for it is this one: judged where the rules
+send it (681a.7(b) places each card "on the appropriate area of the layout"), on
+the called hand, reported as ``B21-CARD-WRONG-HAND`` with nothing at stake of its
+own; a settlement that followed the card where it was laid is a settlement finding,
+which carries the money.
+
 A card to a hand that was owed one anyway stands. After the first four cards
 (681a.7(e)) the text gives no order: under the one-card rule and after a natural
 either hand may take its card first, unless the table's ``draw_order`` option
@@ -21,6 +30,8 @@ in the rule itself. A card out of the order required is an order finding.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from audit.events.baccarat21.play import B21CardDealt
 from audit.games.baccarat21.cards import Card, parse_card
@@ -88,6 +99,9 @@ class _Walk:
         self.dealt: list[DealtCard] = []
         self.order_reported = False
         self.counting_stake = view.staked(_COUNTING_BETS)
+        self.misplaced: list[tuple[B21CardDealt, NextCard, list[tuple[str, dict]]]] = []
+        """Cards the rules called for one hand laid on the other, which was owed none: each
+        with the call, and the findings it makes if the called hand takes a card later."""
         self.unflagged: list[tuple[B21CardDealt, int]] = []
         """Bonus-only cards recorded without the flag or as counting, with their index in
         the deal: the settlement says whether they were counted."""
@@ -110,8 +124,13 @@ class _Walk:
             return
         if step is None or step.hand is not hand:
             due = owed(self.dealt, hand, self.bonus, self.rule)
-            if step is None or due is None:
-                self._extra(event)
+            if step is not None and due is None:  # called for the other hand: see finish
+                held: list[tuple[str, dict]] = []
+                self._extra(event, lambda code, **kw: held.append((code, kw)))
+                self.misplaced.append((event, step, held))
+                return
+            if step is None:
+                self._extra(event, self.emit)
                 return
             if self._ordered():
                 self._order(event, step)
@@ -151,12 +170,12 @@ class _Walk:
             expected="a Bonus-only card only after a natural; this card counts for every wager",
         )
 
-    def _extra(self, event: B21CardDealt) -> None:
+    def _extra(self, event: B21CardDealt, emit: Callable[..., None]) -> None:
         hand = event.hand
         total = hand_total(_counting(self.dealt, hand))
         shown = f"{event.card} to the {_NAMES[hand]} at {self._total(hand)}"
         if _has_natural(self.dealt) and not self.bonus:
-            self.emit(
+            emit(
                 "B21-DRAW-AFTER-NATURAL",
                 at_stake=self.counting_stake,
                 events=[event],
@@ -164,7 +183,7 @@ class _Walk:
                 expected="no card after a natural with no Bonus Wager on the table",
             )
         elif _has_natural(self.dealt):
-            self.emit(
+            emit(
                 "B21-DRAW-EXTRA",
                 rule_key="bonus-card",
                 events=[event],
@@ -173,7 +192,7 @@ class _Walk:
                 expected="after a natural, one Bonus-only card to each hand under 17 and no other",
             )
         elif total >= STAND_ON:
-            self.emit(
+            emit(
                 "B21-DRAW-EXTRA",
                 rule_key="extra-card",
                 events=[event],
@@ -183,7 +202,7 @@ class _Walk:
                 "drawn to it goes to the discard rack",
             )
         else:
-            self.emit(
+            emit(
                 "B21-DRAW-EXTRA",
                 at_stake=self.counting_stake,
                 events=[event],
@@ -205,6 +224,20 @@ class _Walk:
                 expected="two cards to each hand",
             )
             return Deal(tuple(self.dealt), self.bonus)
+        for event, called, held in self.misplaced:
+            due = owed(self.dealt, called.hand, self.bonus, self.rule)
+            if due is None:  # the called hand took its card after all: this one was extra
+                for code, kw in held:
+                    self.emit(code, **kw)
+                continue
+            self.dealt.append(DealtCard(parse_card(event.card), called.hand, due.bonus_only))
+            self.emit(
+                "B21-CARD-WRONG-HAND",
+                events=[event],
+                recorded=f"{event.card} laid on the {_NAMES[event.hand]}, which was owed no card",
+                expected=f"the card called for the {_NAMES[called.hand]}, which took no other: "
+                f"judged there, at {self._total(called.hand)}",
+            )
         for hand in Hand:
             due = owed(self.dealt, hand, self.bonus, self.rule)
             if due is None:

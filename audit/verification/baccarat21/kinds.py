@@ -21,6 +21,7 @@ KINDS: dict[str, FindingKind] = {
         FindingKind("B21-TABLE-OPTIONS", _W, "the table opened with options the rules do not allow (a paytable for the other deck count)", "bonus-payout"),
         # Dealing and drawing
         FindingKind("B21-DEAL-ORDER", _W, "cards dealt out of order (Player, Banker, Player, Banker, then the draws)", "deal-order"),
+        FindingKind("B21-CARD-WRONG-HAND", _W, "a card the rules called for one hand laid on the other, and judged where the rules send it", "card-placement"),
         FindingKind("B21-DRAW-EXTRA", _C, "a card drawn to a hand that must stand (17 or more, or already drawn)", "draw"),
         FindingKind("B21-DRAW-STOOD", _C, "a hand under 17 left standing without its card", "draw"),
         FindingKind("B21-DRAW-AFTER-NATURAL", _C, "a card dealt after a natural with no Bonus Wager on the table", "natural-stop"),

@@ -66,6 +66,7 @@ def test_the_kinds_cover_the_codes_a_careless_dealer_breaks():
     assert covered == {
         "B21-BONUS-CARD-COUNTED",
         "B21-BONUS-FLAG",
+        "B21-CARD-WRONG-HAND",
         "B21-DEAL-ORDER",
         "B21-DRAW-AFTER-NATURAL",
         "B21-DRAW-EXTRA",

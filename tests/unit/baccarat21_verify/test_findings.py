@@ -71,6 +71,47 @@ def test_a_card_drawn_to_a_17_is_discarded_and_does_not_count():
     assert finding.at_stake == Decimal("50.00")
 
 
+def test_a_card_called_for_the_player_laid_on_the_banker_is_judged_on_the_player():
+    """The Player's 12 is owed a card (681a.7(g)), the Banker's 18 none; the dealer lays the
+    Player's card, 9S, on the Banker and stops. The rules send it to the Player (681a.7(b)):
+    Player 21 beats Banker 18, and so it was settled."""
+    table = B21Table().open()
+    table.round(
+        [(1, B, 10_00), (2, P, 10_00)],
+        "P TS, B 9H, P 2D, B 9C, B 9S",
+        settle_as="P TS, B 9H, P 2D, B 9C, P 9S",
+    )
+    found = table.findings()
+    assert codes(found) == ["B21-CARD-WRONG-HAND"], [(f.code, f.recorded) for f in found]
+    wrong = found[0]
+    assert (wrong.rule, wrong.at_stake) == ("PA 681a.7(b)", 0)
+    assert wrong.expected == (
+        "the card called for the Player's Hand, which took no other: judged there, at hard 21"
+    )
+
+
+def test_a_card_laid_on_the_wrong_hand_settled_as_laid():
+    """Settled as laid (Banker 18 + 5S = 23, over), the Player's 12 wins; where the rules send
+    the card, the Player's 17 loses to 18. The settlement findings carry the money."""
+    table = B21Table().open()
+    table.round([(1, B, 10_00), (2, P, 10_00)], "P TS, B 9H, P 2D, B 9C, B 5S")
+    found = table.findings()
+    assert codes(found) == ["B21-CARD-WRONG-HAND", "B21-SETTLE-OUTCOME", "B21-SETTLE-OUTCOME"]
+    assert [f.at_stake for f in found] == [0, Decimal("20.00"), Decimal("20.00")]
+
+
+def test_a_card_on_the_wrong_hand_then_the_called_hand_takes_its_own():
+    """Then the misplaced card was drawn to a hand that must stand: 681a.9(b)."""
+    table = B21Table().open()
+    table.round(
+        [(1, B, 10_00)],
+        "P TS, B 9H, P 2D, B 9C, B 9S, P 5S",
+        settle_as="P TS, B 9H, P 2D, B 9C, P 5S",
+    )
+    finding = only(table.findings(), "B21-DRAW-EXTRA")
+    assert finding.rule == "PA 681a.9(b)"
+
+
 def test_one_additional_card_then_the_hand_stands():
     """681a.7(g), read as written: "one additional card"; a second is a draw error."""
     table = B21Table().open()
