@@ -30,7 +30,7 @@ False
 from __future__ import annotations
 
 from audit.accounting.ledger import HoldBand, ReplayedWin
-from audit.events.baccarat21.wagers import B21WagerPlaced, B21WagerSettled
+from audit.events.baccarat21.wagers import B21WagerPlaced, B21WagerRemoved, B21WagerSettled
 from audit.events.envelope import Event
 from audit.games.baccarat21.probabilities import HouseMoments, lookup_moments
 from audit.games.baccarat21.rulesets import PA_681A, RuleSet
@@ -64,9 +64,10 @@ class Baccarat21Money:
 
     def observe(self, event: Event, replay: ReplayedWin, band: HoldBand) -> bool:
         """Add what ``event`` moved to the house to ``replay``; return whether a round ended."""
-        if isinstance(event, B21WagerPlaced):
+        if isinstance(event, B21WagerPlaced | B21WagerRemoved):
             key = (event.round_id or "", event.position, event.bet)
-            self._stakes[key] = self._stakes.get(key, 0) + to_cents(event.amount)
+            sign = 1 if isinstance(event, B21WagerPlaced) else -1  # taken back: no longer staked
+            self._stakes[key] = self._stakes.get(key, 0) + sign * to_cents(event.amount)
             return False
         if isinstance(event, B21WagerSettled):
             moved = to_cents(event.collected) - to_cents(event.paid)

@@ -15,8 +15,8 @@ Pure: no I/O. With ``rate`` 0 the table's events are exactly the clean ones.
 >>> table = set_up_baccarat_table(3, ShiftConfig(), random.Random(7))
 >>> labels = []
 >>> events = list(B21CarelessDealer(table, 0.3, KINDS, random.Random(1), labels).events(20))
->>> len(labels), [(label.kind, label.codes) for label in labels[:2]]
-(8, [('paytable_misfit', ('B21-TABLE-OPTIONS',)), ('wager_late', ('B21-WAGER-LATE',))])
+>>> len(labels), [label.kind for label in labels[:2]], labels[1].codes
+(7, ['paytable_misfit', 'decks_kept_past_24_hours'], ('B21-SHOE-DECKS-UNCHANGED',))
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import ClassVar
+from datetime import timedelta
+from typing import ClassVar, Literal
 
 from audit.events.baccarat21.shoe import CardBurned, ShoeShuffled
 from audit.events.envelope import Event
@@ -57,7 +58,7 @@ from audit.games.wagering import Outcome
 from audit.simulation.accounting import observed
 from audit.simulation.baccarat21.round import Dealer, PlayedB21Round, play_b21_round
 from audit.simulation.baccarat21.shift import between_b21_rounds, close_b21_table, open_b21_table
-from audit.simulation.baccarat21.shoe import burn
+from audit.simulation.baccarat21.shoe import burn, load_shoe
 from audit.simulation.baccarat21.table import B21Table
 from audit.simulation.irregular_common import Label, fork
 
@@ -445,6 +446,47 @@ class WagerLate(B21Plan):
 _BONUS = (Bet.BONUS_PLAYER, Bet.BONUS_BANKER)
 
 
+class WagerTakenBack(B21Plan):
+    """A Tie Wager, or a position's only wager, taken back after the first card and never
+    settled: PA 681a.6(b) ("may not handle, remove or alter any wagers ... until a decision
+    has been rendered"). Never a Bonus Wager (it would change the deal, 681a.7(f)(2)) nor a
+    main wager under an optional one (that would leave it without one, 681a.6(d))."""
+
+    name = "wager_taken_back"
+    when: ClassVar[Literal["before_first_card", "after_first_card"]] = "after_first_card"
+    code: ClassVar[str] = "B21-WAGER-REMOVED"
+
+    @staticmethod
+    def _wagers(preview: B21Preview) -> list[Wager]:
+        wagers = [line.wager for line in preview.lines()]
+        alone = {w.position for w in wagers if sum(v.position == w.position for v in wagers) == 1}
+        return [w for w in wagers if w.bet is Bet.TIE or w.position in alone]
+
+    @classmethod
+    def applies(cls, preview: B21Preview) -> bool:
+        return bool(cls._wagers(preview)) and bool(preview.dealt)
+
+    def __init__(self, preview: B21Preview, rng: random.Random) -> None:
+        super().__init__(preview, rng)
+        wager = rng.choice(self._wagers(preview))
+        self.spot = (wager.position, wager.bet)
+
+    def takes_back(self, wager: Wager) -> Literal["before_first_card", "after_first_card"] | None:
+        return self.when if (wager.position, wager.bet) == self.spot else None
+
+    def own(self, played: PlayedB21Round) -> list[Expected]:
+        return [(self.code, self.spot[0])]
+
+
+class WagerTakenBackEarly(WagerTakenBack):
+    """The same, taken back before the first card: 681a.6(b) names no moment before which a
+    wager may be taken back, so this is a breach too, of less weight."""
+
+    name = "wager_taken_back_early"
+    when = "before_first_card"
+    code = "B21-WAGER-REMOVED-EARLY"
+
+
 class _WrongPayout(B21Plan):
     """A winning wager of ``bets`` paid ``_pays`` instead of the engine's amount."""
 
@@ -548,6 +590,11 @@ def _unrecord(table: B21Table, first: int) -> None:
     """Take the table's pending events from index ``first`` on off the record, as never done."""
     pending = table.recorder.events
     table.recorder.seq -= len(pending) - first
+    for event in pending[first:]:
+        if isinstance(event, ShoeShuffled) and event.new_decks:
+            table.new_decks.add(
+                event.batch
+            )  # the decks were never opened, as far as any record says
     del pending[first:]
 
 
@@ -672,6 +719,31 @@ class PaytableMisfit(B21Plan):
         return ("B21-TABLE-OPTIONS",)
 
 
+DECKS_KEPT = timedelta(hours=24, minutes=5)
+"""How long the decks stay in use, idle, when the dealer keeps them past the daily change."""
+
+
+class DecksKeptPast24Hours(B21Plan):
+    """The table stands idle for a day and deals on from the same decks: PA 681a.3(c) ("shall
+    be changed at least once every 24 hours"). After the round, both batches are changed."""
+
+    name = "decks_kept_past_24_hours"
+
+    @classmethod
+    def applies(cls, preview: B21Preview) -> bool:
+        return preview.now.shoe is not None and bool(preview.dealt)
+
+    def prepare(self, table: B21Table) -> None:
+        table.recorder.now += DECKS_KEPT  # the clock only: every draw stays the preview's
+
+    def finish(self, table: B21Table) -> None:
+        table.new_decks = {0, 1}
+        load_shoe(table, "other")  # the new decks go in before the next round
+
+    def own(self, played: PlayedB21Round) -> list[Expected]:
+        return [("B21-SHOE-DECKS-UNCHANGED", None)]
+
+
 KINDS: tuple[type[B21Plan], ...] = (
     HandLeftStanding,
     FirstFourOutOfOrder,
@@ -682,6 +754,8 @@ KINDS: tuple[type[B21Plan], ...] = (
     BonusFlagMissing,
     FaceUpCardUsed,
     WagerLate,
+    WagerTakenBack,
+    WagerTakenBackEarly,
     SeventeenPaidEven,
     TiePaidEightToOne,
     BonusWrongRow,
@@ -689,6 +763,7 @@ KINDS: tuple[type[B21Plan], ...] = (
     BurnSkipped,
     ReshuffleSkipped,
     CardTheShoeCannotHold,
+    DecksKeptPast24Hours,
     PaytableMisfit,
 )
 """Every 21 Baccarat irregularity the careless dealer can inject."""

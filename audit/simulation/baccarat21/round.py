@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from audit.events.baccarat21.play import B21CardDealt
 from audit.events.baccarat21.shoe import CardFoundFaceUp, CoverCardAppeared
-from audit.events.baccarat21.wagers import B21WagerPlaced, B21WagerSettled
+from audit.events.baccarat21.wagers import B21WagerPlaced, B21WagerRemoved, B21WagerSettled
 from audit.events.rounds import RoundCompleted, RoundStarted
 from audit.games.baccarat21.cards import card_name
 from audit.games.baccarat21.drawing import Deal, DealtCard, DrawRule, NextCard, next_card
@@ -46,6 +47,10 @@ class Dealer:
     def holds_back(self, wager: Wager) -> bool:
         """Return whether ``wager`` goes down only after the first card (never, PA 681a.6(b))."""
         return False
+
+    def takes_back(self, wager: Wager) -> Literal["before_first_card", "after_first_card"] | None:
+        """Return when the player takes ``wager`` back unsettled (never, PA 681a.6(b))."""
+        return None
 
     def next_step(self, dealt: Sequence[DealtCard], bonus: bool, rule: DrawRule) -> NextCard | None:
         """Return where the next card goes (PA 681a.7(e)-(g)), or None when the round is dealt."""
@@ -106,10 +111,15 @@ def _wagers(table: B21Table, player: B21Player) -> list[Wager]:
 
 
 def _deal(
-    table: B21Table, round_id: str, bonus: bool, dealer: Dealer, late: Sequence[Wager] = ()
+    table: B21Table,
+    round_id: str,
+    bonus: bool,
+    dealer: Dealer,
+    late: Sequence[Wager] = (),
+    taken_back: Sequence[Wager] = (),
 ) -> Deal:
     """Deal the round card by card as the dealer directs, recording each card as it comes out;
-    wagers held back go down after the first card."""
+    wagers held back go down, and wagers taken back late come off, after the first card."""
     shoe, rule = table.shoe, table.rule_set.draw_rule
     assert shoe is not None
     dealt: list[DealtCard] = []
@@ -132,6 +142,7 @@ def _deal(
                          bonus_only=dealer.recorded_flag(step))  # fmt: skip
         if len(dealt) == 1:
             _place(table, round_id, late)
+            _take_back(table, round_id, taken_back)
     return Deal(tuple(dealt), bonus)
 
 
@@ -139,6 +150,14 @@ def _place(table: B21Table, round_id: str, wagers: Sequence[Wager]) -> None:
     players = {p.seat: p.player_id for p in table.seating.players}
     for wager in wagers:
         table.emit_round(B21WagerPlaced, (1, 4), round_id, position=wager.position,
+                         bet=wager.bet, amount=to_dollars(wager.amount),
+                         player_id=players[wager.position])  # fmt: skip
+
+
+def _take_back(table: B21Table, round_id: str, wagers: Sequence[Wager]) -> None:
+    players = {p.seat: p.player_id for p in table.seating.players}
+    for wager in wagers:
+        table.emit_round(B21WagerRemoved, (1, 4), round_id, position=wager.position,
                          bet=wager.bet, amount=to_dollars(wager.amount),
                          player_id=players[wager.position])  # fmt: skip
 
@@ -182,9 +201,14 @@ def play_b21_round(table: B21Table, dealer: Dealer = RULES) -> PlayedB21Round:
                 late.append(wager)
             else:
                 _place(table, round_id, [wager])
-    deal = _deal(table, round_id, bonus_on_table(wagers), dealer, late)
+    early = [w for w in wagers if dealer.takes_back(w) == "before_first_card"]
+    _take_back(table, round_id, early)
+    wagers = [w for w in wagers if w not in early]
+    taken_back = [w for w in wagers if dealer.takes_back(w) == "after_first_card"]
+    deal = _deal(table, round_id, bonus_on_table(wagers), dealer, late, taken_back)
+    settled = [w for w in wagers if w not in taken_back]  # taken back, never settled
     settlement = settle_round(
-        settlement_order(wagers), RoundResult.from_deal(deal), table.rule_set.paytable
+        settlement_order(settled), RoundResult.from_deal(deal), table.rule_set.paytable
     )
     recorded = tuple(dealer.record(line) for line in settlement.lines)
     _settle(table, round_id, RoundSettlement(settlement.result, recorded), dealer)

@@ -11,12 +11,18 @@ burn whose card was read, a face-up card discarded, a card dealt); one more copy
 than the decks hold is a card the shoe cannot hold. The decks are the table's
 (its options), or the last shuffle's where that recorded another count (itself
 ``B21-SHOE-DECKS``): the shoe holds what was shuffled into it.
+
+The daily deck change (PA 681a.3(c)): a batch's decks are opened for use with the
+shuffle that records ``new_decks``; a card dealt from them more than 24 hours later
+breaks the rule, reported once until that batch's decks are changed. A batch whose
+opening was never recorded is not judged: nothing says when it began.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 from audit.events.envelope import Event
@@ -107,6 +113,9 @@ def rule_set_for(name: str, options: dict[str, str]) -> RuleSet:
     return read_options(name, options)[0]
 
 
+DECK_LIFE = timedelta(hours=24)
+"""PA 681a.3(c): the decks opened for use are changed "at least once every 24 hours"."""
+
 _SHOE_EVENTS = {
     "dealer_changed": ShoeEvent.DEALER_CHANGED,
     "card_burned": ShoeEvent.BURNED,
@@ -130,6 +139,10 @@ class B21TableContext:
     """Each card seen leaving the shoe since it was loaded."""
     problems: tuple[OptionProblem, ...] = ()
     """The options the table opened with that the rules do not allow."""
+    opened: dict[int, datetime] = field(default_factory=dict)
+    """When each batch's decks were opened for use (PA 681a.3(c)), where recorded."""
+    stale: set[int] = field(default_factory=set)
+    """Batches already reported as dealt past their 24 hours."""
 
     def observe(self, event: Event) -> tuple[str, ...]:
         """Update the context with one event; return the shoe rules it breaks (rule keys)."""
@@ -144,11 +157,14 @@ class B21TableContext:
             self.dealer_id = event.incoming_dealer_id  # type: ignore[attr-defined]
         if kind == "shoe_shuffled":
             self.decks = event.decks  # type: ignore[attr-defined]
+            if event.new_decks:  # type: ignore[attr-defined]
+                self.opened[event.batch] = event.occurred_at  # type: ignore[attr-defined]
+                self.stale.discard(event.batch)  # type: ignore[attr-defined]
         if kind == "shoe_loaded":
             self.out = Counter()
             self.shoe, breaches = self.shoe.apply(ShoeEvent.LOADED, batch=event.batch)  # type: ignore[attr-defined]
             return breaches
-        composition = self._take(event)
+        composition = self._take(event) + self._deck_age(event)
         if kind == "card_found_face_up":
             used = event.disposition == "dealt"  # type: ignore[attr-defined]
             shoe_event = ShoeEvent.FACE_UP_DEALT if used else ShoeEvent.FACE_UP_DISCARDED
@@ -158,6 +174,16 @@ class B21TableContext:
             return composition
         self.shoe, breaches = self.shoe.apply(shoe_event)
         return breaches + composition
+
+    def _deck_age(self, event: Event) -> tuple[str, ...]:
+        """Return ``deck-change`` for the first card dealt from decks opened over 24 hours ago."""
+        batch = self.shoe.batch
+        if event.type_name() != "b21_card_dealt" or batch not in self.opened:
+            return ()
+        if batch in self.stale or event.occurred_at - self.opened[batch] <= DECK_LIFE:
+            return ()
+        self.stale.add(batch)
+        return ("deck-change",)
 
     def _take(self, event: Event) -> tuple[str, ...]:
         """Count a card seen leaving the shoe; ``shoe-composition`` if the decks cannot hold it.

@@ -35,11 +35,14 @@ KINDS: dict[str, FindingKind] = {
         FindingKind("B21-SHOE-NO-RESHUFFLE", _C, "a round dealt after the cover card came out, without a reshuffle", "reshuffle"),
         FindingKind("B21-SHOE-BATCH", _W, "the same batch used for two dealing shoes running", "batches"),
         FindingKind("B21-SHOE-CARD-EXCESS", _C, "a card out of the shoe more often than its decks hold it (a fifth ace of spades from four decks)", "shoe-composition"),
+        FindingKind("B21-SHOE-DECKS-UNCHANGED", _W, "cards dealt from decks opened for use more than 24 hours before", "deck-change"),
         FindingKind("B21-SHOE-DECKS", _W, "a shoe of a number of decks other than the table's", "decks"),
         FindingKind("B21-SHOE-CUT", _W, "the cut fewer than ten cards from the top or the bottom of the stack", "cut"),
         FindingKind("B21-SHOE-COVER-CARD", _W, "the cover card fewer than ten cards above the bottom of the stack", "cover-card"),
         # Wagers
         FindingKind("B21-WAGER-LATE", _C, "a wager placed after the first card was dealt", "wager-timing"),
+        FindingKind("B21-WAGER-REMOVED", _C, "a wager taken back after the first card, before it was settled", "wager-timing"),
+        FindingKind("B21-WAGER-REMOVED-EARLY", _W, "a wager taken back before the first card, before it was settled", "wager-timing"),
         FindingKind("B21-WAGER-NO-MAIN", _W, "a Tie or Bonus Wager at a position with no Player or Banker Wager", "optional-wagers"),
         # Settlement
         FindingKind("B21-SETTLE-OUTCOME", _C, "wager settled with the wrong outcome", "player-wager"),

@@ -38,6 +38,7 @@ SHOE_BREACHES = {
     "face-up-card": "B21-SHOE-FACE-UP-USED",
     "batches": "B21-SHOE-BATCH",
     "shoe-composition": "B21-SHOE-CARD-EXCESS",
+    "deck-change": "B21-SHOE-DECKS-UNCHANGED",
 }
 """The engine's shoe rule keys (audit/games/baccarat21/shoe.py) -> finding codes."""
 
@@ -190,6 +191,7 @@ _SHOE_RECORDED = {
     "face-up-card": "{}, found face up in the shoe, dealt to a hand",
     "batches": "batch {} loaded for two shoes running",
     "shoe-composition": "{} out of the shoe",
+    "deck-change": "{} dealt from decks opened for use more than 24 hours before",
 }
 _SHOE_EXPECTED = {
     "burn": "the first card after a shoe is loaded, and a new dealer's first card, burned",
@@ -197,6 +199,7 @@ _SHOE_EXPECTED = {
     "face-up-card": "the card not used in that round: to the discard rack",
     "batches": "the two batches alternate, each used for every other dealing shoe",
     "shoe-composition": "each card at most {0} times from {0} decks (PA 681a.3(a))",
+    "deck-change": "the decks changed at least once every 24 hours",
 }
 
 

@@ -42,3 +42,15 @@ def test_a_repeat_is_judged_within_its_round():
     table.round([(3, Bet.PLAYER, 40_00)], "P TS, B 9H, P 9D, B 8C")  # the same area, a new round
     replay, _ = _read(table)
     assert (replay.wagers, replay.repeated_settlements) == (-40_00 + 10_00 - 40_00, 0)
+
+
+def test_a_wager_taken_back_is_no_longer_staked_in_the_band():
+    table = B21Table().open()
+    table.round(
+        [(1, Bet.BANKER, 10_00), (1, Bet.TIE, 5_00)],
+        "P TS, B 9H, P 9D, B 8C",
+        removed=[(1, Bet.TIE, 5_00)],
+        settled={(1, Bet.TIE): None},
+    )
+    replay, band = _read(table)
+    assert (band.wagered, replay.wagers) == (10_00, 10_00)

@@ -75,11 +75,14 @@ def test_the_kinds_cover_the_codes_a_careless_dealer_breaks():
         "B21-SETTLE-PAYOUT",
         "B21-SETTLE-TWICE",
         "B21-SHOE-CARD-EXCESS",
+        "B21-SHOE-DECKS-UNCHANGED",
         "B21-SHOE-FACE-UP-USED",
         "B21-SHOE-NO-BURN",
         "B21-SHOE-NO-RESHUFFLE",
         "B21-TABLE-OPTIONS",
         "B21-WAGER-LATE",
+        "B21-WAGER-REMOVED",
+        "B21-WAGER-REMOVED-EARLY",
     }
 
 

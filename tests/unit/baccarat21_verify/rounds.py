@@ -72,9 +72,11 @@ class B21Table:
         decks: int | None = None,
         cut_at: int = 150,
         cover_from_bottom: int = 60,
+        new_decks: bool | None = None,
     ) -> None:
         decks = decks or self.rules.decks
-        self.add("shoe_shuffled", batch=batch, decks=decks, reason="opening")
+        fresh = {} if new_decks is None else {"new_decks": new_decks}
+        self.add("shoe_shuffled", batch=batch, decks=decks, reason="opening", **fresh)
         self.add(
             "shoe_cut", stack_size=52 * decks, cut_at=cut_at, cover_from_bottom=cover_from_bottom
         )
@@ -102,6 +104,7 @@ class B21Table:
         settle_as: str | None = None,
         settled: dict[tuple[int, Bet], tuple[str, int, int, int] | None] | None = None,
         late: list[tuple[int, Bet, int]] = (),
+        removed: list[tuple[int, Bet, int]] = (),
         before_cards: list[tuple[str, dict[str, Any]]] = (),
         complete: bool = True,
     ) -> str:
@@ -114,6 +117,14 @@ class B21Table:
         for position, bet, amount in wagers:
             self.add(
                 "b21_wager_placed",
+                round_id,
+                position=position,
+                bet=bet.value,
+                amount=format_cents(amount),
+            )
+        for position, bet, amount in removed:
+            self.add(
+                "b21_wager_removed",
                 round_id,
                 position=position,
                 bet=bet.value,

@@ -1,6 +1,7 @@
 """One hand-written round per finding code, each read from PA ch. 681a, producing exactly that
 code with its citation, position and money; and a clean round producing none."""
 
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
@@ -335,6 +336,37 @@ def test_a_face_up_card_dealt_is_one_card_out_of_the_shoe():
     assert codes(table.findings()) == ["B21-SHOE-FACE-UP-USED"]
 
 
+def _dealt_at(table, hours: float) -> None:
+    table.now += timedelta(hours=hours)
+
+
+def test_the_decks_changed_every_24_hours():
+    """681a.3(c): "changed at least once every 24 hours". Reported once for the decks."""
+    table = B21Table().open(new_decks=True)
+    table.round([(1, P, 10_00)], "P 9C, B 9H, P 8D, B 8C")
+    _dealt_at(table, 24)
+    stale = table.round([(1, P, 10_00)], "P 9S, B 9D, P 8H, B 8S")
+    table.round([(1, P, 10_00)], "P 9S, B 9D, P 8H, B 8S")
+    finding = only(table.findings(), "B21-SHOE-DECKS-UNCHANGED")
+    assert (finding.rule, finding.round_id) == ("PA 681a.3(c)", stale)
+
+
+def test_new_decks_within_24_hours_are_clean():
+    table = B21Table().open(new_decks=True)
+    _dealt_at(table, 23)
+    table.load(new_decks=True)
+    _dealt_at(table, 23)
+    table.round([(1, P, 10_00)], "P 9S, B 9D, P 8H, B 8S")
+    assert table.findings() == []
+
+
+def test_decks_whose_opening_was_never_recorded_are_not_judged():
+    table = B21Table().open()
+    _dealt_at(table, 48)
+    table.round([(1, P, 10_00)], "P 9S, B 9D, P 8H, B 8S")
+    assert table.findings() == []
+
+
 def test_the_cut_ten_cards_in():
     """681a.5(c): "at least ten cards in from the top or the bottom"."""
     table = B21Table().open(cut_at=5)
@@ -356,6 +388,44 @@ def test_a_wager_after_the_first_card():
         "PA 681a.6(b)",
         2,
         Decimal("40.00"),
+    )
+
+
+def test_a_wager_taken_back_after_the_first_card():
+    """681a.6(b): a player "may not ... remove ... any wagers that have been made until a
+    decision has been rendered". What stayed on the layout is settled and judged."""
+    table = B21Table().open()
+    round_id = table.round(
+        [(1, B, 10_00), (1, T, 5_00)], "P TS, B 9H, P 5D, B 8C, P 2S", complete=False
+    )
+    table.events = [e for e in table.events if e.type_name() != "b21_wager_settled"]
+    table.add("b21_wager_removed", round_id, position=1, bet="tie", amount="5.00")
+    table.settle(round_id, 1, B, "push", returned=10_00)  # Player 17, Banker 17
+    table.add("round_completed", round_id)
+    finding = only(table.findings(), "B21-WAGER-REMOVED")
+    assert (finding.severity.value, finding.rule, finding.position, finding.at_stake) == (
+        "critical",
+        "PA 681a.6(b)",
+        1,
+        Decimal("5.00"),
+    )
+
+
+def test_a_wager_taken_back_before_the_first_card():
+    """681a.6(b) names no moment before which a wager may be taken back: read as written, a
+    warning before the first card. Half the Player Wager stays and is settled on its own."""
+    table = B21Table().open()
+    round_id = table.round(
+        [(2, P, 40_00)],
+        "P TS, B 9H, P 9D, B 8C",
+        removed=[(2, P, 20_00)],
+        settled={(2, P): ("win", 20_00, 0, 0)},
+    )
+    finding = only(table.findings(), "B21-WAGER-REMOVED-EARLY")
+    assert (finding.severity.value, finding.round_id, finding.at_stake) == (
+        "warning",
+        round_id,
+        Decimal("20.00"),
     )
 
 
