@@ -6,6 +6,12 @@ Player or Banker Wager, a voided round) moves nothing. There is no vigorish, no
 player bank and no collection fee, so :class:`~audit.accounting.ledger.ReplayedWin`
 moves only in ``wagers``. A round ends at ``round_completed``.
 
+A wager settled a second time (a winner paid twice) is not a result of the cards:
+``wagers`` counts each wager's first settlement only, and what a repeat moved goes to
+``repeated_settlements``. The chips did leave the tray, so the replayed win still
+counts it and agrees with the win by accounting; the round's ``B21-SETTLE-TWICE``
+finding carries that money at stake, once, rather than a shift variance too.
+
 The hold band: each wager settled by the cards (won, pushed or lost) adds its
 stake times the engine's mean house result per unit for that bet, paytable and deck
 count (:mod:`audit.games.baccarat21.probabilities`), and its stake squared times the
@@ -24,7 +30,7 @@ False
 from __future__ import annotations
 
 from audit.accounting.ledger import HoldBand, ReplayedWin
-from audit.events.baccarat21.wagers import B21WagerPlaced, B21WagerSettled
+from audit.events.baccarat21.wagers import B21WagerPlaced, B21WagerRemoved, B21WagerSettled
 from audit.events.envelope import Event
 from audit.games.baccarat21.probabilities import HouseMoments, lookup_moments
 from audit.games.baccarat21.rulesets import PA_681A, RuleSet
@@ -41,6 +47,8 @@ class Baccarat21Money:
         self._moments: dict[Bet, HouseMoments] | None = self._tabled(PA_681A)
         self._stakes: dict[tuple[str, int, Bet], Cents] = {}
         """Each open round's stake on each betting area: the band's weights."""
+        self._settled: set[tuple[str, int, Bet]] = set()
+        """Each open round's betting areas settled so far: a second settlement is a repeat."""
 
     @property
     def jurisdiction(self) -> str:
@@ -56,12 +64,18 @@ class Baccarat21Money:
 
     def observe(self, event: Event, replay: ReplayedWin, band: HoldBand) -> bool:
         """Add what ``event`` moved to the house to ``replay``; return whether a round ended."""
-        if isinstance(event, B21WagerPlaced):
+        if isinstance(event, B21WagerPlaced | B21WagerRemoved):
             key = (event.round_id or "", event.position, event.bet)
-            self._stakes[key] = self._stakes.get(key, 0) + to_cents(event.amount)
+            sign = 1 if isinstance(event, B21WagerPlaced) else -1  # taken back: no longer staked
+            self._stakes[key] = self._stakes.get(key, 0) + sign * to_cents(event.amount)
             return False
         if isinstance(event, B21WagerSettled):
             moved = to_cents(event.collected) - to_cents(event.paid)
+            key = (event.round_id or "", event.position, event.bet)
+            if key in self._settled:
+                replay.repeated_settlements += moved
+                return False
+            self._settled.add(key)
             replay.wagers += moved
             self._band(event, moved, band)
             return False
@@ -72,6 +86,7 @@ class Baccarat21Money:
         elif kind in ("round_completed", "b21_round_voided"):
             for key in [k for k in self._stakes if k[0] == event.round_id]:
                 del self._stakes[key]
+            self._settled = {k for k in self._settled if k[0] != event.round_id}
         return kind == "round_completed"
 
     def _band(self, event: B21WagerSettled, moved: Cents, band: HoldBand) -> None:

@@ -83,12 +83,17 @@ class ReplayedWin:
     """California collection fees (dropped, not put in the inventory)."""
     vigorish_owed: Cents = 0
     """Vigorish the rounds owed the house, by the engine, beside what was collected."""
+    repeated_settlements: Cents = 0
+    """What a wager's second settlement moved (a winner paid twice: negative). The chips did
+    move, so the win counts it; it is kept apart from ``wagers``, which holds only what the
+    cards won or lost, and the round's own finding carries it as money at stake."""
 
     @property
     def total(self) -> Cents:
         """Return the house's win from the rounds."""
         return (self.wagers + self.vigorish + self.surplus_vigorish + self.co_bank
-                + self.dealer_wager + self.collection_fees)  # fmt: skip
+                + self.dealer_wager + self.collection_fees
+                + self.repeated_settlements)  # fmt: skip
 
     @property
     def vigorish_collected(self) -> Cents:

@@ -43,7 +43,7 @@ from audit.events.baccarat21.shoe import (
     ShoeLoaded,
     ShoeShuffled,
 )
-from audit.events.baccarat21.wagers import B21WagerPlaced, B21WagerSettled
+from audit.events.baccarat21.wagers import B21WagerPlaced, B21WagerRemoved, B21WagerSettled
 from audit.events.envelope import ARRIVING, Event
 from audit.events.ingest import INGEST, INGEST_EVENTS, EventIdReused, SequenceGapObserved
 from audit.events.paigow.equipment import (
@@ -110,8 +110,8 @@ EVENT_CLASSES: tuple[type[Event], ...] = (
     # 21 Baccarat: the shoe between rounds, then a round (opened and closed by the shared
     # round_started and round_completed)
     ShoeShuffled, ShoeCut, ShoeLoaded, CardBurned,
-    B21WagerPlaced, CoverCardAppeared, CardFoundFaceUp, B21CardDealt, B21WagerSettled,
-    B21RoundVoided,
+    B21WagerPlaced, B21WagerRemoved, CoverCardAppeared, CardFoundFaceUp, B21CardDealt,
+    B21WagerSettled, B21RoundVoided,
     # the table's money: slips, buy-ins, drop and count
     OpenerRecorded, FillRecorded, CreditRecorded, BuyInRecorded, CloserRecorded,
     DropBoxExchanged, DropCounted,
@@ -130,7 +130,8 @@ AnyEvent = Annotated[
     | UnwageredStacksCollected | TileExposed | HandVoided | HandSet | Surrendered
     | HandsRevealed | WagerSettled | DealerWagerSettled | BankShortfallCollected
     | BankSurplusSettled | CoBankSplit | CollectionFeeTaken | RoundVoided | RoundCompleted
-    | ShoeShuffled | ShoeCut | ShoeLoaded | CardBurned | B21WagerPlaced | CoverCardAppeared
+    | ShoeShuffled | ShoeCut | ShoeLoaded | CardBurned | B21WagerPlaced | B21WagerRemoved
+    | CoverCardAppeared
     | CardFoundFaceUp | B21CardDealt | B21WagerSettled | B21RoundVoided
     | OpenerRecorded | FillRecorded | CreditRecorded | BuyInRecorded | CloserRecorded
     | DropBoxExchanged | DropCounted | SequenceGapObserved | EventIdReused,

@@ -24,9 +24,10 @@ class B21CardDealt(Event):
     type: Literal["b21_card_dealt"] = "b21_card_dealt"
     card: CardName
     hand: Hand
-    bonus_only: bool = Field(
-        default=False,
-        description="Dealt after a natural for the Bonus Wager only (PA 681a.7(f)(2)).",
+    bonus_only: bool | None = Field(
+        default=None,
+        description="Dealt after a natural for the Bonus Wager only (PA 681a.7(f)(2)); "
+        "optional: absent when the device does not say.",
     )
 
 

@@ -30,6 +30,11 @@ class ShoeShuffled(TableEvent):
     reason: Literal[
         "opening", "cover_card", "floorperson", "shuffler_jam", "idle_table", "other"
     ] = Field(description="Why: the table opened, the cover card came out (681a.7(d)), ...")
+    new_decks: bool | None = Field(
+        default=None,
+        description="The batch's decks were opened for use at the table with this shuffle "
+        "(PA 681a.3(c): changed at least once every 24 hours); absent when not recorded.",
+    )
 
 
 @event

@@ -30,6 +30,19 @@ class B21WagerPlaced(Event):
 
 
 @event
+class B21WagerRemoved(Event):
+    """Chips taken back off a betting area before the wager was settled (PA 681a.6(b): a player
+    "may not handle, remove or alter any wagers that have been made until a decision has been
+    rendered and implemented"). Recorded as seen, never refused; verification judges it."""
+
+    type: Literal["b21_wager_removed"] = "b21_wager_removed"
+    position: Seat
+    bet: Bet
+    amount: Money = Field(description="The chips taken back.")
+    player_id: PersonId | None = None
+
+
+@event
 class B21WagerSettled(Event):
     """A wager was paid, collected or returned (PA 681a.7(h)-(k), 681a.8).
 

@@ -75,11 +75,27 @@ class DrawRule(Enum):
     """How PA 681a.7(g) is read when neither hand is a natural."""
 
     ONE_CARD = "one_card"
-    """As written: each hand under 17 draws one card, the Player's Hand first (681a.7(e))."""
+    """As written: each hand under 17 draws one card. 681a.7(g) gives no order (only the
+    first four cards have one, 681a.7(e)); :func:`next_card` deals the Player's first, one
+    order of two the text allows, and :class:`DrawOrder` says whether a table requires it."""
     TO_17_PLAYER_FIRST = "to_17_player_first"
     """Each hand draws until 17 or more, the Player's Hand finishing first."""
     TO_17_ALTERNATE = "to_17_alternate"
     """Each hand draws until 17 or more, one card at a time, Player then Banker."""
+
+
+class DrawOrder(Enum):
+    """In what order the hands take the cards after the first four, under
+    :attr:`DrawRule.ONE_CARD` and after a natural (681a.7(f)(2)).
+
+    Neither 681a.7(f)(2) nor 681a.7(g) gives one, so by default either hand may take its
+    card first; a house procedure that deals the Player's first is an option.
+    """
+
+    ANY = "any"
+    """As written: no order."""
+    PLAYER_FIRST = "player_first"
+    """House procedure: the Player's Hand takes its card before the Banker's."""
 
 
 INITIAL_ORDER: tuple[Hand, ...] = (Hand.PLAYER, Hand.BANKER, Hand.PLAYER, Hand.BANKER)

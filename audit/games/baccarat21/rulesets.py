@@ -26,7 +26,7 @@ from typing import Any
 
 from audit.games.baccarat21.bonus import BONUS_PAYTABLES, BonusPaytable
 from audit.games.baccarat21.cards import DECK_COUNTS
-from audit.games.baccarat21.drawing import DrawRule
+from audit.games.baccarat21.drawing import DrawOrder, DrawRule
 from audit.games.errors import RulesError
 
 
@@ -50,19 +50,24 @@ class RuleSet:
     draw_rule: DrawRule
     """PA 681a.7(g): :attr:`DrawRule.ONE_CARD` as written, or a draw to 17 in either order."""
     citations: Mapping[str, str] = field(repr=False, compare=False)
+    draw_order: DrawOrder = DrawOrder.ANY
+    """PA 681a.7(f)(2), (g) give the draws no order; a house may require the Player's first."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.draw_rule, DrawRule):
             raise UnknownRuleSetError(f"invalid draw rule: {self.draw_rule!r}")
+        if not isinstance(self.draw_order, DrawOrder):
+            raise UnknownRuleSetError(f"invalid draw order: {self.draw_order!r}")
         if not isinstance(self.batches, bool):
             raise UnknownRuleSetError(f"batches must be True or False: {self.batches!r}")
         if self.decks not in DECK_COUNTS:
             raise UnknownRuleSetError(f"21 baccarat uses four or eight decks, not {self.decks!r}")
-        if self.paytable.decks != self.decks:
-            raise UnknownRuleSetError(
-                f"paytable {self.paytable.letter!r} is for {self.paytable.decks} decks, "
-                f"not {self.decks!r}"
-            )
+
+    @property
+    def paytable_fits(self) -> bool:
+        """Return whether the paytable is one 681a.8(c) allows with the decks (A-C with four,
+        D-F with eight). Only a table's options as recorded may break it (``with_options``)."""
+        return self.paytable.decks == self.decks
 
     def cite(self, key: str) -> str:
         """Return the section this rule set cites for a rule key, e.g. ``'PA 681a.7(c)'``."""
@@ -71,11 +76,17 @@ class RuleSet:
         except KeyError:
             raise UnknownRuleSetError(f"{self.name} has no rule for {key!r}") from None
 
-    def with_options(self, **changes: Any) -> RuleSet:
+    def with_options(self, as_recorded: bool = False, **changes: Any) -> RuleSet:
         """Return a copy with options changed; a paytable may be given by its letter.
 
         Changing the decks without naming a paytable keeps the paytable's place in
-        its list (A becomes D, and so on), since no table serves both deck counts.
+        its list (A becomes D, and so on), since no table serves both deck counts. A
+        paytable named for the other deck count is refused (681a.8(c)), unless
+        ``as_recorded``: a table's options as it recorded them are kept for judging, and
+        verification reports the pairing (see :attr:`paytable_fits`).
+
+        >>> PA_681A.with_options(decks=4, paytable="E", as_recorded=True).paytable_fits
+        False
         """
         known = {f.name for f in fields(self)} - {"name", "jurisdiction", "citations"}
         unknown = sorted(set(changes) - known)
@@ -92,6 +103,10 @@ class RuleSet:
         if "paytable" not in changes and decks != self.decks:
             paytable = _matching_paytable(paytable, decks)
         changes["paytable"] = paytable
+        if paytable.decks != decks and not as_recorded:
+            raise UnknownRuleSetError(
+                f"paytable {paytable.letter!r} is for {paytable.decks} decks, not {decks!r}"
+            )
         return replace(self, **changes)
 
     def options(self) -> dict[str, str]:
@@ -101,6 +116,7 @@ class RuleSet:
             "paytable": self.paytable.letter,
             "batches": "two (automated shuffler)" if self.batches else "one",
             "draw_rule": self.draw_rule.value,
+            "draw_order": self.draw_order.value,
         }
 
 
@@ -124,6 +140,7 @@ _PA_681A: dict[str, str] = {
     "draw-inscription": "PA 681a.2(b)(7)(i)",
     "payout-signage": "PA 681a.2(b)(7)(ii)",
     "decks": "PA 681a.3(a)",
+    "shoe-composition": "PA 681a.3(a)",
     "batches": "PA 681a.3(b)",
     "deck-change": "PA 681a.3(c)",
     "card-values": "PA 681a.3(d)",
@@ -143,11 +160,14 @@ _PA_681A: dict[str, str] = {
     "main-wager": "PA 681a.6(c)",
     "optional-wagers": "PA 681a.6(d)",
     "shoe": "PA 681a.7(a)",
+    "card-placement": "PA 681a.7(b)",
     "burn": "PA 681a.7(c)",
     "deal-order": "PA 681a.7(e)",
     "natural-stop": "PA 681a.7(f)(1)",
     "bonus-card": "PA 681a.7(f)(2)",
     "draw": "PA 681a.7(g)",
+    # 681a.7(g) gives the draws no order; a table's house procedure may (rule-set option).
+    "draw-order": "PA 681a.7(g) (which gives no order; the house's draw_order option)",
     "settlement-order": "PA 681a.7(h)",
     "player-wager": "PA 681a.7(i)",
     "banker-wager": "PA 681a.7(j)",

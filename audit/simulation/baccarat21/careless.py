@@ -15,23 +15,34 @@ Pure: no I/O. With ``rate`` 0 the table's events are exactly the clean ones.
 >>> table = set_up_baccarat_table(3, ShiftConfig(), random.Random(7))
 >>> labels = []
 >>> events = list(B21CarelessDealer(table, 0.3, KINDS, random.Random(1), labels).events(20))
->>> len(labels), [(label.kind, label.codes) for label in labels[:2]]
-(7, [('card_after_natural', ('B21-DRAW-AFTER-NATURAL',)), ('wager_late', ('B21-WAGER-LATE',))])
+>>> len(labels), [label.kind for label in labels[:2]], labels[1].codes
+(7, ['paytable_misfit', 'decks_kept_past_24_hours'], ('B21-SHOE-DECKS-UNCHANGED',))
 """
 
 from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import ClassVar
+from datetime import timedelta
+from typing import ClassVar, Literal
 
 from audit.events.baccarat21.shoe import CardBurned, ShoeShuffled
 from audit.events.envelope import Event
 from audit.events.table import DealerChanged
-from audit.games.baccarat21.bonus import BonusHand, BonusPaytable
-from audit.games.baccarat21.drawing import STAND_ON, DealtCard, DrawRule, Hand, NextCard, next_card
+from audit.games.baccarat21.bonus import BONUS_PAYTABLES, BonusHand, BonusPaytable
+from audit.games.baccarat21.cards import Card
+from audit.games.baccarat21.drawing import (
+    STAND_ON,
+    DealtCard,
+    DrawOrder,
+    DrawRule,
+    Hand,
+    NextCard,
+    next_card,
+)
 from audit.games.baccarat21.hands import hand_total, is_natural
 from audit.games.baccarat21.rulesets import RuleSet
 from audit.games.baccarat21.settlement import (
@@ -47,7 +58,7 @@ from audit.games.wagering import Outcome
 from audit.simulation.accounting import observed
 from audit.simulation.baccarat21.round import Dealer, PlayedB21Round, play_b21_round
 from audit.simulation.baccarat21.shift import between_b21_rounds, close_b21_table, open_b21_table
-from audit.simulation.baccarat21.shoe import burn
+from audit.simulation.baccarat21.shoe import burn, load_shoe
 from audit.simulation.baccarat21.table import B21Table
 from audit.simulation.irregular_common import Label, fork
 
@@ -85,6 +96,8 @@ class B21Preview:
     before: ShoeState
     """The shoe as it stood before those events."""
     rules: RuleSet
+    now: ShoeState
+    """The shoe as the round finds it, after those events."""
 
     @property
     def dealt(self) -> tuple[DealtCard, ...]:
@@ -120,10 +133,17 @@ class B21Plan(Dealer, ABC):
     """
 
     name: ClassVar[str] = ""
+    at_opening: ClassVar[bool] = False
+    """The irregularity is the table's, done as it opens (:meth:`open_table`), not a round's."""
 
     def __init__(self, preview: B21Preview, rng: random.Random) -> None:
         self.preview = preview
         self.rng = rng
+
+    @classmethod
+    def open_table(cls, table: B21Table, rng: random.Random) -> tuple[str, ...]:
+        """Go wrong as the table opens; return the codes the table's label names."""
+        raise NotImplementedError(f"{cls.name} is a round's irregularity")
 
     @classmethod
     @abstractmethod
@@ -198,10 +218,66 @@ class HandLeftStanding(B21Plan):
 
     def own(self, played: PlayedB21Round) -> list[Expected]:
         found: list[Expected] = [("B21-DRAW-STOOD", None)]
-        if self.hand is Hand.PLAYER and any(d.hand is Hand.BANKER for d in played.deal.cards[4:]):
-            # The Banker's card came while the Player's was owed: out of turn (681a.7(e), (g)).
+        player_first = self.preview.rules.draw_order is DrawOrder.PLAYER_FIRST
+        banker_drew = any(d.hand is Hand.BANKER for d in played.deal.cards[4:])
+        if player_first and self.hand is Hand.PLAYER and banker_drew:
+            # The Banker's card came while the Player's was owed: out of the house's order.
             found.append(("B21-DEAL-ORDER", None))
         return found
+
+
+class FirstFourOutOfOrder(B21Plan):
+    """The first four cards dealt Player, Player, Banker, Banker: PA 681a.7(e) deals them
+    Player, Banker, Player, Banker. Each card stands where it went."""
+
+    name = "first_four_out_of_order"
+    _ORDER = (Hand.PLAYER, Hand.PLAYER, Hand.BANKER, Hand.BANKER)
+
+    @classmethod
+    def applies(cls, preview: B21Preview) -> bool:
+        return len(preview.dealt) >= 4
+
+    def next_step(self, dealt: Sequence[DealtCard], bonus: bool, rule: DrawRule) -> NextCard | None:
+        if len(dealt) < 4:
+            return NextCard(self._ORDER[len(dealt)])
+        return next_card(dealt, bonus, rule)
+
+    def own(self, played: PlayedB21Round) -> list[Expected]:
+        return [("B21-DEAL-ORDER", None)]
+
+
+class CardOnTheWrongHand(B21Plan):
+    """The card the rules call for the one hand that draws laid on the other, which stands,
+    and no card more: PA 681a.7(b) places each card "on the appropriate area of the layout".
+    The dealer settles the cards as laid; the rules send the card to the hand that called it."""
+
+    name = "card_on_wrong_hand"
+
+    @classmethod
+    def applies(cls, preview: B21Preview) -> bool:
+        one_card = preview.rules.draw_rule is DrawRule.ONE_CARD
+        drawing = [hand for hand in Hand if preview.drew(hand)]
+        return one_card and not preview.natural and len(drawing) == 1
+
+    def __init__(self, preview: B21Preview, rng: random.Random) -> None:
+        super().__init__(preview, rng)
+        self.called = next(hand for hand in Hand if preview.drew(hand))
+        self.laid_on = next(hand for hand in Hand if hand is not self.called)
+
+    def next_step(self, dealt: Sequence[DealtCard], bonus: bool, rule: DrawRule) -> NextCard | None:
+        if len(dealt) > 4:
+            return None  # the misplaced card is out: the dealer deals no more
+        step = next_card(dealt, bonus, rule)
+        if step is not None and len(dealt) == 4:
+            return NextCard(self.laid_on)
+        return step
+
+    def counted(self, played: PlayedB21Round) -> tuple[DealtCard, ...]:
+        cards = played.deal.cards
+        return (*cards[:4], *(replace(d, hand=self.called) for d in cards[4:]))
+
+    def own(self, played: PlayedB21Round) -> list[Expected]:
+        return [("B21-CARD-WRONG-HAND", None)]
 
 
 class _CardAfterTheDeal(B21Plan):
@@ -292,7 +368,28 @@ class BonusCardCounted(B21Plan):
         return tuple(self._marked(played.deal.cards))
 
     def own(self, played: PlayedB21Round) -> list[Expected]:
-        return [("B21-BONUS-CARD-COUNTED", None)]
+        # Judged from the money: where counting the card changed no Player, Banker or Tie
+        # settlement, the record's "counting" is a data-quality note.
+        paytable = self.preview.rules.paytable
+        upset = settlement_expected(played, self.counted(played), paytable)
+        return [("B21-BONUS-CARD-COUNTED" if upset else "B21-BONUS-FLAG", None)]
+
+
+class BonusFlagMissing(B21Plan):
+    """A Bonus-only card dealt and settled as the rules say, recorded without the device's
+    optional flag: a data-quality note, nothing at stake (PA 681a.7(f)(2))."""
+
+    name = "bonus_flag_missing"
+
+    @classmethod
+    def applies(cls, preview: B21Preview) -> bool:
+        return any(d.bonus_only for d in preview.dealt)
+
+    def recorded_flag(self, step: NextCard) -> bool | None:
+        return None if step.bonus_only else step.bonus_only
+
+    def own(self, played: PlayedB21Round) -> list[Expected]:
+        return [("B21-BONUS-FLAG", None)]
 
 
 class FaceUpCardUsed(B21Plan):
@@ -347,6 +444,47 @@ class WagerLate(B21Plan):
 
 
 _BONUS = (Bet.BONUS_PLAYER, Bet.BONUS_BANKER)
+
+
+class WagerTakenBack(B21Plan):
+    """A Tie Wager, or a position's only wager, taken back after the first card and never
+    settled: PA 681a.6(b) ("may not handle, remove or alter any wagers ... until a decision
+    has been rendered"). Never a Bonus Wager (it would change the deal, 681a.7(f)(2)) nor a
+    main wager under an optional one (that would leave it without one, 681a.6(d))."""
+
+    name = "wager_taken_back"
+    when: ClassVar[Literal["before_first_card", "after_first_card"]] = "after_first_card"
+    code: ClassVar[str] = "B21-WAGER-REMOVED"
+
+    @staticmethod
+    def _wagers(preview: B21Preview) -> list[Wager]:
+        wagers = [line.wager for line in preview.lines()]
+        alone = {w.position for w in wagers if sum(v.position == w.position for v in wagers) == 1}
+        return [w for w in wagers if w.bet is Bet.TIE or w.position in alone]
+
+    @classmethod
+    def applies(cls, preview: B21Preview) -> bool:
+        return bool(cls._wagers(preview)) and bool(preview.dealt)
+
+    def __init__(self, preview: B21Preview, rng: random.Random) -> None:
+        super().__init__(preview, rng)
+        wager = rng.choice(self._wagers(preview))
+        self.spot = (wager.position, wager.bet)
+
+    def takes_back(self, wager: Wager) -> Literal["before_first_card", "after_first_card"] | None:
+        return self.when if (wager.position, wager.bet) == self.spot else None
+
+    def own(self, played: PlayedB21Round) -> list[Expected]:
+        return [(self.code, self.spot[0])]
+
+
+class WagerTakenBackEarly(WagerTakenBack):
+    """The same, taken back before the first card: 681a.6(b) names no moment before which a
+    wager may be taken back, so this is a breach too, of less weight."""
+
+    name = "wager_taken_back_early"
+    when = "before_first_card"
+    code = "B21-WAGER-REMOVED-EARLY"
 
 
 class _WrongPayout(B21Plan):
@@ -423,6 +561,28 @@ class BonusWrongRow(_WrongPayout):
         return preview.rules.paytable.pays(misread, line.wager.amount)
 
 
+class PaidTwice(B21Plan):
+    """A winning wager paid, then paid again: PA 681a.7(h)-(k) settle each wager once, and
+    681a.8 pays it once at its odds. The second payout is recorded as it was made."""
+
+    name = "paid_twice"
+
+    @classmethod
+    def applies(cls, preview: B21Preview) -> bool:
+        return bool(preview.lines(won=True))
+
+    def __init__(self, preview: B21Preview, rng: random.Random) -> None:
+        super().__init__(preview, rng)
+        line = rng.choice(preview.lines(won=True))
+        self.spot = (line.wager.position, line.wager.bet)
+
+    def pays_again(self, line: SettlementLine) -> bool:
+        return (line.wager.position, line.wager.bet) == self.spot
+
+    def own(self, played: PlayedB21Round) -> list[Expected]:
+        return [("B21-SETTLE-TWICE", self.spot[0])]
+
+
 # --- The shoe ------------------------------------------------------------------------------------
 
 
@@ -430,6 +590,11 @@ def _unrecord(table: B21Table, first: int) -> None:
     """Take the table's pending events from index ``first`` on off the record, as never done."""
     pending = table.recorder.events
     table.recorder.seq -= len(pending) - first
+    for event in pending[first:]:
+        if isinstance(event, ShoeShuffled) and event.new_decks:
+            table.new_decks.add(
+                event.batch
+            )  # the decks were never opened, as far as any record says
     del pending[first:]
 
 
@@ -495,18 +660,111 @@ class ReshuffleSkipped(B21Plan):
         return [("B21-SHOE-NO-RESHUFFLE", None)]
 
 
+class CardTheShoeCannotHold(B21Plan):
+    """A card out of the shoe once more than its decks hold it, such as a fifth ace of spades
+    from four decks: PA 681a.3(a) ("four or eight decks of cards"). Every copy of the card has
+    already come out of this shoe; a stray one from another deck takes the place of the
+    round's first card."""
+
+    name = "card_shoe_cannot_hold"
+
+    @staticmethod
+    def _spent(preview: B21Preview) -> list[Card]:
+        shoe, out, decks = preview.now.shoe, preview.now.out, preview.rules.decks
+        if shoe is None or not preview.dealt:
+            return []
+        seen = Counter(shoe.cards[:out])  # burns and face-up cards included: they came out
+        return sorted(card for card, count in seen.items() if count >= decks)
+
+    @classmethod
+    def applies(cls, preview: B21Preview) -> bool:
+        return bool(cls._spent(preview))
+
+    def __init__(self, preview: B21Preview, rng: random.Random) -> None:
+        super().__init__(preview, rng)
+        self.card = rng.choice(self._spent(preview))
+
+    def prepare(self, table: B21Table) -> None:
+        shoe = table.shoe
+        assert shoe is not None
+        cards = list(shoe.cards)
+        cards[table.out] = self.card
+        table.shoe = replace(shoe, cards=tuple(cards))
+
+    def own(self, played: PlayedB21Round) -> list[Expected]:
+        return [("B21-SHOE-CARD-EXCESS", None)]
+
+
+# --- The table ------------------------------------------------------------------------------------
+
+
+class PaytableMisfit(B21Plan):
+    """The table opens with a paytable for the other deck count, and pays from it: PA 681a.8(c)
+    pairs paytables A-C with four decks and D-F with eight. The table's irregularity: its label
+    has no round."""
+
+    name = "paytable_misfit"
+    at_opening = True
+
+    @classmethod
+    def applies(cls, preview: B21Preview) -> bool:
+        return False  # never a round's
+
+    @classmethod
+    def open_table(cls, table: B21Table, rng: random.Random) -> tuple[str, ...]:
+        decks = table.rule_set.decks
+        letter = rng.choice([t.letter for t in BONUS_PAYTABLES.values() if t.decks != decks])
+        table.rule_set = table.rule_set.with_options(paytable=letter, as_recorded=True)
+        table.options = {**table.options, "paytable": letter}
+        return ("B21-TABLE-OPTIONS",)
+
+
+DECKS_KEPT = timedelta(hours=24, minutes=5)
+"""How long the decks stay in use, idle, when the dealer keeps them past the daily change."""
+
+
+class DecksKeptPast24Hours(B21Plan):
+    """The table stands idle for a day and deals on from the same decks: PA 681a.3(c) ("shall
+    be changed at least once every 24 hours"). After the round, both batches are changed."""
+
+    name = "decks_kept_past_24_hours"
+
+    @classmethod
+    def applies(cls, preview: B21Preview) -> bool:
+        return preview.now.shoe is not None and bool(preview.dealt)
+
+    def prepare(self, table: B21Table) -> None:
+        table.recorder.now += DECKS_KEPT  # the clock only: every draw stays the preview's
+
+    def finish(self, table: B21Table) -> None:
+        table.new_decks = {0, 1}
+        load_shoe(table, "other")  # the new decks go in before the next round
+
+    def own(self, played: PlayedB21Round) -> list[Expected]:
+        return [("B21-SHOE-DECKS-UNCHANGED", None)]
+
+
 KINDS: tuple[type[B21Plan], ...] = (
     HandLeftStanding,
+    FirstFourOutOfOrder,
+    CardOnTheWrongHand,
     CardDrawnToSeventeen,
     CardAfterNatural,
     BonusCardCounted,
+    BonusFlagMissing,
     FaceUpCardUsed,
     WagerLate,
+    WagerTakenBack,
+    WagerTakenBackEarly,
     SeventeenPaidEven,
     TiePaidEightToOne,
     BonusWrongRow,
+    PaidTwice,
     BurnSkipped,
     ReshuffleSkipped,
+    CardTheShoeCannotHold,
+    DecksKeptPast24Hours,
+    PaytableMisfit,
 )
 """Every 21 Baccarat irregularity the careless dealer can inject."""
 
@@ -536,6 +794,11 @@ class B21CarelessDealer:
     def events(self, rounds: int) -> Iterator[Event]:
         """Yield the table's events: opening, ``rounds`` rounds, closing."""
         table = self.table
+        openers = [kind for kind in self.kinds if kind.at_opening]
+        if self.rate and openers and self.rng.random() < self.rate:
+            kind = self.rng.choice(openers)
+            codes = kind.open_table(table, self.rng)
+            self.labels.append(Label(table.table_id, None, kind.name, codes, None))
         open_b21_table(table)
         yield from observed(table, table.recorder.drain())  # type: ignore[arg-type]
         for _ in range(rounds):
@@ -566,4 +829,6 @@ class B21CarelessDealer:
     def _preview(self, before: ShoeState) -> B21Preview:
         table = self.table
         played = play_b21_round(fork(table, "seating"))
-        return B21Preview(played, tuple(table.recorder.events), before, table.rule_set)
+        return B21Preview(
+            played, tuple(table.recorder.events), before, table.rule_set, ShoeState.of(table)
+        )

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from audit.events.baccarat21.play import B21CardDealt
 from audit.events.baccarat21.shoe import CardFoundFaceUp, CoverCardAppeared
-from audit.events.baccarat21.wagers import B21WagerPlaced, B21WagerSettled
+from audit.events.baccarat21.wagers import B21WagerPlaced, B21WagerRemoved, B21WagerSettled
 from audit.events.rounds import RoundCompleted, RoundStarted
 from audit.games.baccarat21.cards import card_name
 from audit.games.baccarat21.drawing import Deal, DealtCard, DrawRule, NextCard, next_card
@@ -47,9 +48,17 @@ class Dealer:
         """Return whether ``wager`` goes down only after the first card (never, PA 681a.6(b))."""
         return False
 
+    def takes_back(self, wager: Wager) -> Literal["before_first_card", "after_first_card"] | None:
+        """Return when the player takes ``wager`` back unsettled (never, PA 681a.6(b))."""
+        return None
+
     def next_step(self, dealt: Sequence[DealtCard], bonus: bool, rule: DrawRule) -> NextCard | None:
         """Return where the next card goes (PA 681a.7(e)-(g)), or None when the round is dealt."""
         return next_card(dealt, bonus, rule)
+
+    def recorded_flag(self, step: NextCard) -> bool | None:
+        """Return the ``bonus_only`` flag the device records for a card (the rules' own)."""
+        return step.bonus_only
 
     def uses_face_up(self, index: int) -> bool:
         """Return whether card ``index``, found face up, is dealt anyway (never, 681a.9(a))."""
@@ -58,6 +67,10 @@ class Dealer:
     def record(self, line: SettlementLine) -> SettlementLine:
         """Return a wager's settlement as paid and recorded (the engine's, PA 681a.8)."""
         return line
+
+    def pays_again(self, line: SettlementLine) -> bool:
+        """Return whether a settled line is paid a second time (never: each wager once)."""
+        return False
 
 
 RULES = Dealer()
@@ -98,10 +111,15 @@ def _wagers(table: B21Table, player: B21Player) -> list[Wager]:
 
 
 def _deal(
-    table: B21Table, round_id: str, bonus: bool, dealer: Dealer, late: Sequence[Wager] = ()
+    table: B21Table,
+    round_id: str,
+    bonus: bool,
+    dealer: Dealer,
+    late: Sequence[Wager] = (),
+    taken_back: Sequence[Wager] = (),
 ) -> Deal:
     """Deal the round card by card as the dealer directs, recording each card as it comes out;
-    wagers held back go down after the first card."""
+    wagers held back go down, and wagers taken back late come off, after the first card."""
     shoe, rule = table.shoe, table.rule_set.draw_rule
     assert shoe is not None
     dealt: list[DealtCard] = []
@@ -121,9 +139,10 @@ def _deal(
             continue
         dealt.append(DealtCard(card, step.hand, step.bonus_only))
         table.emit_round(B21CardDealt, (1, 3), round_id, card=card_name(card), hand=step.hand,
-                         bonus_only=step.bonus_only)  # fmt: skip
+                         bonus_only=dealer.recorded_flag(step))  # fmt: skip
         if len(dealt) == 1:
             _place(table, round_id, late)
+            _take_back(table, round_id, taken_back)
     return Deal(tuple(dealt), bonus)
 
 
@@ -135,15 +154,29 @@ def _place(table: B21Table, round_id: str, wagers: Sequence[Wager]) -> None:
                          player_id=players[wager.position])  # fmt: skip
 
 
-def _settle(table: B21Table, round_id: str, settlement: RoundSettlement) -> None:
+def _take_back(table: B21Table, round_id: str, wagers: Sequence[Wager]) -> None:
+    players = {p.seat: p.player_id for p in table.seating.players}
+    for wager in wagers:
+        table.emit_round(B21WagerRemoved, (1, 4), round_id, position=wager.position,
+                         bet=wager.bet, amount=to_dollars(wager.amount),
+                         player_id=players[wager.position])  # fmt: skip
+
+
+def _settle(
+    table: B21Table, round_id: str, settlement: RoundSettlement, dealer: Dealer = RULES
+) -> None:
     """Record and pay each line of ``settlement`` (the lines as the dealer records them)."""
-    for line in settlement.lines:
-        table.emit_round(
-            B21WagerSettled, (1, 4), round_id, position=line.wager.position, bet=line.wager.bet,
-            outcome=line.outcome.value, paid=to_dollars(line.paid),
-            collected=to_dollars(line.collected), returned=to_dollars(line.returned),
-        )  # fmt: skip
     players = {p.seat: p for p in table.seating.players}
+    for line in settlement.lines:
+        again = dealer.pays_again(line)
+        for _ in range(2 if again else 1):
+            table.emit_round(
+                B21WagerSettled, (1, 4), round_id, position=line.wager.position,
+                bet=line.wager.bet, outcome=line.outcome.value, paid=to_dollars(line.paid),
+                collected=to_dollars(line.collected), returned=to_dollars(line.returned),
+            )  # fmt: skip
+        if again:  # the chips really leave the tray a second time
+            players[line.wager.position].chips += line.paid
     for party, net in settlement.nets().items():
         if party == HOUSE:
             if table.books is not None:
@@ -168,11 +201,16 @@ def play_b21_round(table: B21Table, dealer: Dealer = RULES) -> PlayedB21Round:
                 late.append(wager)
             else:
                 _place(table, round_id, [wager])
-    deal = _deal(table, round_id, bonus_on_table(wagers), dealer, late)
+    early = [w for w in wagers if dealer.takes_back(w) == "before_first_card"]
+    _take_back(table, round_id, early)
+    wagers = [w for w in wagers if w not in early]
+    taken_back = [w for w in wagers if dealer.takes_back(w) == "after_first_card"]
+    deal = _deal(table, round_id, bonus_on_table(wagers), dealer, late, taken_back)
+    settled = [w for w in wagers if w not in taken_back]  # taken back, never settled
     settlement = settle_round(
-        settlement_order(wagers), RoundResult.from_deal(deal), table.rule_set.paytable
+        settlement_order(settled), RoundResult.from_deal(deal), table.rule_set.paytable
     )
     recorded = tuple(dealer.record(line) for line in settlement.lines)
-    _settle(table, round_id, RoundSettlement(settlement.result, recorded))
+    _settle(table, round_id, RoundSettlement(settlement.result, recorded), dealer)
     table.emit_round(RoundCompleted, (3, 8), round_id)
     return PlayedB21Round(round_id, deal, settlement, recorded)

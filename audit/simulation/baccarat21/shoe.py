@@ -17,8 +17,11 @@ def load_shoe(table: B21Table, reason: str) -> None:
     """Shuffle the next batch, cut it, insert the cover card, load the shoe and burn a card."""
     rng, rules = table.rng, table.rule_set
     table.batch = 1 - table.batch if rules.batches else 0  # 681a.3(b)(4): every other shoe
+    new_decks = table.batch in table.new_decks  # 681a.3(c): the batch's decks opened for use
+    table.new_decks.discard(table.batch)
     table.emit(ShoeShuffled, (60, 180), batch=table.batch, decks=rules.decks,
-               method="automated" if rules.batches else "manual", reason=reason)  # fmt: skip
+               method="automated" if rules.batches else "manual", reason=reason,
+               new_decks=new_decks)  # fmt: skip
     stack = shuffle_cards(shoe_cards(rules.decks), rng)
     cut_at = rng.randint(COVER_MARGIN, len(stack) - COVER_MARGIN)  # 681a.5(c)
     from_bottom = rng.randint(*_COVER_FROM_BOTTOM[rules.decks])  # 681a.5(d)

@@ -127,6 +127,8 @@ class B21Table:
     """The cover card came out: reshuffle once the round is completed (681a.7(d))."""
     burn_due: bool = False
     """A new dealer must burn a card before dealing (681a.7(c))."""
+    new_decks: set[int] = field(default_factory=lambda: {0, 1})
+    """The batches whose next shuffle opens new decks (681a.3(c)): each, on its first use."""
 
     def emit(
         self,

@@ -2,16 +2,32 @@
 
 A :class:`B21TableContext` is built from the table's own events in order, so offline
 replay and the projections judge alike. The shoe's state spans rounds (a burn owed,
-a reshuffle due), so it follows every fact of the table, table-level and round alike.
+a reshuffle due, the cards out of it so far), so it follows every fact of the table,
+table-level and round alike.
+
+The shoe's composition (PA 681a.3(a)): four or eight decks hold each card four or
+eight times. Every card seen leaving the shoe since it was loaded is counted (a
+burn whose card was read, a face-up card discarded, a card dealt); one more copy
+than the decks hold is a card the shoe cannot hold. The decks are the table's
+(its options), or the last shuffle's where that recorded another count (itself
+``B21-SHOE-DECKS``): the shoe holds what was shuffled into it.
+
+The daily deck change (PA 681a.3(c)): a batch's decks are opened for use with the
+shuffle that records ``new_decks``; a card dealt from them more than 24 hours later
+breaks the rule, reported once until that batch's decks are changed. A batch whose
+opening was never recorded is not judged: nothing says when it began.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 from audit.events.envelope import Event
-from audit.games.baccarat21.drawing import DrawRule
+from audit.games.baccarat21.cards import Card, parse_card
+from audit.games.baccarat21.drawing import DrawOrder, DrawRule
 from audit.games.baccarat21.rulesets import PA_681A, RuleSet, get_rule_set
 from audit.games.baccarat21.shoe import ShoeEvent, ShoeProcedure
 from audit.games.errors import RulesError
@@ -21,33 +37,84 @@ _PARSERS: dict[str, Any] = {
     "paytable": str,
     "batches": lambda text: text.lower() in ("true", "yes", "1"),
     "draw_rule": DrawRule,
+    "draw_order": DrawOrder,
 }
 
 
-def rule_set_for(name: str, options: dict[str, str]) -> RuleSet:
-    """Return the named rule set with a table's options applied.
+_OPTION_RULES = {"decks": "decks", "paytable": "bonus-payout", "batches": "batches",
+                 "draw_rule": "draw", "draw_order": "draw-order"}  # fmt: skip
+"""Each option -> the rule key of the paragraph that allows its values."""
 
-    Decks are applied before the paytable, which must suit them (PA 681a.8(c)). An
-    option the rule set does not know or allow is left out: a recorded option never
-    stops the judging.
+
+@dataclass(frozen=True)
+class OptionProblem:
+    """A recorded table option the rules do not allow: its rule key, what was recorded, and
+    what the table is judged with instead."""
+
+    rule_key: str
+    recorded: str
+    expected: str
+
+
+def read_options(name: str, options: dict[str, str]) -> tuple[RuleSet, tuple[OptionProblem, ...]]:
+    """Return the named rule set with a table's options applied, and each option not allowed.
+
+    Decks are applied before the paytable. A recorded option never stops the judging:
+    one the rule set does not know how to apply is left out, and said so; a paytable
+    for the other deck count (PA 681a.8(c)) is kept as recorded, since it is what the
+    table pays, and said so. Keys other than the rule set's options (e.g. thresholds)
+    belong to others and are passed over.
+
+    >>> rules, problems = read_options("pa-681a", {"decks": "4", "paytable": "E"})
+    >>> rules.decks, rules.paytable.letter, [p.rule_key for p in problems]
+    (4, 'E', ['bonus-payout'])
+    """
+    problems: list[OptionProblem] = []
+    try:
+        ruleset = get_rule_set(name)
+    except RulesError:
+        ruleset = PA_681A
+        problems.append(
+            OptionProblem(
+                "records", f"rule set {name!r}", f"a known rule set; judged as {ruleset.name}"
+            )
+        )
+    for key in sorted(options, key=lambda k: k != "decks"):
+        if key not in _PARSERS:
+            continue
+        try:
+            ruleset = ruleset.with_options(as_recorded=True, **{key: _PARSERS[key](options[key])})
+        except (RulesError, ValueError, KeyError):
+            shown = ruleset.options()[key]
+            problems.append(
+                OptionProblem(
+                    _OPTION_RULES[key], f"{key} {options[key]!r}", f"judged with {key} {shown}"
+                )
+            )
+    if not ruleset.paytable_fits:
+        problems.append(
+            OptionProblem(
+                "bonus-payout",
+                f"paytable {ruleset.paytable.letter} with {ruleset.decks} decks",
+                "paytable A, B or C with four decks, D, E or F with eight; judged with paytable "
+                f"{ruleset.paytable.letter} as the table pays it",
+            )
+        )
+    return ruleset, tuple(problems)
+
+
+def rule_set_for(name: str, options: dict[str, str]) -> RuleSet:
+    """Return the named rule set with a table's options applied (:func:`read_options`).
 
     >>> rules = rule_set_for("pa-681a", {"paytable": "B", "decks": "4", "batches": "true"})
     >>> rules.decks, rules.paytable.letter, rules.batches
     (4, 'B', True)
     """
-    try:
-        ruleset = get_rule_set(name)
-    except RulesError:
-        ruleset = PA_681A
-    for key in sorted(options, key=lambda k: k != "decks"):
-        if key not in _PARSERS:
-            continue
-        try:
-            ruleset = ruleset.with_options(**{key: _PARSERS[key](options[key])})
-        except (RulesError, ValueError, KeyError):
-            continue
-    return ruleset
+    return read_options(name, options)[0]
 
+
+DECK_LIFE = timedelta(hours=24)
+"""PA 681a.3(c): the decks opened for use are changed "at least once every 24 hours"."""
 
 _SHOE_EVENTS = {
     "dealer_changed": ShoeEvent.DEALER_CHANGED,
@@ -66,26 +133,66 @@ class B21TableContext:
     ruleset: RuleSet = PA_681A
     dealer_id: str | None = None
     shoe: ShoeProcedure = field(default_factory=ShoeProcedure)
+    decks: int = PA_681A.decks
+    """The decks in the shoe: the table's, or the last shuffle's (PA 681a.3(a))."""
+    out: Counter[Card] = field(default_factory=Counter)
+    """Each card seen leaving the shoe since it was loaded."""
+    problems: tuple[OptionProblem, ...] = ()
+    """The options the table opened with that the rules do not allow."""
+    opened: dict[int, datetime] = field(default_factory=dict)
+    """When each batch's decks were opened for use (PA 681a.3(c)), where recorded."""
+    stale: set[int] = field(default_factory=set)
+    """Batches already reported as dealt past their 24 hours."""
 
     def observe(self, event: Event) -> tuple[str, ...]:
         """Update the context with one event; return the shoe rules it breaks (rule keys)."""
         kind = event.type_name()
         if kind == "table_opened":
-            self.ruleset = rule_set_for(event.rule_set, dict(event.options))  # type: ignore[attr-defined]
+            self.ruleset, self.problems = read_options(event.rule_set, dict(event.options))  # type: ignore[attr-defined]
             self.dealer_id = event.dealer_id  # type: ignore[attr-defined]
             self.shoe = ShoeProcedure(batches=self.ruleset.batches)
+            self.decks, self.out = self.ruleset.decks, Counter()
             return ()
         if kind == "dealer_changed":
             self.dealer_id = event.incoming_dealer_id  # type: ignore[attr-defined]
+        if kind == "shoe_shuffled":
+            self.decks = event.decks  # type: ignore[attr-defined]
+            if event.new_decks:  # type: ignore[attr-defined]
+                self.opened[event.batch] = event.occurred_at  # type: ignore[attr-defined]
+                self.stale.discard(event.batch)  # type: ignore[attr-defined]
         if kind == "shoe_loaded":
+            self.out = Counter()
             self.shoe, breaches = self.shoe.apply(ShoeEvent.LOADED, batch=event.batch)  # type: ignore[attr-defined]
             return breaches
+        composition = self._take(event) + self._deck_age(event)
         if kind == "card_found_face_up":
             used = event.disposition == "dealt"  # type: ignore[attr-defined]
             shoe_event = ShoeEvent.FACE_UP_DEALT if used else ShoeEvent.FACE_UP_DISCARDED
         else:
             shoe_event = _SHOE_EVENTS.get(kind)  # type: ignore[assignment]
         if shoe_event is None:
-            return ()
+            return composition
         self.shoe, breaches = self.shoe.apply(shoe_event)
-        return breaches
+        return breaches + composition
+
+    def _deck_age(self, event: Event) -> tuple[str, ...]:
+        """Return ``deck-change`` for the first card dealt from decks opened over 24 hours ago."""
+        batch = self.shoe.batch
+        if event.type_name() != "b21_card_dealt" or batch not in self.opened:
+            return ()
+        if batch in self.stale or event.occurred_at - self.opened[batch] <= DECK_LIFE:
+            return ()
+        self.stale.add(batch)
+        return ("deck-change",)
+
+    def _take(self, event: Event) -> tuple[str, ...]:
+        """Count a card seen leaving the shoe; ``shoe-composition`` if the decks cannot hold it.
+
+        A face-up card that is dealt is counted once, as the card dealt after it.
+        """
+        name = getattr(event, "card", None)
+        if name is None or getattr(event, "disposition", None) == "dealt":
+            return ()
+        card = parse_card(name)
+        self.out[card] += 1
+        return ("shoe-composition",) if self.out[card] > self.decks else ()

@@ -8,14 +8,30 @@ rules let it stand, which settlement is judged against:
   drawn to a 17 to the discard rack, and we read every card the rules did not
   call for the same way;
 - a card the rules deal for the Bonus only (681a.7(f)(2)) counts for the Bonus
-  only, however it was recorded;
+  only, however it was recorded; whether the dealer counted it anyway is judged
+  from the settlement (:mod:`.bonus_card_checks`), never from the device's
+  optional ``bonus_only`` flag alone;
 - a hand left standing under 17 stands as dealt: no card can be invented for it.
 
-A draw out of turn to a hand that was owed a card anyway is an order finding, and
-the card stands.
+A card the rules call for one hand, laid on the other hand, which is owed none,
+is judged by what the dealer did next. If the called hand later took a card, the
+misplaced card was one drawn to a hand that must stand and does not count (above).
+If it never did, the card out of the shoe for it is this one: judged where the rules
+send it (681a.7(b) places each card "on the appropriate area of the layout"), on
+the called hand, reported as ``B21-CARD-WRONG-HAND`` with nothing at stake of its
+own; a settlement that followed the card where it was laid is a settlement finding,
+which carries the money.
+
+A card to a hand that was owed one anyway stands. After the first four cards
+(681a.7(e)) the text gives no order: under the one-card rule and after a natural
+either hand may take its card first, unless the table's ``draw_order`` option
+requires the Player's first (a house procedure). The draws to 17 name their order
+in the rule itself. A card out of the order required is an order finding.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from audit.events.baccarat21.play import B21CardDealt
 from audit.games.baccarat21.cards import Card, parse_card
@@ -24,6 +40,7 @@ from audit.games.baccarat21.drawing import (
     Action,
     Deal,
     DealtCard,
+    DrawOrder,
     DrawRule,
     Hand,
     NextCard,
@@ -74,12 +91,20 @@ def owed(dealt: list[DealtCard], hand: Hand, bonus: bool, rule: DrawRule) -> Nex
 class _Walk:
     """The recorded cards judged one by one, building the deal as the rules let it stand."""
 
-    def __init__(self, view: B21RoundView, rule: DrawRule, emit: Emit) -> None:
-        self.view, self.rule, self.emit = view, rule, emit
+    def __init__(
+        self, view: B21RoundView, rule: DrawRule, emit: Emit, order: DrawOrder = DrawOrder.ANY
+    ) -> None:
+        self.view, self.rule, self.emit, self.order = view, rule, emit, order
         self.bonus = view.bonus_on_table()
         self.dealt: list[DealtCard] = []
         self.order_reported = False
         self.counting_stake = view.staked(_COUNTING_BETS)
+        self.misplaced: list[tuple[B21CardDealt, NextCard, list[tuple[str, dict]]]] = []
+        """Cards the rules called for one hand laid on the other, which was owed none: each
+        with the call, and the findings it makes if the called hand takes a card later."""
+        self.unflagged: list[tuple[B21CardDealt, int]] = []
+        """Bonus-only cards recorded without the flag or as counting, with their index in
+        the deal: the settlement says whether they were counted."""
 
     def _bonus_stake(self, hand: Hand) -> Cents:
         return self.view.staked((_BONUS_BET[hand],))
@@ -99,35 +124,39 @@ class _Walk:
             return
         if step is None or step.hand is not hand:
             due = owed(self.dealt, hand, self.bonus, self.rule)
-            if step is None or due is None:
-                self._extra(event)
+            if step is not None and due is None:  # called for the other hand: see finish
+                held: list[tuple[str, dict]] = []
+                self._extra(event, lambda code, **kw: held.append((code, kw)))
+                self.misplaced.append((event, step, held))
                 return
-            self._order(event, step)
+            if step is None:
+                self._extra(event, self.emit)
+                return
+            if self._ordered():
+                self._order(event, step)
             step = due
         if step.bonus_only and not event.bonus_only:
-            self.emit(
-                "B21-BONUS-CARD-COUNTED",
-                at_stake=self.counting_stake,
-                events=[event],
-                recorded=f"{event.card} counted for the {_NAMES[hand]} "
-                f"after a natural, at {self._total(hand)}",
-                expected="the card counts for the Bonus Wager only; the "
-                f"{_NAMES[hand]} stays at {self._total(hand)}",
-            )
+            self.unflagged.append((event, len(self.dealt)))
         elif event.bonus_only and not step.bonus_only:
             self._mismarked(event)
         self.dealt.append(DealtCard(card, hand, step.bonus_only))
+
+    def _ordered(self) -> bool:
+        """Return whether the cards after the first four have an order to keep."""
+        free = self.rule is DrawRule.ONE_CARD or _has_natural(self.dealt)
+        return not free or self.order is DrawOrder.PLAYER_FIRST
 
     def _order(self, event: B21CardDealt, step: NextCard) -> None:
         if self.order_reported:
             return
         self.order_reported = True
         number = len(self.dealt) + 1
+        house = self.rule is DrawRule.ONE_CARD or _has_natural(self.dealt)
         self.emit(
             "B21-DEAL-ORDER",
             at_stake=self.counting_stake,
             events=[event],
-            rule_key="deal-order" if number <= 4 else "draw",
+            rule_key="deal-order" if number <= 4 else "draw-order" if house else "draw",
             recorded=f"card {number}, {event.card}, to the {_NAMES[event.hand]}",
             expected=f"card {number} to the {_NAMES[step.hand]}",
         )
@@ -141,12 +170,12 @@ class _Walk:
             expected="a Bonus-only card only after a natural; this card counts for every wager",
         )
 
-    def _extra(self, event: B21CardDealt) -> None:
+    def _extra(self, event: B21CardDealt, emit: Callable[..., None]) -> None:
         hand = event.hand
         total = hand_total(_counting(self.dealt, hand))
         shown = f"{event.card} to the {_NAMES[hand]} at {self._total(hand)}"
         if _has_natural(self.dealt) and not self.bonus:
-            self.emit(
+            emit(
                 "B21-DRAW-AFTER-NATURAL",
                 at_stake=self.counting_stake,
                 events=[event],
@@ -154,7 +183,7 @@ class _Walk:
                 expected="no card after a natural with no Bonus Wager on the table",
             )
         elif _has_natural(self.dealt):
-            self.emit(
+            emit(
                 "B21-DRAW-EXTRA",
                 rule_key="bonus-card",
                 events=[event],
@@ -163,7 +192,7 @@ class _Walk:
                 expected="after a natural, one Bonus-only card to each hand under 17 and no other",
             )
         elif total >= STAND_ON:
-            self.emit(
+            emit(
                 "B21-DRAW-EXTRA",
                 rule_key="extra-card",
                 events=[event],
@@ -173,7 +202,7 @@ class _Walk:
                 "drawn to it goes to the discard rack",
             )
         else:
-            self.emit(
+            emit(
                 "B21-DRAW-EXTRA",
                 at_stake=self.counting_stake,
                 events=[event],
@@ -195,6 +224,20 @@ class _Walk:
                 expected="two cards to each hand",
             )
             return Deal(tuple(self.dealt), self.bonus)
+        for event, called, held in self.misplaced:
+            due = owed(self.dealt, called.hand, self.bonus, self.rule)
+            if due is None:  # the called hand took its card after all: this one was extra
+                for code, kw in held:
+                    self.emit(code, **kw)
+                continue
+            self.dealt.append(DealtCard(parse_card(event.card), called.hand, due.bonus_only))
+            self.emit(
+                "B21-CARD-WRONG-HAND",
+                events=[event],
+                recorded=f"{event.card} laid on the {_NAMES[event.hand]}, which was owed no card",
+                expected=f"the card called for the {_NAMES[called.hand]}, which took no other: "
+                f"judged there, at {self._total(called.hand)}",
+            )
         for hand in Hand:
             due = owed(self.dealt, hand, self.bonus, self.rule)
             if due is None:
@@ -219,9 +262,19 @@ class _Walk:
         return Deal(tuple(self.dealt), self.bonus)
 
 
-def judge_deal(view: B21RoundView, rule: DrawRule, emit: Emit) -> Deal:
-    """Report every card dealt against the rules; return the deal as the rules let it stand."""
-    walk = _Walk(view, rule, emit)
+def walk_deal(
+    view: B21RoundView, rule: DrawRule, emit: Emit, order: DrawOrder = DrawOrder.ANY
+) -> tuple[Deal, list[tuple[B21CardDealt, int]]]:
+    """Report every card dealt against the rules; return the deal as the rules let it stand,
+    and the Bonus-only cards not flagged so, each with its index in that deal."""
+    walk = _Walk(view, rule, emit, order)
     for _, event in view.cards:
         walk.card(event)
-    return walk.finish(voided=view.voided is not None)
+    return walk.finish(voided=view.voided is not None), walk.unflagged
+
+
+def judge_deal(
+    view: B21RoundView, rule: DrawRule, emit: Emit, order: DrawOrder = DrawOrder.ANY
+) -> Deal:
+    """Report every card dealt against the rules; return the deal as the rules let it stand."""
+    return walk_deal(view, rule, emit, order)[0]

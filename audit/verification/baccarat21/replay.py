@@ -102,7 +102,8 @@ def _build(view: B21RoundView, context: B21TableContext, findings: list[Finding]
         "wagers": _wagers(view),
         "cards": _cards(view, rules.draw_rule),
     }
-    deal = judge_deal(view, rules.draw_rule, Emit(view.table_id, rules, view.round_id))
+    emit = Emit(view.table_id, rules, view.round_id)
+    deal = judge_deal(view, rules.draw_rule, emit, rules.draw_order)
     result = RoundResult.from_deal(deal)
     lines["result"] = [
         f"Player's Hand {_hand(deal.hand_cards(Hand.PLAYER))}, "
@@ -146,13 +147,16 @@ def _cards(view: B21RoundView, rule: DrawRule) -> list[str]:
     bonus = view.bonus_on_table()
     for number, (_, event) in enumerate(view.cards, start=1):
         due = next_card(dealt, bonus, rule)
-        card = DealtCard(parse_card(event.card), event.hand, event.bonus_only)
+        flagged = event.bonus_only
+        if flagged is None:  # the device did not say: as the rules deal it
+            flagged = due is not None and due.bonus_only
+        card = DealtCard(parse_card(event.card), event.hand, flagged)
         dealt.append(card)
         hand_cards = [d.card for d in dealt if d.hand is event.hand and not d.bonus_only]
         want = "none: the hand was complete" if due is None else (
             f"{due.hand.value}" + (" (Bonus only)" if due.bonus_only else ""))  # fmt: skip
-        got = event.hand.value + (" (Bonus only)" if event.bonus_only else "")
-        same = due is not None and (due.hand, due.bonus_only) == (event.hand, event.bonus_only)
+        got = event.hand.value + (" (Bonus only)" if flagged else "")
+        same = due is not None and (due.hand, due.bonus_only) == (event.hand, flagged)
         rows.append(f"{number:>2}. {event.card:<3} to {got:<20} {describe_total(hand_cards):<9} "
                     f"rules: {want:<20} {mark(same)}")  # fmt: skip
     after = next_card(dealt, bonus, rule)

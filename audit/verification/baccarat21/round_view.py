@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from audit.events.baccarat21.play import B21CardDealt, B21RoundVoided
 from audit.events.baccarat21.shoe import CardFoundFaceUp
-from audit.events.baccarat21.wagers import B21WagerPlaced, B21WagerSettled
+from audit.events.baccarat21.wagers import B21WagerPlaced, B21WagerRemoved, B21WagerSettled
 from audit.events.envelope import Event
 from audit.games.baccarat21.settlement import BONUS_BETS, Bet
 from audit.games.money import Cents, to_cents
@@ -27,6 +27,7 @@ class B21RoundView:
     dealer_id: str | None = None
     """The dealer of the round's ``round_started``, if recorded."""
     placed: list[tuple[int, B21WagerPlaced]] = field(default_factory=list)
+    removed: list[tuple[int, B21WagerRemoved]] = field(default_factory=list)
     cards: list[tuple[int, B21CardDealt]] = field(default_factory=list)
     face_up: list[tuple[int, CardFoundFaceUp]] = field(default_factory=list)
     settled: list[tuple[int, B21WagerSettled]] = field(default_factory=list)
@@ -40,15 +41,19 @@ class B21RoundView:
         return min([i for i, _ in self.cards[:1]] + used, default=None)
 
     def wagers(self, before_first_card: bool = False) -> dict[tuple[int, Bet], Cents]:
-        """Return the cents on each (position, bet); only what went down before the first
-        card when ``before_first_card``."""
+        """Return the cents on each (position, bet), less any taken back (a wager taken back
+        in full is gone); only what stood before the first card when ``before_first_card``."""
         limit = self.first_card if before_first_card else None
         found: dict[tuple[int, Bet], Cents] = {}
         for index, event in self.placed:
             if limit is None or index < limit:
                 key = (event.position, event.bet)
                 found[key] = found.get(key, 0) + to_cents(event.amount)
-        return found
+        for index, removal in self.removed:
+            key = (removal.position, removal.bet)
+            if key in found and (limit is None or index < limit):
+                found[key] -= to_cents(removal.amount)
+        return {key: amount for key, amount in found.items() if amount > 0}
 
     def bonus_on_table(self) -> bool:
         """Return whether a Bonus Wager went down before the first card (681a.7(f)(2))."""
@@ -70,6 +75,8 @@ def view_b21_round(events: Iterable[Event]) -> B21RoundView:
         view.events.append(event)
         if isinstance(event, B21WagerPlaced):
             view.placed.append((index, event))
+        elif isinstance(event, B21WagerRemoved):
+            view.removed.append((index, event))
         elif isinstance(event, B21CardDealt):
             view.cards.append((index, event))
         elif isinstance(event, CardFoundFaceUp):

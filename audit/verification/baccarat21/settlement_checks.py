@@ -1,9 +1,11 @@
 """Settlement: each wager's outcome and money against the engine (PA 681a.7(h)-(k), 681a.8).
 
-Each wager placed is settled once, by :func:`~audit.games.baccarat21.settlement.settle_wager`
-on the deal as the rules let it stand (:mod:`.drawing_checks`) and the table's paytable.
-A winning Player or Banker Wager on a 17 pays 1 to 2 (681a.8(a)); a Bonus Wager pays
-from the paytable in force (681a.8(c)). In a voided round every wager is returned.
+Each wager placed is settled once, by
+:func:`~audit.games.baccarat21.settlement.settle_wager` on the deal as the rules let it
+stand (:mod:`.drawing_checks`) and the table's paytable; a second settlement of it is
+a finding of its own. A winning Player or Banker Wager on a 17 pays 1 to 2 (681a.8(a));
+a Bonus Wager pays from the paytable in force (681a.8(c)).
+In a voided round every wager is returned.
 """
 
 from __future__ import annotations
@@ -71,6 +73,22 @@ def _why(line: SettlementLine, result: RoundResult, rules: RuleSet) -> str:
     )
 
 
+def _repeated(event: B21WagerSettled, first: B21WagerSettled, emit: Emit) -> None:
+    """Report a wager settled a second time: 681a.7(h)-(k) settle each wager once, and
+    681a.8 pays a winner once at its odds. The money the repeat moved is at stake; the
+    first settlement is judged on its own, so nothing is counted twice."""
+    paid, collected, returned = _recorded(event)
+    emit(
+        "B21-SETTLE-TWICE",
+        position=event.position,
+        rule_key=_PAYOUT_RULE[event.bet] if paid else _OUTCOME_RULE[event.bet],
+        at_stake=paid + collected + returned,
+        events=[first, event],
+        recorded=f"{event.bet.value} settled again: {_money(paid, collected, returned)}",
+        expected=f"settled once ({first.outcome}: {_money(*_recorded(first))})",
+    )
+
+
 def check_settlement(view: B21RoundView, deal: Deal, rules: RuleSet, emit: Emit) -> None:
     """Report wagers settled with the wrong outcome or money, never settled, or never placed."""
     placed = view.wagers()
@@ -86,6 +104,8 @@ def check_settlement(view: B21RoundView, deal: Deal, rules: RuleSet, emit: Emit)
                 recorded=f"{event.bet.value} settled: {_money(*_recorded(event))}",
                 expected="only wagers placed are settled",
             )
+        elif key in settled:
+            _repeated(event, settled[key], emit)
         settled.setdefault(key, event)  # the first settlement is the one that counts
     result = RoundResult.from_deal(deal) if len(deal.cards) >= 4 else None
     for (position, bet), amount in sorted(placed.items(), key=lambda item: item[0][0]):

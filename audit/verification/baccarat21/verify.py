@@ -20,9 +20,11 @@ from dataclasses import replace
 
 from audit.events.baccarat21.shoe import ShoeCut, ShoeShuffled
 from audit.events.envelope import Event
+from audit.games.baccarat21.cards import parse_card
 from audit.games.baccarat21.shoe import COVER_MARGIN
+from audit.verification.baccarat21.bonus_card_checks import check_bonus_cards
 from audit.verification.baccarat21.context import B21TableContext
-from audit.verification.baccarat21.drawing_checks import judge_deal
+from audit.verification.baccarat21.drawing_checks import walk_deal
 from audit.verification.baccarat21.emit import Emit
 from audit.verification.baccarat21.round_view import B21RoundView, view_b21_round
 from audit.verification.baccarat21.settlement_checks import check_settlement
@@ -35,6 +37,8 @@ SHOE_BREACHES = {
     "reshuffle": "B21-SHOE-NO-RESHUFFLE",
     "face-up-card": "B21-SHOE-FACE-UP-USED",
     "batches": "B21-SHOE-BATCH",
+    "shoe-composition": "B21-SHOE-CARD-EXCESS",
+    "deck-change": "B21-SHOE-DECKS-UNCHANGED",
 }
 """The engine's shoe rule keys (audit/games/baccarat21/shoe.py) -> finding codes."""
 
@@ -45,7 +49,9 @@ def verify_b21_round(view: B21RoundView, context: B21TableContext) -> list[Findi
         context.table_id, context.ruleset, view.round_id, view.dealer_id or context.dealer_id
     )
     check_wagers(view, emit)
-    deal = judge_deal(view, context.ruleset.draw_rule, emit)
+    rules = context.ruleset
+    deal, unflagged = walk_deal(view, rules.draw_rule, emit, rules.draw_order)
+    check_bonus_cards(view, deal, unflagged, context.ruleset, emit)
     check_settlement(view, deal, context.ruleset, emit)
     return emit.findings
 
@@ -119,12 +125,22 @@ class StreamVerifier:
         if kind == "table_closed":
             emit.findings += self._close_rounds(event.table_id)
         _check_shoe_setup(event, emit)
-        for key in context.observe(event):  # at the table, only a shoe loaded can break one
+        breaches = context.observe(event)
+        if kind == "table_opened":
+            for problem in context.problems:  # recorded as opened, judged, never refused
+                emit(
+                    "B21-TABLE-OPTIONS",
+                    events=[event],
+                    rule_key=problem.rule_key,
+                    recorded=problem.recorded,
+                    expected=problem.expected,
+                )
+        for key in breaches:  # at the table: a shoe loaded, or a card burned
             emit(
                 SHOE_BREACHES[key],
                 events=[event],
-                recorded=f"batch {getattr(event, 'batch', '?')} loaded for two shoes running",
-                expected=_SHOE_EXPECTED[key],
+                recorded=_shoe_recorded(key, event, context),
+                expected=_shoe_expected(key, context),
             )
         return emit.findings
 
@@ -138,14 +154,13 @@ class StreamVerifier:
         emit = Emit(
             event.table_id, context.ruleset, event.round_id, view.dealer_id or context.dealer_id
         )
-        what = getattr(event, "card", None) or event.type_name()
         for key in breaches:
             emit(
                 SHOE_BREACHES[key],
                 events=[event],
                 at_stake=view.staked(),
-                recorded=_SHOE_RECORDED[key].format(what),
-                expected=_SHOE_EXPECTED[key],
+                recorded=_shoe_recorded(key, event, context),
+                expected=_shoe_expected(key, context),
             )
         return emit.findings
 
@@ -174,13 +189,32 @@ _SHOE_RECORDED = {
     "burn": "{} dealt with no card burned first",
     "reshuffle": "{} dealt from a shoe whose cover card came out in an earlier round",
     "face-up-card": "{}, found face up in the shoe, dealt to a hand",
+    "batches": "batch {} loaded for two shoes running",
+    "shoe-composition": "{} out of the shoe",
+    "deck-change": "{} dealt from decks opened for use more than 24 hours before",
 }
 _SHOE_EXPECTED = {
     "burn": "the first card after a shoe is loaded, and a new dealer's first card, burned",
     "reshuffle": "the round the cover card came out in completed, then the cards reshuffled",
     "face-up-card": "the card not used in that round: to the discard rack",
     "batches": "the two batches alternate, each used for every other dealing shoe",
+    "shoe-composition": "each card at most {0} times from {0} decks (PA 681a.3(a))",
+    "deck-change": "the decks changed at least once every 24 hours",
 }
+
+
+def _shoe_recorded(key: str, event: Event, context: B21TableContext) -> str:
+    if key == "batches":
+        return _SHOE_RECORDED[key].format(getattr(event, "batch", "?"))
+    card = getattr(event, "card", None)
+    recorded = _SHOE_RECORDED[key].format(card or event.type_name())
+    if key == "shoe-composition" and card is not None:
+        recorded += f", copy {context.out[parse_card(card)]} since the shoe was loaded"
+    return recorded
+
+
+def _shoe_expected(key: str, context: B21TableContext) -> str:
+    return _SHOE_EXPECTED[key].format(context.decks)
 
 
 def verify_b21_stream(events: Iterable[Event]) -> Iterator[Finding]:

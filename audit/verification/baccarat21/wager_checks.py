@@ -1,5 +1,12 @@
-"""Wagers: placed before the first card (PA 681a.6(b)), and a main wager under every optional
-one (PA 681a.6(c)-(d))."""
+"""Wagers: placed before the first card and left alone until settled (PA 681a.6(b)), and a main
+wager under every optional one (PA 681a.6(c)-(d)).
+
+681a.6(b) forbids removing a wager "until a decision has been rendered and implemented"
+and names no moment before which it may be taken back. Read as written, every removal
+before settlement breaks it: after the first card it is critical (the player has seen
+cards), before it a warning. The wager is then judged as what stayed on the layout;
+the chips taken back are the money at stake.
+"""
 
 from __future__ import annotations
 
@@ -22,6 +29,17 @@ def check_wagers(view: B21RoundView, emit: Emit) -> None:
                 expected="every wager placed before the first card is dealt",
                 events=[view.events[first], event],
             )
+    for index, removal in view.removed:
+        late = first is not None and index > first
+        emit(
+            "B21-WAGER-REMOVED" if late else "B21-WAGER-REMOVED-EARLY",
+            position=removal.position,
+            at_stake=to_cents(removal.amount),
+            recorded=f"{removal.bet.value} wager, {removal.amount} taken back "
+            + ("after the first card" if late else "before the first card"),
+            expected="no wager removed until it is settled",
+            events=[removal],
+        )
     bets: dict[int, set] = {}
     for _, event in view.placed:
         bets.setdefault(event.position, set()).add(event.bet)

@@ -65,16 +65,24 @@ def test_the_kinds_cover_the_codes_a_careless_dealer_breaks():
     covered = {code for kind in KINDS for label in forced(kind)[1] for code in label.codes}
     assert covered == {
         "B21-BONUS-CARD-COUNTED",
+        "B21-BONUS-FLAG",
+        "B21-CARD-WRONG-HAND",
         "B21-DEAL-ORDER",
         "B21-DRAW-AFTER-NATURAL",
         "B21-DRAW-EXTRA",
         "B21-DRAW-STOOD",
         "B21-SETTLE-OUTCOME",
         "B21-SETTLE-PAYOUT",
+        "B21-SETTLE-TWICE",
+        "B21-SHOE-CARD-EXCESS",
+        "B21-SHOE-DECKS-UNCHANGED",
         "B21-SHOE-FACE-UP-USED",
         "B21-SHOE-NO-BURN",
         "B21-SHOE-NO-RESHUFFLE",
+        "B21-TABLE-OPTIONS",
         "B21-WAGER-LATE",
+        "B21-WAGER-REMOVED",
+        "B21-WAGER-REMOVED-EARLY",
     }
 
 

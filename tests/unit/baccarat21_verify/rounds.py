@@ -9,7 +9,7 @@ from uuid import UUID
 from audit.events.catalogue import parse_event
 from audit.events.envelope import Event
 from audit.games.baccarat21.cards import parse_card
-from audit.games.baccarat21.drawing import Deal, DealtCard, Hand
+from audit.games.baccarat21.drawing import Deal, DealtCard, DrawOrder, Hand
 from audit.games.baccarat21.rulesets import PA_681A
 from audit.games.baccarat21.settlement import Bet, RoundResult, Wager, settle_round
 from audit.games.money import format_cents
@@ -18,12 +18,14 @@ from audit.verification.baccarat21.verify import verify_b21_stream
 HANDS = {"P": Hand.PLAYER, "B": Hand.BANKER}
 
 
-def parse_deal(text: str) -> list[tuple[str, Hand, bool]]:
-    """``"P AS, B 9H, B+ 4S"``: the hand (``+`` for Bonus-only) and the card, in order."""
+def parse_deal(text: str) -> list[tuple[str, Hand, bool | None]]:
+    """``"P AS, B 9H, B+ 4S"``: the hand (``+`` for Bonus-only, ``?`` for a card recorded
+    without the flag) and the card, in order."""
     found = []
     for item in text.split(","):
         hand, card = item.split()
-        found.append((card, HANDS[hand[0]], hand.endswith("+")))
+        flag = None if hand.endswith("?") else hand.endswith("+")
+        found.append((card, HANDS[hand[0]], flag))
     return found
 
 
@@ -33,10 +35,13 @@ class B21Table:
     def __init__(self, table_id: str = "B21-01", **options: str) -> None:
         self.table_id = table_id
         self.options = {"decks": "8", "paytable": "D", "batches": "false", **options}
+        decks = int(self.options["decks"])
         self.rules = PA_681A.with_options(
-            decks=int(self.options["decks"]),
+            as_recorded=True,  # a table may open with options the rules do not allow
+            decks=decks if decks in (4, 8) else PA_681A.decks,
             paytable=self.options["paytable"],
             batches=self.options["batches"] == "true",
+            draw_order=DrawOrder(self.options.get("draw_order", "any")),
         )
         self.events: list[Event] = []
         self.now = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
@@ -67,9 +72,11 @@ class B21Table:
         decks: int | None = None,
         cut_at: int = 150,
         cover_from_bottom: int = 60,
+        new_decks: bool | None = None,
     ) -> None:
         decks = decks or self.rules.decks
-        self.add("shoe_shuffled", batch=batch, decks=decks, reason="opening")
+        fresh = {} if new_decks is None else {"new_decks": new_decks}
+        self.add("shoe_shuffled", batch=batch, decks=decks, reason="opening", **fresh)
         self.add(
             "shoe_cut", stack_size=52 * decks, cut_at=cut_at, cover_from_bottom=cover_from_bottom
         )
@@ -97,6 +104,7 @@ class B21Table:
         settle_as: str | None = None,
         settled: dict[tuple[int, Bet], tuple[str, int, int, int] | None] | None = None,
         late: list[tuple[int, Bet, int]] = (),
+        removed: list[tuple[int, Bet, int]] = (),
         before_cards: list[tuple[str, dict[str, Any]]] = (),
         complete: bool = True,
     ) -> str:
@@ -114,11 +122,20 @@ class B21Table:
                 bet=bet.value,
                 amount=format_cents(amount),
             )
+        for position, bet, amount in removed:
+            self.add(
+                "b21_wager_removed",
+                round_id,
+                position=position,
+                bet=bet.value,
+                amount=format_cents(amount),
+            )
         for event_type, payload in before_cards:
             self.add(event_type, round_id, **payload)
         dealt = parse_deal(cards)
         for i, (card, hand, bonus_only) in enumerate(dealt):
-            self.add("b21_card_dealt", round_id, card=card, hand=hand.value, bonus_only=bonus_only)
+            flag = {} if bonus_only is None else {"bonus_only": bonus_only}
+            self.add("b21_card_dealt", round_id, card=card, hand=hand.value, **flag)
             if i == 0:
                 for position, bet, amount in late:
                     self.add(
@@ -131,7 +148,7 @@ class B21Table:
         basis = parse_deal(settle_as) if settle_as else dealt
         all_wagers = [Wager(p, b, a) for p, b, a in [*wagers, *late]]
         deal = Deal(
-            tuple(DealtCard(parse_card(c), h, b) for c, h, b in basis),
+            tuple(DealtCard(parse_card(c), h, bool(b)) for c, h, b in basis),
             any(w.bet in (Bet.BONUS_PLAYER, Bet.BONUS_BANKER) for w in all_wagers),
         )
         lines = settle_round(all_wagers, RoundResult.from_deal(deal), self.rules.paytable).lines

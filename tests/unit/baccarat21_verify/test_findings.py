@@ -1,6 +1,7 @@
 """One hand-written round per finding code, each read from PA ch. 681a, producing exactly that
 code with its citation, position and money; and a clean round producing none."""
 
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
@@ -37,6 +38,29 @@ def test_deal_order_player_banker_player_banker():
     assert finding.recorded == "card 2, 5D, to the Player's Hand"
 
 
+def test_the_banker_may_draw_before_the_player():
+    """681a.7(g) draws "one additional card ... to the Player or Banker Hand" and gives no
+    order; only the first four cards have one (681a.7(e))."""
+    table = B21Table().open()
+    table.round([(1, B, 100_00)], "P TS, B 2H, P 3D, B 2C, B 3H, P 2S")
+    assert table.findings() == []
+
+
+def test_after_a_natural_either_bonus_card_may_come_first():
+    """681a.7(f)(2): one card "to the Player's Hand or Banker's Hand", no order either."""
+    table = B21Table().open()
+    table.round([(1, P, 10_00), (1, BP, 5_00)], "P AS, B 9H, P AD, B 5C, B+ 2C, P+ 2S")
+    assert table.findings() == []
+
+
+def test_the_player_first_is_a_house_procedure_option():
+    table = B21Table(draw_order="player_first").open()
+    table.round([(1, B, 100_00)], "P TS, B 2H, P 3D, B 2C, B 3H, P 2S")
+    finding = only(table.findings(), "B21-DEAL-ORDER")
+    assert finding.rule == "PA 681a.7(g) (which gives no order; the house's draw_order option)"
+    assert finding.recorded == "card 5, 3H, to the Banker's Hand"
+
+
 def test_a_card_drawn_to_a_17_is_discarded_and_does_not_count():
     """681a.9(b): "has 17 and the dealer accidentally draws an additional card, the card shall
     be placed in the discard rack". Settled on 17 against 17, the tie stands."""
@@ -46,6 +70,47 @@ def test_a_card_drawn_to_a_17_is_discarded_and_does_not_count():
     assert finding.rule == "PA 681a.9(b)"
     assert (finding.round_id, finding.table_id, finding.position) == ("B21-01-r1", "B21-01", None)
     assert finding.at_stake == Decimal("50.00")
+
+
+def test_a_card_called_for_the_player_laid_on_the_banker_is_judged_on_the_player():
+    """The Player's 12 is owed a card (681a.7(g)), the Banker's 18 none; the dealer lays the
+    Player's card, 9S, on the Banker and stops. The rules send it to the Player (681a.7(b)):
+    Player 21 beats Banker 18, and so it was settled."""
+    table = B21Table().open()
+    table.round(
+        [(1, B, 10_00), (2, P, 10_00)],
+        "P TS, B 9H, P 2D, B 9C, B 9S",
+        settle_as="P TS, B 9H, P 2D, B 9C, P 9S",
+    )
+    found = table.findings()
+    assert codes(found) == ["B21-CARD-WRONG-HAND"], [(f.code, f.recorded) for f in found]
+    wrong = found[0]
+    assert (wrong.rule, wrong.at_stake) == ("PA 681a.7(b)", 0)
+    assert wrong.expected == (
+        "the card called for the Player's Hand, which took no other: judged there, at hard 21"
+    )
+
+
+def test_a_card_laid_on_the_wrong_hand_settled_as_laid():
+    """Settled as laid (Banker 18 + 5S = 23, over), the Player's 12 wins; where the rules send
+    the card, the Player's 17 loses to 18. The settlement findings carry the money."""
+    table = B21Table().open()
+    table.round([(1, B, 10_00), (2, P, 10_00)], "P TS, B 9H, P 2D, B 9C, B 5S")
+    found = table.findings()
+    assert codes(found) == ["B21-CARD-WRONG-HAND", "B21-SETTLE-OUTCOME", "B21-SETTLE-OUTCOME"]
+    assert [f.at_stake for f in found] == [0, Decimal("20.00"), Decimal("20.00")]
+
+
+def test_a_card_on_the_wrong_hand_then_the_called_hand_takes_its_own():
+    """Then the misplaced card was drawn to a hand that must stand: 681a.9(b)."""
+    table = B21Table().open()
+    table.round(
+        [(1, B, 10_00)],
+        "P TS, B 9H, P 2D, B 9C, B 9S, P 5S",
+        settle_as="P TS, B 9H, P 2D, B 9C, P 5S",
+    )
+    finding = only(table.findings(), "B21-DRAW-EXTRA")
+    assert finding.rule == "PA 681a.9(b)"
 
 
 def test_one_additional_card_then_the_hand_stands():
@@ -79,16 +144,45 @@ def test_no_card_after_a_natural_without_a_bonus_wager():
 
 def test_a_bonus_only_card_counted_for_the_main_wager():
     """681a.7(f)(2): after a natural, the card "shall count only for purposes of the Bonus
-    Wager"; recorded as counting, it is judged as the Bonus card it is."""
+    Wager". The settlement shows it counted: the Banker's 14 + 9S = 23 lost to the Player's
+    natural 12 (two aces), where 14 beats 12."""
+    table = B21Table().open()
+    table.round(
+        [(1, P, 10_00), (2, B, 10_00), (2, BB, 5_00)], "P AS, B 9H, P AD, B 5C, P+ 2S, B 9S"
+    )
+    found = table.findings()
+    assert codes(found) == ["B21-BONUS-CARD-COUNTED", "B21-SETTLE-OUTCOME", "B21-SETTLE-OUTCOME"]
+    finding = found[0]
+    assert finding.rule == "PA 681a.7(f)(2)"
+    assert finding.at_stake == Decimal("20.00")
+    assert finding.recorded == "9S counted for the Banker's Hand after a natural: settled on 23"
+
+
+@pytest.mark.parametrize(
+    ("recorded", "flag"), [("B", "as counting"), ("B?", "without the Bonus-only flag")]
+)
+def test_a_bonus_only_card_not_flagged_but_not_counted_is_a_data_note(recorded, flag):
+    """The flag is the device's and optional: settled as the rules say, the card was not
+    counted, whatever the flag. Recorded as counting, or not flagged at all, it is a note."""
     table = B21Table().open()
     table.round(
         [(1, P, 10_00), (2, B, 10_00), (2, BB, 5_00)],
-        "P AS, B 9H, P KD, B 5C, B 4S",
-        settle_as="P AS, B 9H, P KD, B 5C, B+ 4S",
+        f"P AS, B 9H, P AD, B 5C, P+ 2S, {recorded} 9S",
+        settle_as="P AS, B 9H, P AD, B 5C, P+ 2S, B+ 9S",
     )
-    finding = only(table.findings(), "B21-BONUS-CARD-COUNTED")
-    assert finding.rule == "PA 681a.7(f)(2)"
-    assert finding.at_stake == Decimal("20.00")
+    finding = only(table.findings(), "B21-BONUS-FLAG")
+    assert (finding.severity.value, finding.rule, finding.at_stake) == (
+        "info",
+        "PA 681a.7(f)(2)",
+        0,
+    )
+    assert finding.recorded == f"9S to the Banker's Hand after a natural recorded {flag}"
+
+
+def test_a_counting_card_with_no_flag_is_no_finding():
+    table = B21Table().open()
+    table.round([(1, B, 10_00)], "P? TS, B? 9H, P? 5D, B? 8C, P? 2S")
+    assert table.findings() == []
 
 
 def test_a_counting_card_recorded_as_bonus_only():
@@ -174,9 +268,103 @@ def test_two_batches_alternate():
     assert (finding.rule, finding.round_id) == ("PA 681a.3(b)", None)
 
 
+def test_a_paytable_for_eight_decks_at_a_four_deck_table():
+    """681a.8(c): paytables A-C go with four decks, D-F with eight. Reported when the table
+    opens, and the table is judged with the paytable it pays: a straight at 11 to 1 on E."""
+    table = B21Table(decks="4", paytable="E").open()
+    table.round(
+        [(1, P, 10_00), (1, BP, 10_00)],
+        "P 5S, B 9H, P 6D, B 8C, P 7S",
+        settled={(1, BP): ("win", 110_00, 0, 0)},
+    )
+    finding = only(table.findings(), "B21-TABLE-OPTIONS")
+    assert (finding.rule, finding.round_id, finding.at_stake) == ("PA 681a.8(c)", None, 0)
+    assert finding.recorded == "paytable E with 4 decks"
+    assert finding.event_ids == (str(table.events[0].event_id),)
+
+
+def test_an_option_the_rules_do_not_allow_is_reported_not_refused():
+    """681a.3(a): four or eight decks. Six is left out, and the table judged with eight."""
+    table = B21Table(decks="6").open(decks=8)
+    finding = only(table.findings(), "B21-TABLE-OPTIONS")
+    assert (finding.rule, finding.recorded) == ("PA 681a.3(a)", "decks '6'")
+    assert finding.expected == "judged with decks 8"
+
+
 def test_the_decks_of_the_table():
     table = B21Table().open(decks=4)
     assert only(table.findings(), "B21-SHOE-DECKS").rule == "PA 681a.3(a)"
+
+
+def test_a_fifth_ace_of_spades_from_four_decks():
+    """681a.3(a): four decks hold the ace of spades four times. The burn's card counts; the
+    fifth ace is the card the shoe cannot hold, with the round's wagers at stake."""
+    table = B21Table(decks="4", paytable="A").open(burn=False)
+    table.add("card_burned", card="AS")
+    table.round([(1, P, 10_00)], "P AS, B 9H, P 5D, B 8C, P AS")
+    round_id = table.round([(2, B, 30_00), (2, T, 5_00)], "P 9C, B AS, P 8D, B AS")
+    finding = only(table.findings(), "B21-SHOE-CARD-EXCESS")
+    assert (finding.rule, finding.round_id, finding.at_stake) == (
+        "PA 681a.3(a)",
+        round_id,
+        Decimal("35.00"),
+    )
+    assert finding.recorded == "AS out of the shoe, copy 5 since the shoe was loaded"
+    assert finding.expected == "each card at most 4 times from 4 decks (PA 681a.3(a))"
+
+
+def test_eight_decks_hold_eight_and_a_new_shoe_starts_the_count_again():
+    table = B21Table().open()
+    for _ in range(4):
+        table.round([(1, P, 10_00)], "P AS, B 9H, P 5D, B 8C, P AS")
+    table.load()
+    table.round([(1, P, 10_00)], "P AS, B 9H, P 5D, B 8C, P AS")
+    assert table.findings() == []
+
+
+def test_a_face_up_card_dealt_is_one_card_out_of_the_shoe():
+    table = B21Table(decks="4", paytable="A").open()
+    table.round([(1, P, 10_00)], "P AS, B 9H, P 5D, B 8C, P AS")
+    table.round(
+        [(1, P, 10_00)],
+        "P AS, B 9H, P 8D, B 8C",
+        before_cards=[
+            ("card_found_face_up", {"card": "AS", "disposition": "discarded"}),
+            ("card_found_face_up", {"card": "AS", "disposition": "dealt"}),
+        ],
+    )
+    assert codes(table.findings()) == ["B21-SHOE-FACE-UP-USED"]
+
+
+def _dealt_at(table, hours: float) -> None:
+    table.now += timedelta(hours=hours)
+
+
+def test_the_decks_changed_every_24_hours():
+    """681a.3(c): "changed at least once every 24 hours". Reported once for the decks."""
+    table = B21Table().open(new_decks=True)
+    table.round([(1, P, 10_00)], "P 9C, B 9H, P 8D, B 8C")
+    _dealt_at(table, 24)
+    stale = table.round([(1, P, 10_00)], "P 9S, B 9D, P 8H, B 8S")
+    table.round([(1, P, 10_00)], "P 9S, B 9D, P 8H, B 8S")
+    finding = only(table.findings(), "B21-SHOE-DECKS-UNCHANGED")
+    assert (finding.rule, finding.round_id) == ("PA 681a.3(c)", stale)
+
+
+def test_new_decks_within_24_hours_are_clean():
+    table = B21Table().open(new_decks=True)
+    _dealt_at(table, 23)
+    table.load(new_decks=True)
+    _dealt_at(table, 23)
+    table.round([(1, P, 10_00)], "P 9S, B 9D, P 8H, B 8S")
+    assert table.findings() == []
+
+
+def test_decks_whose_opening_was_never_recorded_are_not_judged():
+    table = B21Table().open()
+    _dealt_at(table, 48)
+    table.round([(1, P, 10_00)], "P 9S, B 9D, P 8H, B 8S")
+    assert table.findings() == []
 
 
 def test_the_cut_ten_cards_in():
@@ -200,6 +388,44 @@ def test_a_wager_after_the_first_card():
         "PA 681a.6(b)",
         2,
         Decimal("40.00"),
+    )
+
+
+def test_a_wager_taken_back_after_the_first_card():
+    """681a.6(b): a player "may not ... remove ... any wagers that have been made until a
+    decision has been rendered". What stayed on the layout is settled and judged."""
+    table = B21Table().open()
+    round_id = table.round(
+        [(1, B, 10_00), (1, T, 5_00)], "P TS, B 9H, P 5D, B 8C, P 2S", complete=False
+    )
+    table.events = [e for e in table.events if e.type_name() != "b21_wager_settled"]
+    table.add("b21_wager_removed", round_id, position=1, bet="tie", amount="5.00")
+    table.settle(round_id, 1, B, "push", returned=10_00)  # Player 17, Banker 17
+    table.add("round_completed", round_id)
+    finding = only(table.findings(), "B21-WAGER-REMOVED")
+    assert (finding.severity.value, finding.rule, finding.position, finding.at_stake) == (
+        "critical",
+        "PA 681a.6(b)",
+        1,
+        Decimal("5.00"),
+    )
+
+
+def test_a_wager_taken_back_before_the_first_card():
+    """681a.6(b) names no moment before which a wager may be taken back: read as written, a
+    warning before the first card. Half the Player Wager stays and is settled on its own."""
+    table = B21Table().open()
+    round_id = table.round(
+        [(2, P, 40_00)],
+        "P TS, B 9H, P 9D, B 8C",
+        removed=[(2, P, 20_00)],
+        settled={(2, P): ("win", 20_00, 0, 0)},
+    )
+    finding = only(table.findings(), "B21-WAGER-REMOVED-EARLY")
+    assert (finding.severity.value, finding.round_id, finding.at_stake) == (
+        "warning",
+        round_id,
+        Decimal("20.00"),
     )
 
 
@@ -277,6 +503,33 @@ def test_a_settlement_with_no_wager():
     table.add("round_completed", round_id)
     finding = only(table.findings(), "B21-SETTLE-UNPLACED")
     assert (finding.position, finding.at_stake) == (5, Decimal("50.00"))
+
+
+def test_a_winning_wager_paid_twice():
+    """681a.7(i)(2)(i), 681a.8(a): the winner is paid once at 1 to 1. The second payout is the
+    money at stake, once; the first settlement is right and raises nothing."""
+    table = B21Table().open()
+    round_id = table.round([(3, P, 40_00)], "P TS, B 9H, P 9D, B 8C", complete=False)
+    table.settle(round_id, 3, P, "win", paid=40_00)
+    table.add("round_completed", round_id)
+    finding = only(table.findings(), "B21-SETTLE-TWICE")
+    assert (finding.rule, finding.position, finding.at_stake) == (
+        "PA 681a.8(a)",
+        3,
+        Decimal("40.00"),
+    )
+    assert (finding.round_id, finding.table_id) == (round_id, "B21-01")
+    assert finding.recorded == "player settled again: paid 40.00"
+    assert len(finding.event_ids) == 2
+
+
+def test_a_losing_wager_collected_twice_cites_the_outcome():
+    table = B21Table().open()
+    round_id = table.round([(1, T, 5_00), (1, B, 5_00)], "P TS, B 9H, P 9D, B 8C", complete=False)
+    table.settle(round_id, 1, T, "lose", collected=5_00)
+    table.add("round_completed", round_id)
+    finding = only(table.findings(), "B21-SETTLE-TWICE")
+    assert (finding.rule, finding.at_stake) == ("PA 681a.7(k)(1)", Decimal("5.00"))
 
 
 def test_a_voided_round_returns_every_wager():
