@@ -156,6 +156,11 @@ TABLE_OPTIONS: Mapping[str, TableOption] = {
 """Every option a table may set, by the name ``table_opened.options`` gives it."""
 
 
+READ_ELSEWHERE = frozenset({"variance_report_over", "variance_escalate_at"})
+"""Option names of every game's tables read by another part: the drop reconciliation's
+variance thresholds (audit/accounting/controls.py). Known, so never reported here."""
+
+
 def apply_options(
     rules: RuleSet, options: Mapping[str, str]
 ) -> tuple[RuleSet, list[OptionProblem]]:
@@ -170,6 +175,8 @@ def apply_options(
     problems: list[OptionProblem] = []
     for name, value in sorted(options.items()):
         option = TABLE_OPTIONS.get(name)
+        if option is None and name in READ_ELSEWHERE:
+            continue
         if option is None:
             problems.append(OptionProblem(name, value, "not a table option", "records"))
             continue

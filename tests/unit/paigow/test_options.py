@@ -82,3 +82,13 @@ def test_docs_list_every_table_option():
     rules_md = (Path(__file__).resolve().parents[3] / "docs" / "rules.md").read_text()
     for name in TABLE_OPTIONS:
         assert f"| `{name}` |" in rules_md, name
+
+
+def test_the_reconciliations_thresholds_are_known_options_read_elsewhere():
+    from audit.accounting.controls import Thresholds
+    from audit.games.paigow.options import READ_ELSEWHERE
+
+    options = {"variance_report_over": "10", "variance_escalate_at": "50"}
+    assert apply_options(get_rule_set("pa-2012"), options)[1] == []
+    assert Thresholds.from_options(options) == Thresholds(1_000, 5_000)
+    assert set(options) == READ_ELSEWHERE
