@@ -474,24 +474,34 @@ def check_delivery(view: RoundView, context: TableContext, emit: Emit) -> None:
     groups = [expected[i : i + STACK_HEIGHT] for i in range(0, len(expected), STACK_HEIGHT)]
     cited = "alternative-delivery" in ruleset.citations
     alternative = style is not ruleset.default_delivery_style and cited
+    how = f"{style.value}{', cut' if cut is not None else ''}"
+    wrong: list[tuple[play.StackDelivered, Position, list[str]]] = []
     for _, event in view.delivered:
         order, position = event.order, event.position
         where = walk[order] if walk is not None else position
-        if where == position and set(event.tiles) == set(groups[order]):
-            continue
-        group = list(groups[order])
-        how = f"{style.value}{', cut' if cut is not None else ''}"
-        emit(
-            "PG-DEAL-STACK-ORDER",
-            recorded=f"stack {event.order + 1} to {position_name(layout, event.position)}: "
-            + " ".join(event.tiles),
-            expected=f"stack {event.order + 1} to {position_name(layout, where)}: "
-            + f"{' '.join(group)} ({how})",
-            position=event.position,
-            at_stake=_stakes(view, [event.position]),
-            events=[event],
-            rule_key="alternative-delivery" if alternative else None,
+        if where != position or set(event.tiles) != set(groups[order]):
+            wrong.append((event, where, list(groups[order])))
+    if not wrong:
+        return
+    # One misdelivery is one finding: every stack it touched is listed, each wager at a
+    # touched position counted once.
+    touched = [event.position for event, _, _ in wrong]
+    emit(
+        "PG-DEAL-STACK-ORDER",
+        recorded="; ".join(
+            f"stack {e.order + 1} to {position_name(layout, e.position)}: {' '.join(e.tiles)}"
+            for e, _, _ in wrong
+        ),
+        expected="; ".join(
+            f"stack {e.order + 1} to {position_name(layout, where)}: {' '.join(group)}"
+            for e, where, group in wrong
         )
+        + f" ({how})",
+        position=touched[0] if len(set(touched)) == 1 else None,
+        at_stake=_stakes(view, touched),
+        events=[e for e, _, _ in wrong],
+        rule_key="alternative-delivery" if alternative else None,
+    )
 
 
 def check_style(view: RoundView, context: TableContext, emit: Emit) -> None:

@@ -217,20 +217,23 @@ def test_two_stacks_delivered_swapped():
     second, third = rnd.first("stack_delivered", order=2), rnd.first("stack_delivered", order=3)
     rnd.replace(second, tiles=third.tiles)
     rnd.replace(third, tiles=second.tiles)
-    findings = rnd.findings("PG-DEAL-STACK-ORDER")
-    assert [summary(f) for f in findings] == [
-        ("PG-DEAL-STACK-ORDER", "PA 621a.6(d)", 2, Decimal(0)),
-        ("PG-DEAL-STACK-ORDER", "PA 621a.6(d)", 3, Decimal("40.00")),
-    ]
-    assert findings[1].expected == "stack 4 to Position 3: 2-2a 2-2b 5-6a 5-6b (house_way_right)"
+    # One misdelivery, one finding: both stacks listed, the one wager touched counted once.
+    [finding] = rnd.findings("PG-DEAL-STACK-ORDER")
+    assert summary(finding) == ("PG-DEAL-STACK-ORDER", "PA 621a.6(d)", None, Decimal("40.00"))
+    assert finding.expected.endswith(
+        "; stack 4 to Position 3: 2-2a 2-2b 5-6a 5-6b (house_way_right)"
+    )
+    assert len(finding.event_ids) == 2
 
 
 def test_a_stack_delivered_past_its_position():
     rnd = clean_round("pa-2019")
     rnd.replace(rnd.first("stack_delivered", order=3), position=4)
     rnd.replace(rnd.first("stack_delivered", order=4), position=3)
-    findings = rnd.findings("PG-DEAL-STACK-ORDER")
-    assert [(f.position, f.at_stake) for f in findings] == [(4, Decimal(0)), (3, Decimal("40.00"))]
+    [finding] = rnd.findings("PG-DEAL-STACK-ORDER")
+    assert (finding.position, finding.at_stake) == (None, Decimal("40.00"))
+    assert "to Position 4" in finding.recorded
+    assert "to Position 3" in finding.recorded
 
 
 def test_a_cut_and_a_bank_style_delivered_as_if_uncut():
@@ -241,9 +244,25 @@ def test_a_cut_and_a_bank_style_delivered_as_if_uncut():
                         style=DeliveryStyle.CUP_SAY_LEFT)  # fmt: skip
     for wrong, right in zip(uncut.all("stack_delivered"), rnd.all("stack_delivered"), strict=True):
         rnd.replace(right, tiles=wrong.tiles)
-    findings = rnd.findings("PG-DEAL-STACK-ORDER")
-    assert {f.rule for f in findings} == {"PA 621a.7"}
-    assert {f.position: f.at_stake for f in findings}[4] == Decimal("35.00")
+    [finding] = rnd.findings("PG-DEAL-STACK-ORDER")
+    assert finding.rule == "PA 621a.7"
+    assert finding.at_stake == Decimal("60.00")  # the two wagers, each once
+
+
+def test_a_whole_delivery_in_the_wrong_style_is_one_finding_not_one_per_position():
+    # The case: an NJ bank round delivered house way though cup say was chosen.
+    chosen = clean_round("nj", bank=2, wagers_at={1: "25.00", 4: "35.00"},
+                         style=DeliveryStyle.CUP_SAY_RIGHT)  # fmt: skip
+    as_dealt = clean_round("nj", bank=2, wagers_at={1: "25.00", 4: "35.00"},
+                           style=DeliveryStyle.HOUSE_WAY_RIGHT)  # fmt: skip
+    for wrong, right in zip(as_dealt.all("stack_delivered"), chosen.all("stack_delivered"),
+                            strict=True):  # fmt: skip
+        chosen.replace(right, tiles=wrong.tiles)
+    [finding] = chosen.findings("PG-DEAL-STACK-ORDER")
+    assert finding.rule == "NJ 19:47-10.8(k)"
+    assert finding.position is None
+    assert finding.at_stake == Decimal("60.00")  # each wager once; dealer and Dead Hand none
+    assert finding.recorded.count("stack ") == len(finding.event_ids) > 2
 
 
 def test_stacks_not_a_full_set_are_left_to_the_tile_checks():
