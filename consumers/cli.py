@@ -31,6 +31,7 @@ from consumers import (
     verify_cli,
 )
 from consumers.errors import TablewatchError
+from consumers.logs import configure_logging
 
 
 def _version() -> str:
@@ -66,6 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     args = build_parser().parse_args(argv)
     try:
+        configure_logging()
         status = args.handler(args)
     except (RulesError, TablewatchError, StoreConfigError, StoreUnavailableError) as error:
         print(f"tablewatch: {error}", file=sys.stderr)

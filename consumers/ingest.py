@@ -143,6 +143,9 @@ def ingest_file(
     with path.open("rb") as lines:
         for batch in _batches(numbered(lines), batch_size):
             messages = [to_checked(raw, f"{source}:{i + 1}") for i, raw in batch if raw.strip()]
+            for message in messages:
+                if isinstance(message, Rejected):
+                    log.warning("rejected %s: %s", message.origin, message.reason)
             summary.add(len(messages), ingestor.record_batch(messages, source, batch[-1][0]))
             if progress:
                 progress.update(summary)
@@ -232,6 +235,8 @@ def prepare_checked(
     results = []
     for batch in batches:
         for record, reason in batch.refused:
+            log.warning("rejected %s[%d]@%d: %s", record.topic, record.partition, record.offset,
+                        reason)  # fmt: skip
             dead_letters.send(record, reason)
         if batch.refused:
             dead_letters.flush()  # before the commit: a crash now re-sends, never loses

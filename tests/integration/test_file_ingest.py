@@ -110,3 +110,14 @@ def test_bad_configuration_is_one_line(data_dir, monkeypatch, capsys):
     monkeypatch.setenv("DATABASE_URL", "mysql://somewhere/db")
     assert main(["verify-chain"]) == 2
     assert "DATABASE_URL" in capsys.readouterr().err
+
+
+def test_each_rejected_line_is_logged_with_where_it_was_and_why(tmp_path, data_dir, capsys, caplog):
+    source = tmp_path / "shift.jsonl"
+    write_events(source, 5, bad_lines=[(2, "{not json")])
+    with caplog.at_level("WARNING", logger="consumers.ingest"):
+        assert main(["ingest", "--from-file", str(source)]) == 0
+    [rejected] = [r.getMessage() for r in caplog.records if r.name == "consumers.ingest"]
+    assert rejected.startswith("rejected file:shift.jsonl#")
+    assert rejected.split(": ", 1)[1].startswith("not JSON")
+    assert ":3: " in rejected  # the line it was on
