@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from audit.events.catalogue import event_dict, event_json
 from audit.events.envelope import Event
@@ -35,13 +35,6 @@ class TableSequence:
 
     next_seq: int = 0
     digests: dict[str, str] = field(default_factory=dict)
-
-    def remember(self, fact: dict[str, Any], fact_digest: str) -> None:
-        """Update the state for a fact already stored (used when rebuilding from the store)."""
-        if fact.get("recorded_by") == INGEST:
-            return
-        self.digests.setdefault(fact["event_id"], fact_digest)
-        self.next_seq = max(self.next_seq, fact["seq"] + 1)
 
 
 def fact_json(event: Event) -> str:
