@@ -351,14 +351,15 @@ class Ingestor:
 
         Return the digest stored with each (table, event id) that has one.
         """
-        event_ids = []
-        rounds = set()
-        for batch in batches:
-            for message in batch:
-                if isinstance(message, Checked):
-                    event_ids.append(message.event_id)
-                    if message.round_id is not None:
-                        rounds.add((message.table_id, message.round_id))
+        checked = [
+            message for batch in batches for message in batch if isinstance(message, Checked)
+        ]
+        event_ids = [(message.event_id, message.table_id) for message in checked]
+        rounds = {
+            (message.table_id, message.round_id)
+            for message in checked
+            if message.round_id is not None
+        }
         round_ids = self._round_ids
         aggregate_ids = []
         for key in rounds:

@@ -76,7 +76,7 @@ class Found:
     """The last stored version of each aggregate that has any."""
 
 
-_SELECT_IDS = f"SELECT table_id, event_id, digest FROM {EVENT_IDS_TABLE}"
+_SELECT_IDS = f"SELECT table_id, event_id, digest FROM {EVENT_IDS_TABLE}"  # SQLite's
 
 
 def _create_sql(postgres: bool) -> list[str]:
@@ -184,10 +184,16 @@ class IngestState:
         self._datastore = datastore
         self._postgres = postgres
         self._events_table = events_table
+        # Both questions as joins from the batch's values to a unique index, so that
+        # each is an index probe per value whatever the planner's statistics: a plain
+        # "event_id = ANY(...)" on a table not yet analysed is planned as a scan of it.
         self._look_up_sql = (
-            f"{_SELECT_IDS} WHERE event_id = ANY({_SPLIT}::uuid[]) UNION ALL"
-            f" SELECT NULL, originator_id, max(originator_version)::text FROM {events_table}"
-            f" WHERE originator_id = ANY({_SPLIT}::uuid[]) GROUP BY originator_id"
+            "SELECT i.table_id, i.event_id, i.digest"
+            f" FROM unnest({_SPLIT}::uuid[], {_SPLIT}) AS p(event_id, table_id)"
+            f" JOIN {EVENT_IDS_TABLE} i ON i.event_id = p.event_id AND i.table_id = p.table_id"
+            " UNION ALL SELECT NULL, a.id, (SELECT max(originator_version)"
+            f" FROM {events_table} WHERE originator_id = a.id)::text"
+            f" FROM unnest({_SPLIT}::uuid[]) AS a(id)"
         )
         with datastore.transaction(commit=True) as cursor:
             for statement in _create_sql(postgres):
@@ -205,8 +211,8 @@ class IngestState:
         rows = self._rows(f"SELECT table_id, next_seq, chain_head, gaming_day FROM {HEADS_TABLE}")
         return [TableHead(*row) for row in rows]
 
-    def look_up(self, event_ids: Sequence[str], aggregate_ids: Sequence[UUID]) -> Found:
-        """Return which of ``event_ids`` are stored, and which of ``aggregate_ids``.
+    def look_up(self, event_ids: Sequence[tuple[str, str]], aggregate_ids: Sequence[UUID]) -> Found:
+        """Return which of ``event_ids`` (each with its table) are stored, and which aggregates.
 
         A batch's look-up. On PostgreSQL it is one statement on a connection in
         autocommit (no transaction to open and roll back): each statement costs
@@ -217,15 +223,14 @@ class IngestState:
             return self._look_up_postgres(event_ids, aggregate_ids)
         # SQLite: a query is a function call, so two of them, in chunks of bound parameters.
         found = Found()
-        for start in range(0, len(event_ids), _LOOKUP_CHUNK):
-            chunk = event_ids[start : start + _LOOKUP_CHUNK]
+        ids = [event_id for event_id, _ in event_ids]
+        for start in range(0, len(ids), _LOOKUP_CHUNK):
+            chunk = ids[start : start + _LOOKUP_CHUNK]
             statement = _SELECT_IDS + f" WHERE event_id IN ({','.join('?' * len(chunk))})"
             for table_id, event_id, first_digest in self._rows(statement, chunk):
                 found.digests[table_id, event_id] = first_digest
         for start in range(0, len(aggregate_ids), _LOOKUP_CHUNK):
-            hexes = [
-                aggregate_id.hex for aggregate_id in aggregate_ids[start : start + _LOOKUP_CHUNK]
-            ]
+            hexes = [each.hex for each in aggregate_ids[start : start + _LOOKUP_CHUNK]]
             statement = (
                 f"SELECT originator_id, max(originator_version) FROM {self._events_table}"
                 f" WHERE originator_id IN ({','.join('?' * len(hexes))}) GROUP BY originator_id"
@@ -234,21 +239,21 @@ class IngestState:
                 found.versions[UUID(aggregate_id)] = version
         return found
 
-    def _look_up_postgres(self, event_ids: Sequence[str], aggregate_ids: Sequence[UUID]) -> Found:
+    def _look_up_postgres(
+        self, event_ids: Sequence[tuple[str, str]], aggregate_ids: Sequence[UUID]
+    ) -> Found:
         found = Found()
+        ids, tables = zip(*event_ids, strict=True) if event_ids else ((), ())
         with self._datastore.get_connection() as conn:
             rows = conn.cursor(row_factory=tuple_row).execute(
                 self._look_up_sql,
-                (
-                    _joined(event_ids),
-                    _joined([str(aggregate_id) for aggregate_id in aggregate_ids]),
-                ),
+                (_joined(ids), _joined(tables), _joined([str(each) for each in aggregate_ids])),
             )
             for table_id, some_id, value in rows:
-                if table_id is None:
-                    found.versions[some_id] = int(value)
-                else:
+                if table_id is not None:
                     found.digests[table_id, str(some_id)] = value
+                elif value is not None:
+                    found.versions[some_id] = int(value)
         return found
 
     def write_ids(self, event_ids: Sequence[tuple[str, str, str]]) -> None:

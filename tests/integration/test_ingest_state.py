@@ -151,7 +151,10 @@ def test_a_failed_batch_leaves_the_state_tables_as_they_were(store_config):
     with pytest.raises(IntegrityError):
         ingestor.record_batch([Accepted(e, "t") for e in events[-4:]], "s", position - 1)
     assert store.ingest_state.heads() == before
-    assert store.ingest_state.look_up([str(e.event_id) for e in events[-4:]], []).digests == {}
+    assert (
+        store.ingest_state.look_up([(str(e.event_id), e.table_id) for e in events[-4:]], []).digests
+        == {}
+    )
     result = ingestor.record_batch([Accepted(e, "t") for e in events[-4:]], "s", position)
     assert (result.stored, result.duplicates, result.observations) == (4, 0, 0)
     assert verify_chain(store).ok
@@ -225,3 +228,26 @@ def test_one_polls_batches_are_prepared_together_with_repeats_across_them(store_
     assert [(r.stored, r.duplicates) for r in results] == [(20, 0), (10, 5)]
     assert (ingestor.resume_position("p[0]"), ingestor.resume_position("p[1]")) == (20, 15)
     assert verify_chain(ingestor.store).ok
+
+
+def test_the_look_up_probes_the_index_on_a_table_never_analysed(pg_url):
+    """A plain ``event_id = ANY(...)`` of a batch's ids is planned as a scan of the whole
+    table while it has no statistics (a new or migrated store), a cost that grows with
+    history; the look-up must stay one index probe per id."""
+    store = FactStore(StoreConfig.postgres(pg_url))
+    state = store.ingest_state
+    rows = [(str(uuid.uuid4()), f"PG-{i % 40:02d}", "0" * 64) for i in range(100_000)]
+    for start in range(0, len(rows), 10_000):
+        state.write_ids(rows[start : start + 10_000])
+    probes = [(event_id, table_id) for event_id, table_id, _ in rows[::200]]
+    ids, tables = zip(*probes, strict=True)
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        plan = "\n".join(
+            row[0]
+            for row in conn.execute(
+                "EXPLAIN " + state._look_up_sql, (",".join(ids), ",".join(tables), "")
+            )
+        )
+    assert f"Seq Scan on {EVENT_IDS_TABLE}" not in plan, plan
+    assert f"Index Scan using {EVENT_IDS_TABLE}_pkey" in plan, plan
+    assert len(state.look_up(probes, []).digests) == len(probes)
