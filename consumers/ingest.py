@@ -230,19 +230,20 @@ def check_records(records: Iterable[RecordLike]) -> list[CheckedBatch]:
 def prepare_checked(
     batches: Iterable[CheckedBatch], ingestor: Ingestor, dead_letters: DeadLetterSink
 ) -> list[tuple[int, PreparedBatch]]:
-    """Prepare validated partition batches for the store; dead letters are sent (and
-    flushed) here, before any of these batches can commit."""
-    results = []
-    for batch in batches:
-        for record, reason in batch.refused:
-            log.warning("rejected %s[%d]@%d: %s", record.topic, record.partition, record.offset,
-                        reason)  # fmt: skip
-            dead_letters.send(record, reason)
-        if batch.refused:
-            dead_letters.flush()  # before the commit: a crash now re-sends, never loses
-        prepared = ingestor.prepare(batch.messages, batch.source, batch.last_offset)
-        results.append((len(batch.messages), prepared))
-    return results
+    """Prepare validated partition batches for the store, together (one look-up for all);
+    dead letters are sent (and flushed) here, before any of these batches can commit."""
+    listed = list(batches)
+    refused = [item for batch in listed for item in batch.refused]
+    for record, reason in refused:
+        log.warning("rejected %s[%d]@%d: %s", record.topic, record.partition, record.offset,
+                    reason)  # fmt: skip
+        dead_letters.send(record, reason)
+    if refused:
+        dead_letters.flush()  # before the commit: a crash now re-sends, never loses
+    prepared = ingestor.prepare_all(
+        [(batch.messages, batch.source, batch.last_offset) for batch in listed]
+    )
+    return [(len(batch.messages), each) for batch, each in zip(listed, prepared, strict=True)]
 
 
 StopCheck = Callable[[], bool]

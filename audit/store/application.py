@@ -24,10 +24,17 @@ import psycopg
 from eventsourcing.application import Application
 from eventsourcing.domain import DomainEventProtocol
 from eventsourcing.persistence import ProcessRecorder, StoredEvent, Tracking
+from eventsourcing.utils import get_topic
 from psycopg.conninfo import conninfo_to_dict
 from psycopg.sql import SQL
 
 from audit.store.aggregates import FactRecorded, Round, Table, round_aggregate_id, table_day_id
+from audit.store.ingest_state import (
+    IngestState,
+    PostgresFactRecorder,
+    SQLiteFactRecorder,
+    StateChange,
+)
 
 APPLICATION_NAME = "tablewatch"
 _PG_EVENTS_TABLE = f"{APPLICATION_NAME}_events"
@@ -192,10 +199,15 @@ class FactStore(Application[UUID]):
         os.environ.update(config.libpq_env())  # libpq reads them for every connection
         if config.postgres_url is not None:
             _probe(config.postgres_url)
-        super().__init__(env=config.env())
+        recorder = PostgresFactRecorder if config.postgres_url is not None else SQLiteFactRecorder
+        super().__init__(env={**config.env(), "PROCESS_RECORDER_TOPIC": get_topic(recorder)})
         self._protect_stored_events()
         if self.is_postgres:
             self._insert_in_binary()
+        datastore: Any = self.recorder.datastore  # type: ignore[attr-defined]
+        self.ingest_state = IngestState(
+            datastore, postgres=self.is_postgres, events_table=self.events_table
+        )
 
     def construct_recorder(self) -> ProcessRecorder:
         """Use a process recorder, which records tracking positions with events."""
@@ -259,17 +271,23 @@ class FactStore(Application[UUID]):
         return len(events)
 
     def write_stored(
-        self, stored: Sequence[StoredEvent], source: str | None, position: int | None
+        self,
+        stored: Sequence[StoredEvent],
+        source: str | None,
+        position: int | None,
+        state: StateChange | None = None,
     ) -> int:
         """Record events already in their stored form, and the source position, in one transaction.
 
         The same as :meth:`write` minus the mapper, for a writer that encodes its
-        events itself (the ingest, see ``audit/store/encoding.py``). Return how
-        many events were written; ``IntegrityError`` if the position was recorded.
+        events itself (the ingest, see ``audit/store/encoding.py``), which also
+        passes the change to its state tables (``audit/store/ingest_state.py``) to
+        commit with them. Return how many events were written; ``IntegrityError``
+        if the position was recorded.
         """
         tracking = None if source is None or position is None else Tracking(source, position)
-        if stored or tracking is not None:
-            self.process_recorder.insert_events(list(stored), tracking=tracking)
+        if stored or tracking is not None or state is not None:
+            self.process_recorder.insert_events(list(stored), tracking=tracking, state=state)
         return len(stored)
 
     def facts(self, start: int = 1, batch: int = 2_000) -> Iterator[StoredFact]:

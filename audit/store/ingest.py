@@ -3,7 +3,7 @@
 The :class:`Ingestor` is the one writer of a :class:`~audit.store.application.FactStore`.
 It knows nothing of Kafka: a source is a name (``table-events[3]``, ``file:shift.jsonl#9f2c…``)
 with increasing integer positions, and a batch is recorded with its last position
-in one transaction. After a crash it rebuilds its state from the store and the
+in one transaction. After a crash it reloads its state from the store and the
 caller resumes from :meth:`Ingestor.resume_position`.
 
 Why it is built the way it is (the ingest is CPU-bound, see ``bench/ingest.py``):
@@ -16,9 +16,29 @@ Why it is built the way it is (the ingest is CPU-bound, see ``bench/ingest.py``)
   ``FactRecorded`` is encoded straight to its stored form
   (``audit/store/encoding.py``). Only creations and rejections go through
   eventsourcing's aggregates and mapper; they are one in dozens of events.
-- Which aggregates exist is known from the rebuild, so a new round costs no
-  database read; only an aggregate that exists but fell out of the version
-  cache (a late fact for a long-finished round) is looked up.
+
+Why its state lives in the database (``audit/store/ingest_state.py``), not in memory:
+
+- Judging an event needs its table's whole history of event ids (a repeat from
+  last month is still a repeat), and rebuilding that in memory meant reading
+  every stored fact on every start and every :meth:`Ingestor.recover`, and
+  holding every id forever. Each table's head (next ``seq``, chain head, gaming
+  day) and each arriving id's digest are instead rows written in the batch's
+  own transaction, so they can never disagree with the facts after a crash. A
+  start, or a recovery, reads one row per table.
+- Which of a poll's ids are stored, and which of its rounds exist, is one
+  indexed query for all its partitions' batches (:meth:`Ingestor.prepare_all`);
+  only a table's gaming day, or an aggregate the version cache dropped, costs a
+  query of its own.
+- The one thing that must be in memory is what the database cannot yet show:
+  the ids and versions of batches prepared but not yet committed (one may be
+  committing on another thread while the next is prepared). Those ids are kept
+  until their batch is known committed, then dropped; versions stay in a
+  bounded cache, far larger than the batches in flight.
+- A store written before those tables existed has its facts read once, at the
+  first start, to build them (:func:`~audit.store.ingest_state.migrate`).
+  Dropping both tables does the same: the way back into step after an older
+  version has written to the store.
 """
 
 from __future__ import annotations
@@ -26,7 +46,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import uuid
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -43,7 +63,8 @@ from audit.store.aggregates import NAMESPACE, Round, Table, round_aggregate_id, 
 from audit.store.application import FactStore
 from audit.store.chain import GENESIS, digest, link
 from audit.store.encoding import fact_recorded, timestamp_now
-from audit.store.sequencing import IN_ORDER, TableSequence, fact_json, judge, observe
+from audit.store.ingest_state import StateChange, TableHead, migrate
+from audit.store.sequencing import IN_ORDER, fact_json, judge_known, observe
 
 _MAX_CACHED_VERSIONS = 20_000
 _RAW_KEPT_BYTES = 4_096
@@ -152,6 +173,12 @@ class Rejected:
 
 
 Message = Checked | Accepted | Rejected
+Batch = tuple[Sequence[Message], str, int]
+"""A batch to prepare: its messages, its source and its last position there."""
+
+
+def _checked(message: Message) -> Checked | Rejected:
+    return check(message.event, message.origin) if isinstance(message, Accepted) else message
 
 
 @dataclass
@@ -173,13 +200,18 @@ class PreparedBatch:
     position: int
     events: list[StoredEvent] = field(default_factory=list)
     result: BatchResult = field(default_factory=BatchResult)
+    state: StateChange = field(default_factory=StateChange)
+    """The ingest state's change, committed with the events."""
+    committed: bool = False
 
 
 @dataclass
 class _TableState:
-    sequence: TableSequence = field(default_factory=TableSequence)
+    next_seq: int = 0
     chain_head: str = GENESIS
     gaming_day: str | None = None
+    pending: dict[str, str] = field(default_factory=dict)
+    """Event id -> digest of this table's events in batches not yet known committed."""
 
 
 class Ingestor:
@@ -187,27 +219,37 @@ class Ingestor:
 
     def __init__(self, store: FactStore) -> None:
         self.store = store
+        self._state = store.ingest_state
         self._tables: dict[str, _TableState] = {}
         self._versions: OrderedDict[uuid.UUID, int] = OrderedDict()
-        self._existing: set[uuid.UUID] = set()
+        self._found_versions: dict[uuid.UUID, int | None] = {}  # the batch's look-up
         self._rejections: dict[str, Rejections] = {}
         self._round_ids: dict[tuple[str, str], uuid.UUID] = {}  # uuid5 per event is costly
-        self._rebuild()
+        self._unsettled: deque[PreparedBatch] = deque()
+        heads = self._state.heads()
+        self.migrated_facts = 0
+        """Facts read at start to build the state tables: 0 unless the store predates them."""
+        if not heads:
+            self.migrated_facts = migrate(self._state, store.facts())
+            heads = self._state.heads()
+        self._load(heads)
 
-    def _rebuild(self) -> None:
-        """Rebuild sequencing, chain heads, gaming days and aggregates from the stored facts."""
-        self._tables.clear()
+    @property
+    def tables(self) -> int:
+        """Return how many tables' state is held (one head each, whatever their history)."""
+        return len(self._tables)
+
+    def _load(self, heads: list[TableHead]) -> None:
+        """Forget everything not yet written and hold each table's head."""
+        self._tables = {
+            head.table_id: _TableState(head.next_seq, head.chain_head, head.gaming_day)
+            for head in heads
+        }
         self._versions.clear()
-        self._existing.clear()
+        self._found_versions.clear()
         self._rejections.clear()
-        for stored in self.store.facts():
-            fact = stored.fact
-            state = self._tables.setdefault(fact["table_id"], _TableState())
-            state.sequence.remember(fact, digest(stored.fact_json))
-            state.chain_head = stored.chain_hash
-            if fact["type"] == _TABLE_OPENED:
-                state.gaming_day = fact["gaming_day"]
-            self._existing.add(stored.aggregate_id)
+        self._round_ids.clear()
+        self._unsettled.clear()
 
     def resume_position(self, source: str) -> int:
         """Return the first position of ``source`` not yet recorded (0 for a new source)."""
@@ -218,7 +260,7 @@ class Ingestor:
         """Record a batch of messages from ``source`` whose last position is ``position``.
 
         One transaction stores every new fact, every rejection and the position.
-        On any failure nothing is stored and the in-memory state is rebuilt from
+        On any failure nothing is stored and the in-memory state is reloaded from
         the store, so the caller can retry from :meth:`resume_position`.
         """
         prepared = self.prepare(messages, source, position)
@@ -236,31 +278,105 @@ class Ingestor:
         and discard anything prepared since. Every fact of a batch carries the
         same timestamp: the moment the ingest prepared it.
         """
-        prepared = PreparedBatch(source, position)
+        return self.prepare_all([(messages, source, position)])[0]
+
+    def prepare_all(
+        self, batches: Sequence[tuple[Sequence[Message], str, int]]
+    ) -> list[PreparedBatch]:
+        """Prepare several batches, each (messages, source, last position), as :meth:`prepare`.
+
+        For one poll's partitions: one database look-up serves them all.
+        """
         timestamp = timestamp_now()
+        self._settle()
+        prepared_all = []
         try:
-            for message in messages:
-                if isinstance(message, Checked):
-                    self._record(message, timestamp, prepared)
-                elif isinstance(message, Accepted):
-                    self._record(check(message.event, message.origin), timestamp, prepared)
-                else:
-                    self._reject(message, source, prepared)
+            checked = [
+                [
+                    check(message.event, message.origin)
+                    if isinstance(message, Accepted)
+                    else message
+                    for message in messages
+                ]
+                for messages, _, _ in batches
+            ]
+            known = self._look_up(checked)
+            for batch, (_, source, position) in zip(checked, batches, strict=True):
+                prepared = PreparedBatch(source, position)
+                touched: dict[str, _TableState] = {}
+                for message in batch:
+                    if isinstance(message, Checked):
+                        self._record(message, known, timestamp, prepared, touched)
+                    else:
+                        self._reject(message, source, prepared)
+                prepared.state.heads = [
+                    TableHead(table_id, state.next_seq, state.chain_head, state.gaming_day)
+                    for table_id, state in touched.items()
+                ]
+                prepared_all.append(prepared)
         except Exception:
             self.recover()
             raise
-        return prepared
+        finally:
+            self._found_versions.clear()
+        self._unsettled.extend(prepared_all)
+        return prepared_all
 
     def commit(self, prepared: PreparedBatch) -> BatchResult:
-        """Write a prepared batch and its position in one transaction (safe on another thread)."""
+        """Write a prepared batch, its state and its position in one transaction.
+
+        Safe on another thread: it only sets the batch's ``committed`` flag, which
+        the next :meth:`prepare` reads.
+        """
         prepared.result.written = self.store.write_stored(
-            prepared.events, prepared.source, prepared.position
+            prepared.events, prepared.source, prepared.position, prepared.state
         )
+        prepared.committed = True
         return prepared.result
 
     def recover(self) -> None:
-        """Forget everything not yet written: rebuild the state from the store."""
-        self._rebuild()
+        """Forget everything not yet written: reload each table's head from the store."""
+        self._load(self._state.heads())
+
+    def _settle(self) -> None:
+        """Drop the ids of batches now committed: the database answers for them from here on."""
+        unsettled = self._unsettled
+        while unsettled and unsettled[0].committed:
+            batch = unsettled.popleft()
+            if not unsettled:
+                for state in self._tables.values():  # the usual case, and the cheap one
+                    state.pending.clear()
+                return
+            for event_id, table_id, _ in batch.state.event_ids:
+                self._tables[table_id].pending.pop(event_id, None)
+
+    def _look_up(self, batches: list[list[Checked | Rejected]]) -> dict[tuple[str, str], str]:
+        """Read, in one query, which of the batches' ids are stored and which rounds exist.
+
+        Return the digest stored with each (table, event id) that has one.
+        """
+        checked = [
+            message for batch in batches for message in batch if isinstance(message, Checked)
+        ]
+        event_ids = [(message.event_id, message.table_id) for message in checked]
+        rounds = {
+            (message.table_id, message.round_id)
+            for message in checked
+            if message.round_id is not None
+        }
+        round_ids = self._round_ids
+        aggregate_ids = []
+        for key in rounds:
+            aggregate_id = round_ids.get(key)
+            if aggregate_id is None:
+                aggregate_id = round_ids[key] = round_aggregate_id(*key)
+            if aggregate_id not in self._versions:
+                aggregate_ids.append(aggregate_id)
+        if not event_ids and not aggregate_ids:
+            return {}
+        found = self._state.look_up(event_ids, aggregate_ids)
+        self._found_versions = {each: found.versions.get(each) for each in aggregate_ids}
+        return found.digests
 
     def _reject(self, message: Rejected, source: str, prepared: PreparedBatch) -> None:
         rejections = self._rejections.get(source)
@@ -274,14 +390,30 @@ class Ingestor:
         prepared.events.extend(map(self.store.mapper.to_stored_event, rejections.collect_events()))
         prepared.result.rejected += 1
 
-    def _record(self, checked: Checked, timestamp: str, prepared: PreparedBatch) -> None:
-        state = self._tables.get(checked.table_id)
+    def _record(
+        self,
+        checked: Checked,
+        known: dict[tuple[str, str], str],
+        timestamp: str,
+        prepared: PreparedBatch,
+        touched: dict[str, _TableState],
+    ) -> None:
+        table_id = checked.table_id
+        state = self._tables.get(table_id)
         if state is None:
-            state = self._tables[checked.table_id] = _TableState()
-        judgement = judge(state.sequence, checked.event_id, checked.seq, checked.digest)
+            state = self._tables[table_id] = _TableState()
+        touched[table_id] = state
+        event_id = checked.event_id
+        first_digest = state.pending.get(event_id)
+        if first_digest is None and known:
+            first_digest = known.get((table_id, event_id))
+        judgement = judge_known(state, first_digest, checked.seq, checked.digest)
         if judgement.duplicate:
             prepared.result.duplicates += 1
             return
+        if first_digest is None:
+            state.pending[event_id] = checked.digest
+            prepared.state.event_ids.append((event_id, table_id, checked.digest))
         if checked.kind == _TABLE_OPENED:
             state.gaming_day = checked.day
         if judgement is not IN_ORDER:
@@ -335,7 +467,9 @@ class Ingestor:
         last = versions.get(aggregate_id)
         if last is not None:
             versions.move_to_end(aggregate_id)
-        elif aggregate_id in self._existing:
+        elif aggregate_id in self._found_versions:
+            last = self._found_versions.pop(aggregate_id)
+        else:
             last = self._stored_version(aggregate_id)
         if last is None:
             created: Aggregate
@@ -344,7 +478,6 @@ class Ingestor:
             else:
                 created = Table(table_id=fact.table_id, gaming_day=gaming_day)
             events.extend(map(self.store.mapper.to_stored_event, created.collect_events()))
-            self._existing.add(aggregate_id)
             last = created.version
         versions[aggregate_id] = last + 1
         while len(versions) > _MAX_CACHED_VERSIONS:
@@ -354,8 +487,9 @@ class Ingestor:
     def _stored_version(self, aggregate_id: uuid.UUID) -> int | None:
         """Return an aggregate's last stored version (None if it has none).
 
-        Only for an aggregate evicted from the version cache: the cache holds far
-        more aggregates than the batches in flight touch, so this one has nothing
+        Only for an aggregate neither in the version cache nor in the batch's
+        look-up (a table's gaming day, mostly): the cache holds far more
+        aggregates than the batches in flight touch, so this one has nothing
         waiting to be committed.
         """
         newest = self.store.process_recorder.select_events(aggregate_id, desc=True, limit=1)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Protocol
 
 from audit.events.catalogue import event_dict, event_json
 from audit.events.envelope import Event
@@ -35,13 +35,6 @@ class TableSequence:
 
     next_seq: int = 0
     digests: dict[str, str] = field(default_factory=dict)
-
-    def remember(self, fact: dict[str, Any], fact_digest: str) -> None:
-        """Update the state for a fact already stored (used when rebuilding from the store)."""
-        if fact.get("recorded_by") == INGEST:
-            return
-        self.digests.setdefault(fact["event_id"], fact_digest)
-        self.next_seq = max(self.next_seq, fact["seq"] + 1)
 
 
 def fact_json(event: Event) -> str:
@@ -70,9 +63,26 @@ IN_ORDER = Judgement(store_event=True)
 DUPLICATE = Judgement(store_event=False, duplicate=True)
 
 
+class Sequenced(Protocol):
+    """Anything that holds a table's next expected ``seq``."""
+
+    next_seq: int
+
+
 def judge(state: TableSequence, event_id: str, seq: int, fact_digest: str) -> Judgement:
     """Judge an event by its id, ``seq`` and digest, and update ``state`` as if it were kept."""
     known = state.digests.get(event_id)
+    if known is None:
+        state.digests[event_id] = fact_digest
+    return judge_known(state, known, seq, fact_digest)
+
+
+def judge_known(state: Sequenced, known: str | None, seq: int, fact_digest: str) -> Judgement:
+    """Judge an event given the digest first seen with its id (None if new); advance ``state``.
+
+    For a caller that keeps the ids seen elsewhere (the ingest keeps them in its
+    database).
+    """
     if known is not None:
         if known == fact_digest:
             return DUPLICATE
@@ -80,7 +90,6 @@ def judge(state: TableSequence, event_id: str, seq: int, fact_digest: str) -> Ju
         state.next_seq = max(state.next_seq, seq + 1)
         return Judgement(store_event=False, first_digest=known)
     expected = state.next_seq
-    state.digests[event_id] = fact_digest
     state.next_seq = max(expected, seq + 1)
     return IN_ORDER if seq == expected else Judgement(store_event=True, expected_seq=expected)
 

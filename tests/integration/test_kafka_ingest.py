@@ -7,10 +7,12 @@ PostgreSQL (a database per test).
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
 import uuid
+from contextlib import closing
 from dataclasses import replace
 
 import psycopg
@@ -23,6 +25,7 @@ from audit.store.verify import verify_chain
 from consumers.kafka_ingest import consume
 from consumers.kafka_io import PartitionReader, ensure_topics, flush, make_producer, publish
 from consumers.settings import Settings
+from consumers.wiring import SQLITE_FILE
 
 
 def events_for(tables: int, per_table: int) -> list[dict]:
@@ -128,11 +131,14 @@ def test_bad_input_goes_to_the_dlq_with_its_reason_and_ingest_continues(kafka_bo
     assert stored_event_ids(store) == [e["event_id"] for e in good]
 
 
-def _count_facts(pg_url: str) -> int:
-    with psycopg.connect(pg_url) as conn:
-        row = conn.execute(
-            "SELECT count(*) FROM tablewatch_events WHERE topic = 'tablewatch:FactRecorded'"
-        ).fetchone()
+def _count_facts(database: StoreConfig | str) -> int:
+    config = StoreConfig.postgres(database) if isinstance(database, str) else database
+    statement = "SELECT count(*) FROM {} WHERE topic = 'tablewatch:FactRecorded'"
+    if config.sqlite_path is not None:
+        with closing(sqlite3.connect(config.sqlite_path)) as conn:
+            return conn.execute(statement.format("stored_events")).fetchone()[0]
+    with psycopg.connect(config.postgres_url) as conn:
+        row = conn.execute(statement.format("tablewatch_events")).fetchone()
     return row[0]
 
 
@@ -147,46 +153,75 @@ _INGEST = (
 )
 
 
-def _ingest(kafka_bootstrap: str, pg_url: str, topic: str, *flags: str) -> tuple[list, dict]:
-    """Return argv and environment for an ingest process, as an operator would run it."""
+def _ingest(
+    kafka_bootstrap: str, database: StoreConfig | str, topic: str, *flags: str
+) -> tuple[list, dict]:
+    """Return argv and environment for an ingest process, as an operator would run it.
+
+    ``database`` is a PostgreSQL URL or a store config; a SQLite one must be where
+    the settings put it (``TABLEWATCH_DATA_DIR``, see ``_store_for``).
+    """
+    config = StoreConfig.postgres(database) if isinstance(database, str) else database
     env = {
-        **os.environ,
+        **{k: v for k, v in os.environ.items() if k != "DATABASE_URL"},
         "KAFKA_BOOTSTRAP_SERVERS": kafka_bootstrap,
-        "DATABASE_URL": pg_url,
         "TABLEWATCH_BATCH_SIZE": "40",
         "TABLEWATCH_POLL_TIMEOUT_MS": "200",
         "TEST_EVENTS_TOPIC": topic,
     }
+    if config.sqlite_path is not None:
+        env["TABLEWATCH_DATA_DIR"] = str(config.sqlite_path.parent)
+    else:
+        env["DATABASE_URL"] = config.postgres_url
     return [sys.executable, "-c", _INGEST, *flags], env
 
 
+def _store_for(store_config: StoreConfig) -> StoreConfig:
+    """Return the store an ingest process opens for ``store_config``'s database."""
+    if store_config.sqlite_path is None:
+        return store_config
+    return StoreConfig.sqlite(store_config.sqlite_path.parent / SQLITE_FILE)
+
+
 @pytest.mark.slow
-def test_sigkill_mid_batch_loses_nothing_and_duplicates_nothing(kafka_bootstrap, pg_url):
+def test_sigkill_mid_batch_loses_nothing_and_duplicates_nothing(kafka_bootstrap, store_config):
+    config = _store_for(store_config)
     topic = f"table-events-{uuid.uuid4().hex[:8]}"
     ensure_topics(kafka_bootstrap, {topic: 3, f"{topic}.dlq": 3})
     events = events_for(tables=12, per_table=400)
     produce(
         kafka_bootstrap, topic, [(e["table_id"].encode(), json.dumps(e).encode()) for e in events]
     )
-    FactStore(StoreConfig.postgres(pg_url))  # create the tables before the ingest starts
-    argv, env = _ingest(kafka_bootstrap, pg_url, topic)
+    FactStore(config)  # create the tables before the ingest starts
+    argv, env = _ingest(kafka_bootstrap, config, topic)
     ingest = subprocess.Popen(argv, env=env)
     deadline = time.monotonic() + 60
-    while _count_facts(pg_url) < len(events) // 4:
+    while _count_facts(config) < len(events) // 4:
         assert time.monotonic() < deadline, "the ingest made no progress"
         assert ingest.poll() is None, "the ingest died on its own"
         time.sleep(0.02)
     ingest.send_signal(signal.SIGKILL)
     ingest.wait(10)
-    killed_at = _count_facts(pg_url)
+    killed_at = _count_facts(config)
     assert 0 < killed_at < len(events), "kill the ingest while it is still working"
-    argv, env = _ingest(kafka_bootstrap, pg_url, topic, "--until-caught-up")
+    # Redelivered events from long before the kill: the restarted ingest must drop them.
+    again = events[: len(events) // 8]
+    produce(
+        kafka_bootstrap, topic, [(e["table_id"].encode(), json.dumps(e).encode()) for e in again]
+    )
+    argv, env = _ingest(kafka_bootstrap, config, topic, "--until-caught-up")
     assert subprocess.run(argv, env=env, timeout=120, check=False).returncode == 0
-    store = FactStore(StoreConfig.postgres(pg_url))
+    store = FactStore(config)
     ids = stored_event_ids(store)
     assert len(ids) == len(set(ids)), "an event was stored twice"
     assert sorted(ids) == sorted(e["event_id"] for e in events), "an event was lost"
-    assert verify_chain(store).ok
+    report = verify_chain(store)
+    assert report.ok
+    assert report.facts == len(events), "no gap or reuse was observed"
+    # The ingest's state tables committed in step with the facts.
+    heads = {head.table_id: head for head in store.ingest_state.heads()}
+    assert {table: head.chain_head for table, head in heads.items()} == report.heads
+    assert {head.next_seq for head in heads.values()} == {400}
 
 
 def test_a_simulated_shift_round_trips_through_kafka_into_postgres(kafka_bootstrap, pg_url):
