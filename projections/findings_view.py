@@ -19,6 +19,7 @@ from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 
 from audit.verification.findings import Finding, Severity
+from projections.checkpoint import Checkpoint, Checkpoints
 
 _COLUMNS = (
     "finding_id", "code", "severity", "rule", "title", "table_id", "round_id", "position",
@@ -81,12 +82,13 @@ def _as_dict(row: Sequence[Any], names: Sequence[str]) -> dict[str, Any]:
     return found
 
 
-class SQLiteFindingsView(SQLiteTrackingRecorder):
+class SQLiteFindingsView(Checkpoints, SQLiteTrackingRecorder):
     """The findings view in the embedded SQLite store."""
 
     def create_table(self) -> None:
         """Create the tracking table and the findings table."""
         super().create_table()
+        self.create_checkpoint_table()
         with self.datastore.transaction(commit=True) as cursor:
             cursor.execute(
                 "CREATE TABLE IF NOT EXISTS findings ("
@@ -98,8 +100,13 @@ class SQLiteFindingsView(SQLiteTrackingRecorder):
                 "notification_id INTEGER NOT NULL)"
             )
 
-    def record(self, findings: Sequence[tuple[Finding, int]], tracking: Tracking) -> None:
-        """Write findings and the view's position in one transaction."""
+    def record(
+        self,
+        findings: Sequence[tuple[Finding, int]],
+        tracking: Tracking,
+        checkpoint: Checkpoint | None = None,
+    ) -> None:
+        """Write findings and the view's position and checkpoint in one transaction."""
         with self.datastore.transaction(commit=True) as cursor:
             cursor.executemany(
                 f"INSERT OR IGNORE INTO findings ({', '.join(_COLUMNS)}) "
@@ -107,6 +114,7 @@ class SQLiteFindingsView(SQLiteTrackingRecorder):
                 [_row(finding, position) for finding, position in findings],
             )
             self._insert_tracking(cursor, tracking)
+            self._insert_checkpoint(cursor, tracking.application_name, checkpoint)
 
     def select(self, query: FindingFilter) -> list[dict[str, Any]]:
         """Return the findings the filter asks for, in the order they were found."""
@@ -120,12 +128,13 @@ class SQLiteFindingsView(SQLiteTrackingRecorder):
             return [_as_dict(tuple(row), names) for row in cursor.fetchall()]
 
 
-class PostgresFindingsView(PostgresTrackingRecorder):
+class PostgresFindingsView(Checkpoints, PostgresTrackingRecorder):
     """The findings view in PostgreSQL."""
 
     def create_table(self) -> None:
         """Create the tracking table and the findings table."""
         super().create_table()
+        self.create_checkpoint_table()
         with self.datastore.transaction(commit=True) as cursor:
             cursor.execute(
                 "CREATE TABLE IF NOT EXISTS findings ("
@@ -138,8 +147,13 @@ class PostgresFindingsView(PostgresTrackingRecorder):
             )
             cursor.execute("CREATE INDEX IF NOT EXISTS findings_table ON findings (table_id)")
 
-    def record(self, findings: Sequence[tuple[Finding, int]], tracking: Tracking) -> None:
-        """Write findings and the view's position in one transaction."""
+    def record(
+        self,
+        findings: Sequence[tuple[Finding, int]],
+        tracking: Tracking,
+        checkpoint: Checkpoint | None = None,
+    ) -> None:
+        """Write findings and the view's position and checkpoint in one transaction."""
         with self.datastore.transaction(commit=True) as cursor:
             if findings:
                 cursor.executemany(
@@ -149,6 +163,7 @@ class PostgresFindingsView(PostgresTrackingRecorder):
                     [_row(finding, position) for finding, position in findings],
                 )
             self._insert_tracking(cursor, tracking)
+            self._insert_checkpoint(cursor, tracking.application_name, checkpoint)
 
     def select(self, query: FindingFilter) -> list[dict[str, Any]]:
         """Return the findings the filter asks for, in the order they were found."""
