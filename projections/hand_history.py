@@ -198,6 +198,9 @@ class SQLiteHandHistoryView(Checkpoints, SQLiteTrackingRecorder):
             cursor.execute(
                 "CREATE INDEX IF NOT EXISTS hand_history_dealer ON hand_history (dealer_id)"
             )
+            cursor.execute(
+                "CREATE INDEX IF NOT EXISTS hand_history_round ON hand_history (round_id)"
+            )
 
     def record(
         self,
@@ -241,6 +244,9 @@ class PostgresHandHistoryView(Checkpoints, PostgresTrackingRecorder):
             cursor.execute(_sql("NUMERIC(14, 2)", "BOOLEAN", "BIGINT"))  # type: ignore[arg-type]
             cursor.execute(
                 "CREATE INDEX IF NOT EXISTS hand_history_dealer ON hand_history (dealer_id)"
+            )
+            cursor.execute(
+                "CREATE INDEX IF NOT EXISTS hand_history_round ON hand_history (round_id)"
             )
 
     def record(

@@ -42,6 +42,7 @@ class _Ledgers(RowsView):
     """What both databases' views share: the table, and the reads."""
 
     create_sql = _CREATE
+    index_sql = ("CREATE INDEX IF NOT EXISTS shift_ledgers_day ON shift_ledgers (gaming_day)",)
     write_sql = _UPSERT
 
     def ledgers(self, gaming_day: str | None = None) -> list[dict[str, Any]]:

@@ -22,6 +22,8 @@ class RowsView(Checkpoints):
     """Mixed in before a tracking recorder: creates the view's table, writes and reads rows."""
 
     create_sql: ClassVar[str]
+    index_sql: ClassVar[tuple[str, ...]] = ()
+    """Indexes on what the view's reads filter by, each ``CREATE INDEX IF NOT EXISTS``."""
     write_sql: ClassVar[str]
     placeholder: ClassVar[str] = "?"
 
@@ -31,6 +33,8 @@ class RowsView(Checkpoints):
         self.create_checkpoint_table()
         with self.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
             cursor.execute(self.create_sql)
+            for statement in self.index_sql:
+                cursor.execute(statement)
 
     def record(
         self,
