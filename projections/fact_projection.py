@@ -60,6 +60,9 @@ class FactProjection(ABC):
 
     def warm_up(self) -> None:
         """Bring the state to the view's position: its checkpoint, then the facts after it."""
+        if self.warm or not self.state_names:
+            self.warm = True  # there already, or no state to bring anywhere
+            return
         start = 1
         stored = self.view.checkpoint(self.tracking_name)
         if stored is not None and 0 < stored.position <= self.position:

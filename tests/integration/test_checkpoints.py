@@ -8,12 +8,13 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from audit.simulation.shift import ShiftConfig, simulate_shift
-from audit.store.application import FactStore
+from audit.store.application import FactStore, StoreConfig
 from audit.store.ingest import Accepted, Ingestor
 from projections.checkpoint import CheckpointError, loads
 from projections.findings import FindingsProjection
 from projections.hand_history import HandHistoryProjection
 from projections.reconciliation import ReconciliationProjection
+from projections.round_index import RoundIndexProjection
 from projections.table_state import TableStateProjection
 from projections.win_rates import WinRatesProjection
 
@@ -119,6 +120,17 @@ def test_a_restart_mid_day_gives_the_rows_of_a_rebuild_from_zero(store_config, p
     rebuilt.catch_up(batch=250)
     assert view_rows(rebuilt) == by_restarts
     assert by_restarts
+
+
+@pytest.mark.parametrize("projection_class", [*VIEWS, RoundIndexProjection])
+def test_warming_up_a_caught_up_view_reads_no_fact(tmp_path, projection_class):
+    config = StoreConfig.sqlite(tmp_path / "store.sqlite")
+    Feed(FactStore(config))(gaming_day(0, seed=5))
+    projection_class(FactStore(config)).catch_up()
+    restarted = projection_class(FactStore(config))
+    restarted.warm_up()  # as a restart that has a fact to apply does first
+    restarted.warm_up()  # once is enough
+    assert restarted.facts_read == 0
 
 
 def test_a_checkpoint_of_other_code_is_replayed_past_not_loaded(store_config):
