@@ -7,8 +7,8 @@ state as of the recorded position. A restart loads it and reads only the facts s
 since: the cost is the checkpoint's size, not the store's history.
 
 The state is the same Python objects the warm-up would rebuild, so a checkpoint is
-only as good as the code that wrote it: each is stamped with a digest of the source
-of the packages its objects come from (:data:`CODE`), and one written by other code
+only as good as the code that wrote it: each is stamped with a digest of the modules
+its objects can come from (:func:`code_digest`), and one written by other code
 is not loaded; the projection then replays from the first fact, as before checkpoints,
 and its next write stores a fresh one. Loading goes through an unpickler that finds
 only classes of this project and of a few standard modules, so a row written into
@@ -23,6 +23,7 @@ import io
 import pickle
 from dataclasses import dataclass
 from functools import cache
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -55,12 +56,17 @@ class Checkpoint:
     state: bytes
 
 
+def _is_module(path: Path) -> bool:
+    return path.suffix == ".py" or path.name.endswith(tuple(EXTENSION_SUFFIXES))
+
+
 @cache
 def code_digest() -> str:
-    """Return a digest of the source of every module a projection's state can come from."""
+    """Return a digest of every module a projection's state can come from: the source and
+    any module compiled from it (an installed wheel may hold the compiled module alone)."""
     digest = hashlib.sha256()
     for package in _STATE_PACKAGES:
-        for path in sorted((_ROOT / package).rglob("*.py")):
+        for path in sorted(filter(_is_module, (_ROOT / package).rglob("*"))):
             digest.update(str(path.relative_to(_ROOT)).encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:32]
