@@ -48,7 +48,7 @@ class FactProjection(ABC):
 
     tracking_name: str
     state_names: tuple[str, ...] = ()
-    """The attributes ``apply`` builds on: checkpointed. None: ``apply`` reads one fact alone."""
+    """The attributes ``apply`` builds on, checkpointed; empty when it reads each fact alone."""
 
     def __init__(self, store: FactStore, view: Any) -> None:
         self.store = store
