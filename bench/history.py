@@ -1,10 +1,12 @@
 """Benchmark what history costs: restarts and queries on a store of N facts beside one of 4N.
 
-Run: ``python3 bench/history.py [--facts 200000 --cache DIR --repeats 20]``. For N and
-4N facts it simulates a mixed floor (40 tables, 2 shifts, 2% irregular rounds), ingests it
-into a SQLite store and brings every read model up to date, once: the stores are kept in
-``--cache`` (default outside the repository, in the system's temporary directory) and
-reused by later runs. Each measurement then works on a fresh copy of the cached store, so
+Run: ``python3 bench/history.py [--facts 200000 --cache DIR --repeats 20]``. History
+grows as it does on a floor, by gaming days of the same length: the store of N facts
+holds one gaming day of 99 Pai Gow tables (2 shifts, 2% irregular rounds), the store
+of 4N four such days, the same tables each day. Each is ingested into a SQLite store
+and every read model brought up to date, once: the stores are kept in ``--cache``
+(default outside the repository, in the system's temporary directory) and reused by
+later runs. Each measurement then works on a fresh copy of the cached store, so
 no run changes what the next one measures. For each size:
 
 - ingest restart: ``tablewatch ingest --from-file`` in a child process (as run by hand,
@@ -16,7 +18,7 @@ no run changes what the next one measures. For each size:
 - query latency, p50 and p99 over ``--repeats`` calls of ``consumers.cli.main``, the
   function the console script calls: ``findings --table T``, ``replay ROUND`` (the
   store's last round with a finding, its table found through the round index) and
-  ``report mgr --gaming-day D``, output discarded.
+  ``report mgr --gaming-day D`` (the last day), output discarded.
 
 Target: every figure at 4N within 1.5x of the same figure at N. Last line: JSON.
 """
@@ -34,9 +36,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from random import Random
 from typing import Any
 
+from audit.events.catalogue import event_json
+from audit.simulation.irregularities import careless_shift
+from audit.simulation.shift import ShiftConfig
 from audit.store.application import FactStore, StoreConfig
 from consumers.cli import main as cli
 from projections.fact_projection import FactProjection
@@ -49,9 +56,12 @@ from projections.table_state import TableStateProjection
 from projections.win_rates import WinRatesProjection
 
 ROOT = Path(__file__).resolve().parents[1]
-TABLES = 40
-EVENTS_PER_ROUND = 37.7
-"""A mixed floor's stored events a round (simulated, with each round's aggregate)."""
+TABLES = 99
+"""Every table number the simulation draws from: the same tables every day."""
+EVENTS_PER_ROUND = 41.5
+"""A Pai Gow round's stored events (simulated, with each round's aggregate)."""
+FIRST_DAY = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
+IRREGULAR = 0.02
 TARGET_RATIO = 1.5
 PROJECTIONS: tuple[type[FactProjection], ...] = (
     FindingsProjection, HandHistoryProjection, TableStateProjection, WinRatesProjection,
@@ -67,20 +77,34 @@ def _environment(data_dir: Path) -> dict[str, str]:
     return env
 
 
-def cached_store(cache: Path, facts: int) -> Path:
-    """Return the directory of a caught-up store of about ``facts`` stored events, built once."""
-    rounds = max(1, round(facts / TABLES / EVENTS_PER_ROUND))
-    home = cache / f"mixed-{TABLES}x{rounds}"
+def cached_store(cache: Path, facts_a_day: int, days: int) -> Path:
+    """Return the directory of a caught-up store of ``days`` gaming days of about
+    ``facts_a_day`` stored events each, built once."""
+    rounds = max(1, round(facts_a_day / TABLES / EVENTS_PER_ROUND))
+    home = cache / f"paigow-{TABLES}x{rounds}x{days}d"
     if (home / "ready").exists():
         return home
     shutil.rmtree(home, ignore_errors=True)
     home.mkdir(parents=True)
     events = home / "shift.jsonl"
-    env = _environment(home / "data")
-    simulate = ["simulate", "--game", "mixed", "--tables", str(TABLES), "--rounds", str(rounds),
-                "--shifts", "2", "--irregularities", "0.02", "--out", str(events)]  # fmt: skip
-    for args in (simulate, ["ingest", "--from-file", str(events)]):
-        subprocess.run([sys.executable, "-m", "consumers.cli", *args], env=env, check=True)
+    offsets: dict[str, int] = {}
+    """Table -> its first seq of the next day: each simulated day numbers its tables' events
+    from zero, a floor's stream goes on from the day before."""
+    with events.open("w") as out:
+        for day in range(days):
+            start = FIRST_DAY + timedelta(days=day)
+            config = ShiftConfig(TABLES, rounds, start=start, shifts=2)
+            shift, _ = careless_shift(config, Random(2026 + day), IRREGULAR)
+            ends: dict[str, int] = {}
+            for event in shift:
+                fact = json.loads(event_json(event))
+                table = fact["table_id"]
+                fact["seq"] += offsets.get(table, 0)
+                ends[table] = max(fact["seq"], ends.get(table, -1))
+                out.write(json.dumps(fact) + "\n")
+            offsets.update((table, seq + 1) for table, seq in ends.items())
+    ingest = [sys.executable, "-m", "consumers.cli", "ingest", "--from-file", str(events)]
+    subprocess.run(ingest, env=_environment(home / "data"), check=True)
     config = StoreConfig.sqlite(home / "data" / STORE)
     for projection in PROJECTIONS:
         projection(FactStore(config)).catch_up()
@@ -155,7 +179,7 @@ def query_latencies(home: Path, repeats: int) -> dict[str, dict[str, float]]:
             (r["table_id"], r["round_id"]) for r in reversed(found) if r["round_id"]
         )
         ledgers = ReconciliationProjection(store).view.ledgers()
-        day = ledgers[0]["key"]["gaming_day"]
+        day = max(ledger["key"]["gaming_day"] for ledger in ledgers)
         queries = {
             "findings --table": ["findings", "--table", table],
             "replay": ["replay", round_id],
@@ -209,8 +233,8 @@ def main() -> None:
     )  # fmt: skip
     parser.add_argument("--repeats", type=int, default=20, help="calls of each query (20)")
     args = parser.parse_args()
-    small = measure(cached_store(args.cache, args.facts), args.repeats)
-    large = measure(cached_store(args.cache, 4 * args.facts), args.repeats)
+    small = measure(cached_store(args.cache, args.facts, days=1), args.repeats)
+    large = measure(cached_store(args.cache, args.facts, days=4), args.repeats)
     print(f"{'figure':40} {'N':>12} {'4N':>12} {'4N/N':>6}")
     ratios = {}
     for name, at_n in small.items():
