@@ -1,10 +1,10 @@
 """A read model's in-memory state, kept beside its view's position so a restart need not replay.
 
 A projection's state (each table's context, rounds still open, ledgers, slip series,
-tallies) is pickled at every write and stored in ``projection_checkpoints`` in the
-same transaction as the view's rows and position, so the checkpoint is always the
-state as of the recorded position. A restart loads it and reads only the facts stored
-since: the cost is the checkpoint's size, not the store's history.
+tallies) is pickled and stored in ``projection_checkpoints`` in the same transaction
+as the view's rows and a position, so a checkpoint is the state as of a recorded
+position. A restart loads it and replays only what came after: the cost is the
+checkpoint's size and the facts since it, not the store's history.
 
 The state is the same Python objects the warm-up would rebuild, so a checkpoint is
 only as good as the code that wrote it: each is stamped with a digest of the modules

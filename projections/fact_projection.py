@@ -3,10 +3,14 @@
 A projection reads the store's notification log after its view's recorded
 position, turns facts into rows and writes rows and position in one transaction.
 
-Its in-memory state (``state_names``) is checkpointed: pickled at every write and
-stored with the rows and the position in the same transaction
-(projections/checkpoint.py). A restart loads the checkpoint and reads only the
-facts stored since its position, so it costs the state's size, never the history.
+Its in-memory state (``state_names``) is checkpointed: pickled and stored with the
+rows and the position in the same transaction (projections/checkpoint.py), at the
+first write ``checkpoint_every`` facts after the last checkpoint. A restart loads the
+checkpoint and replays, without writing, what lies between it and the view's
+position (fewer than ``checkpoint_every`` facts), then reads the facts stored
+since: it costs the state's size and a bounded replay, never the history. Between
+checkpoints a write pickles nothing, so a consumer following a live store does not
+pickle the state for each few facts.
 The state is loaded only when there is a fact to apply: a query against a caught-up
 view reads no fact and loads no state. Without a checkpoint this code can read (a
 store written before checkpoints, or by other code) the projection replays the
@@ -49,6 +53,8 @@ class FactProjection(ABC):
     tracking_name: str
     state_names: tuple[str, ...] = ()
     """The attributes ``apply`` builds on, checkpointed; empty when it reads each fact alone."""
+    checkpoint_every: int = 20_000
+    """Stored events between checkpoints: what a restart replays at most beyond its position."""
 
     def __init__(self, store: FactStore, view: Any) -> None:
         self.store = store
@@ -57,6 +63,8 @@ class FactProjection(ABC):
         self.facts_read = 0
         """Stored events read from the notification log by this instance: what a restart costs."""
         self.warm = not self.state_names or self.position == 0
+        self.checkpointed = 0
+        """The position of the last checkpoint stored by or loaded into this instance."""
 
     def warm_up(self) -> None:
         """Bring the state to the view's position: its checkpoint, then the facts after it."""
@@ -73,6 +81,7 @@ class FactProjection(ABC):
             if state is not None and set(state) == set(self.state_names):
                 vars(self).update(state)
                 start = stored.position + 1
+                self.checkpointed = stored.position
         if start <= self.position:
             for notification_id, fact in self._facts(start, stop=self.position):
                 if fact is not None:
@@ -139,6 +148,11 @@ class FactProjection(ABC):
 
     def _write(self, rows: list[tuple[Any, ...]], position: int) -> int:
         rows = rows + self.pending()
-        self.write(rows, Tracking(self.tracking_name, position), self.checkpoint(position))
+        checkpoint = None
+        if position - self.checkpointed >= self.checkpoint_every:
+            checkpoint = self.checkpoint(position)
+        self.write(rows, Tracking(self.tracking_name, position), checkpoint)
+        if checkpoint is not None:
+            self.checkpointed = position
         self.position = position
         return len(rows)

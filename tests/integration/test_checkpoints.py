@@ -11,6 +11,7 @@ from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.store.application import FactStore, StoreConfig
 from audit.store.ingest import Accepted, Ingestor
 from projections.checkpoint import CheckpointError, loads
+from projections.fact_projection import FactProjection
 from projections.findings import FindingsProjection
 from projections.hand_history import HandHistoryProjection
 from projections.reconciliation import ReconciliationProjection
@@ -38,6 +39,12 @@ def gaming_day(day, seed):
         games=(("paigow", 0.6), ("baccarat21", 0.4)), shifts=2,
     )  # fmt: skip
     return list(simulate_shift(config, random.Random(seed)))
+
+
+@pytest.fixture
+def every_write(monkeypatch):
+    """Checkpoint at every write: a restart then reads exactly the facts since its position."""
+    monkeypatch.setattr(FactProjection, "checkpoint_every", 1)
 
 
 class Feed:
@@ -74,7 +81,7 @@ def forget_view(projection):
 
 @pytest.mark.parametrize("projection_class", list(VIEWS), ids=lambda c: c.__name__)
 def test_a_restart_reads_the_facts_since_its_position_however_long_the_history(
-    store_config, projection_class
+    store_config, projection_class, every_write
 ):
     store = FactStore(store_config)
     feed = Feed(store)
@@ -98,8 +105,12 @@ def test_a_restart_reads_the_facts_since_its_position_however_long_the_history(
     assert len(set(read_on_restart[1:])) == 1
 
 
+@pytest.mark.parametrize("every", [1, 300])
 @pytest.mark.parametrize("projection_class", list(VIEWS), ids=lambda c: c.__name__)
-def test_a_restart_mid_day_gives_the_rows_of_a_rebuild_from_zero(store_config, projection_class):
+def test_a_restart_mid_day_gives_the_rows_of_a_rebuild_from_zero(
+    store_config, projection_class, every, monkeypatch
+):
+    monkeypatch.setattr(FactProjection, "checkpoint_every", every)
     store = FactStore(store_config)
     feed = Feed(store)
     days = [gaming_day(day, seed=10 + day) for day in range(3)]
@@ -110,9 +121,12 @@ def test_a_restart_mid_day_gives_the_rows_of_a_rebuild_from_zero(store_config, p
     feed(days[2][100:300])
     projection_class(FactStore(store_config)).catch_up(batch=250)  # restarted mid-day
     feed(days[2][300:])
+    position = projection_class(FactStore(store_config)).position
     restarted = projection_class(FactStore(store_config))
     restarted.catch_up(batch=250)
-    assert 0 < restarted.facts_read < store.last_notification_id() // 2
+    # The facts since its position, and fewer than ``every`` replayed up to it.
+    since = store.last_notification_id() - position
+    assert since <= restarted.facts_read < since + every
     by_restarts = view_rows(restarted)
 
     forget_view(restarted)
@@ -123,7 +137,7 @@ def test_a_restart_mid_day_gives_the_rows_of_a_rebuild_from_zero(store_config, p
 
 
 @pytest.mark.parametrize("projection_class", [*VIEWS, RoundIndexProjection])
-def test_warming_up_a_caught_up_view_reads_no_fact(tmp_path, projection_class):
+def test_warming_up_a_caught_up_view_reads_no_fact(tmp_path, projection_class, every_write):
     config = StoreConfig.sqlite(tmp_path / "store.sqlite")
     Feed(FactStore(config))(gaming_day(0, seed=5))
     projection_class(FactStore(config)).catch_up()
@@ -133,7 +147,7 @@ def test_warming_up_a_caught_up_view_reads_no_fact(tmp_path, projection_class):
     assert restarted.facts_read == 0
 
 
-def test_a_checkpoint_of_other_code_is_replayed_past_not_loaded(store_config):
+def test_a_checkpoint_of_other_code_is_replayed_past_not_loaded(store_config, every_write):
     store = FactStore(store_config)
     feed = Feed(store)
     events = gaming_day(0, seed=3)
