@@ -145,6 +145,11 @@ class Checkpoints:
         sql = _UPSERT.format(p="%s" if self._is_postgres() else "?")
         cursor.execute(sql, (name, checkpoint.position, checkpoint.code, checkpoint.state))
 
+    def save_checkpoint(self, name: str, checkpoint: Checkpoint | None) -> None:
+        """Store a checkpoint of a position already recorded, in a transaction of its own."""
+        with self.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
+            self._insert_checkpoint(cursor, name, checkpoint)
+
     def checkpoint(self, name: str) -> Checkpoint | None:
         """Return the checkpoint stored for a tracking name, if any."""
         with self.datastore.transaction(commit=False) as cursor:  # type: ignore[attr-defined]

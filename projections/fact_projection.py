@@ -88,6 +88,10 @@ class FactProjection(ABC):
                     self.apply(fact, notification_id)
         self.warm = True
         self.pending()  # the rows of the replayed facts are written already
+        if self.position - self.checkpointed >= self.checkpoint_every:
+            # A long replay (no checkpoint of this code): store its end, not to replay it again.
+            self.view.save_checkpoint(self.tracking_name, self.checkpoint(self.position))
+            self.checkpointed = self.position
 
     def checkpoint(self, position: int) -> Checkpoint | None:
         """Return the state as of ``position``, to store with it (None for a stateless view)."""

@@ -161,6 +161,14 @@ def test_a_checkpoint_of_other_code_is_replayed_past_not_loaded(store_config, ev
     restarted.catch_up()
     assert restarted.facts_read == store.last_notification_id()  # replayed from the first
     by_replay = view_rows(restarted)
+    with FindingsProjection(store).view.datastore.transaction(commit=True) as cursor:
+        cursor.execute(f"UPDATE projection_checkpoints SET code = {p}", ("other code",))
+    replayed = FindingsProjection(FactStore(store_config))
+    replayed.warm_up()  # nothing new to write: the warm-up stores its own checkpoint
+    assert replayed.facts_read == store.last_notification_id()
+    again = FindingsProjection(FactStore(store_config))
+    again.warm_up()
+    assert again.facts_read == 0
     forget_view(restarted)
     rebuilt = FindingsProjection(FactStore(store_config))
     rebuilt.catch_up()
