@@ -78,9 +78,16 @@ def shift_findings(ledger: Mapping[str, Any], rows: list[dict[str, Any]]) -> int
 def mgr_report(store: FactStore, gaming_day: str | None, form: str = "text") -> str:
     """Return the MGR for a gaming day (or all stored), in ``form``."""
     findings, reconciliation = _views(store)
-    rows = findings.view.select(FindingFilter())
     ledgers = reconciliation.view.ledgers(gaming_day)
-    lines = mgr_lines(ledgers, lambda ledger: shift_findings(ledger, rows))
+
+    def found(ledger: Mapping[str, Any]) -> int:
+        # Only the rows the shift can own, by index: the day's, never the whole history.
+        rows = findings.view.select_shift(
+            ledger["key"]["table_id"], ledger["round_ids"], ledger["opened_at"], ledger["closed_at"]
+        )
+        return shift_findings(ledger, rows)
+
+    lines = mgr_lines(ledgers, found)
     totals = mgr_totals(lines)
     if form == "csv":
         return render_csv(lines, totals)

@@ -2,8 +2,28 @@
 
 A projection reads the store's notification log after its view's recorded
 position, turns facts into rows and writes rows and position in one transaction.
-On start it replays the facts up to that position without writing, so its
-in-memory state is as it was and a rebuild from zero gives the same rows.
+
+Its in-memory state (``state_names``) is checkpointed: pickled and stored with the
+rows and the position in the same transaction (projections/checkpoint.py), at the
+first write ``checkpoint_every`` facts after the last checkpoint. A restart loads the
+checkpoint and replays, without writing, what lies between it and the view's
+position (fewer than ``checkpoint_every`` facts), then reads the facts stored
+since: it costs the state's size and a bounded replay, never the history. Between
+checkpoints a write pickles nothing, so a consumer following a live store does not
+pickle the state for each few facts.
+The state is loaded only when there is a fact to apply: a query against a caught-up
+view reads no fact and loads no state. Without a checkpoint this code can read (a
+store written before checkpoints, or by other code) the projection replays the
+facts up to its position without writing, as it always did, so a rebuild from zero,
+a restart from a checkpoint and a restart by replay give the same rows.
+
+Why a checkpoint of the whole state rather than a replay of each table's current
+gaming day: not every state starts afresh with a gaming day. A table's context
+carries over (the tile set in play and since when, the sets inspected, the banking
+rotation), the opener is judged against the prior day's closer, the slip series are
+casino-wide (a slip reused or out of sequence across tables and days), and the win
+rates and shift ledgers are tallies over the whole history; a replay of the current
+day alone would judge differently from a rebuild from zero.
 """
 
 from __future__ import annotations
@@ -18,30 +38,67 @@ from audit.events.catalogue import parse_event
 from audit.events.envelope import Event
 from audit.store.aggregates import FactRecorded
 from audit.store.application import FactStore
+from projections.checkpoint import Checkpoint, CheckpointError, code_digest, dumps, loads
 
 
 class FactProjection(ABC):
     """Reads the store's facts after a view's position: warm-up, then catch-up in batches.
 
-    Subclasses say what a fact does (``apply``, returning rows to write) and how
-    rows and a position are written (``write``). Warm-up replays the facts up to
-    the recorded position without writing, so state is as it was.
+    Subclasses say what a fact does (``apply``, returning rows to write), which
+    attributes are the state it builds (``state_names``) and how rows, a position
+    and a checkpoint are written (``write``). Warm-up, on the first catch-up with a
+    fact to apply, loads the checkpoint and replays what it lacks without writing.
     """
 
     tracking_name: str
-    keeps_state: bool = True
-    """Whether ``apply`` depends on earlier facts; a view that does not skips the warm-up."""
+    state_names: tuple[str, ...] = ()
+    """The attributes ``apply`` builds on, checkpointed; empty when it reads each fact alone."""
+    checkpoint_every: int = 20_000
+    """Stored events between checkpoints: what a restart replays at most beyond its position."""
 
     def __init__(self, store: FactStore, view: Any) -> None:
         self.store = store
         self.view = view
-        self.position = 0
-        recorded = self.view.max_tracking_id(self.tracking_name) or 0
-        if recorded and self.keeps_state:
-            for notification_id, fact in self._facts(1, stop=recorded):
+        self.position = self.view.max_tracking_id(self.tracking_name) or 0
+        self.facts_read = 0
+        """Stored events read from the notification log by this instance: what a restart costs."""
+        self.warm = not self.state_names or self.position == 0
+        self.checkpointed = 0
+        """The position of the last checkpoint stored by or loaded into this instance."""
+
+    def warm_up(self) -> None:
+        """Bring the state to the view's position: its checkpoint, then the facts after it."""
+        if self.warm or not self.state_names:
+            self.warm = True  # there already, or no state to bring anywhere
+            return
+        start = 1
+        stored = self.view.checkpoint(self.tracking_name)
+        if stored is not None and 0 < stored.position <= self.position:
+            try:
+                state = loads(stored.state) if stored.code == code_digest() else None
+            except CheckpointError:
+                state = None  # written by other code: replayed from the first fact
+            if state is not None and set(state) == set(self.state_names):
+                vars(self).update(state)
+                start = stored.position + 1
+                self.checkpointed = stored.position
+        if start <= self.position:
+            for notification_id, fact in self._facts(start, stop=self.position):
                 if fact is not None:
                     self.apply(fact, notification_id)
-        self.position = recorded
+        self.warm = True
+        self.pending()  # the rows of the replayed facts are written already
+        if self.position - self.checkpointed >= self.checkpoint_every:
+            # A long replay (no checkpoint of this code): store its end, not to replay it again.
+            self.view.save_checkpoint(self.tracking_name, self.checkpoint(self.position))
+            self.checkpointed = self.position
+
+    def checkpoint(self, position: int) -> Checkpoint | None:
+        """Return the state as of ``position``, to store with it (None for a stateless view)."""
+        if not self.state_names:
+            return None
+        state = {name: getattr(self, name) for name in self.state_names}
+        return Checkpoint(position, code_digest(), dumps(state))
 
     @abstractmethod
     def apply(self, fact: Event, notification_id: int) -> list[tuple[Any, ...]]:
@@ -51,9 +108,11 @@ class FactProjection(ABC):
         """Return rows that are due at a batch's end, beside those ``apply`` returned."""
         return []
 
-    def write(self, rows: list[tuple[Any, ...]], tracking: Tracking) -> None:
-        """Write rows and the position in one transaction."""
-        self.view.record(rows, tracking)
+    def write(
+        self, rows: list[tuple[Any, ...]], tracking: Tracking, checkpoint: Checkpoint | None
+    ) -> None:
+        """Write rows, the position and the state's checkpoint in one transaction."""
+        self.view.record(rows, tracking, checkpoint)
 
     def _facts(
         self, start: int, stop: int | None = None, batch: int = 2_000
@@ -62,6 +121,7 @@ class FactProjection(ABC):
         recorder = self.store.process_recorder
         while True:
             notifications = recorder.select_notifications(start, batch, stop=stop)
+            self.facts_read += len(notifications)
             for notification in notifications:
                 event = self.store.mapper.to_domain_event(notification)
                 fact = parse_event(event.fact_json) if isinstance(event, FactRecorded) else None
@@ -72,6 +132,10 @@ class FactProjection(ABC):
 
     def catch_up(self, batch: int = 2_000) -> int:
         """Apply every fact stored since the view's position; return how many rows it wrote."""
+        if not self.warm:
+            if self.store.last_notification_id() <= self.position:
+                return 0  # caught up: the state is not needed, so not loaded
+            self.warm_up()
         written = 0
         rows: list[tuple[Any, ...]] = []
         last = self.position
@@ -88,6 +152,11 @@ class FactProjection(ABC):
 
     def _write(self, rows: list[tuple[Any, ...]], position: int) -> int:
         rows = rows + self.pending()
-        self.write(rows, Tracking(self.tracking_name, position))
+        checkpoint = None
+        if position - self.checkpointed >= self.checkpoint_every:
+            checkpoint = self.checkpoint(position)
+        self.write(rows, Tracking(self.tracking_name, position), checkpoint)
+        if checkpoint is not None:
+            self.checkpointed = position
         self.position = position
         return len(rows)

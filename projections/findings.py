@@ -1,9 +1,12 @@
 """The findings projection: stored facts in, judged round by round, findings out, exactly once.
 
 The shared machinery (projections/fact_projection.py) reads the store's facts after
-the view's position and, on start, replays those already judged without writing, so
-the judge's state (each table's context, rounds still open) is rebuilt and a
-restart, or a rebuild from zero, gives the same findings.
+the view's position. The judge's state (each table's context, rounds still open, the
+shift ledgers and the casino-wide slip series) is checkpointed whole with every write:
+it does not start afresh with a gaming day (a table's tile set and bank rotation carry
+over, an opener is judged against the prior day's closer, a slip is reused across
+tables and days), so a restart loads it rather than replaying any day, and a restart,
+or a rebuild from zero, gives the same findings.
 """
 
 from __future__ import annotations
@@ -30,9 +33,10 @@ class FindingsProjection(FactProjection):
     """Keeps the findings view up to date with the store."""
 
     tracking_name = TRACKING_NAME
+    state_names = ("verifier",)
 
     def __init__(self, store: FactStore, view: FindingsView | None = None) -> None:
-        self.verifier = FloorVerifier()  # before the warm-up, which feeds it
+        self.verifier = FloorVerifier()
         super().__init__(store, view or open_findings_view(store))
 
     def apply(self, fact: Event, notification_id: int) -> list[tuple[Any, ...]]:

@@ -19,6 +19,7 @@ from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 
 from audit.verification.findings import Finding, Severity
+from projections.checkpoint import Checkpoint, Checkpoints
 
 _COLUMNS = (
     "finding_id", "code", "severity", "rule", "title", "table_id", "round_id", "position",
@@ -26,6 +27,18 @@ _COLUMNS = (
     "notification_id",
 )  # fmt: skip
 _SEVERITY_RANK = {s.value: s.rank for s in Severity}
+_INDEXES = (
+    "CREATE INDEX IF NOT EXISTS findings_table ON findings (table_id)",
+    "CREATE INDEX IF NOT EXISTS findings_table_round ON findings (table_id, round_id)",
+    "CREATE INDEX IF NOT EXISTS findings_table_time ON findings (table_id, occurred_at)",
+    "CREATE INDEX IF NOT EXISTS findings_dealer ON findings (dealer_id)",
+    "CREATE INDEX IF NOT EXISTS findings_code ON findings (code)",
+    "CREATE INDEX IF NOT EXISTS findings_severity ON findings (severity)",
+    "CREATE INDEX IF NOT EXISTS findings_occurred ON findings (occurred_at)",
+)
+"""What ``tablewatch findings`` filters on, and a shift's findings (its rounds, its hours)."""
+_ROUNDS_AT_ONCE = 500
+"""Round ids asked for in one statement: well inside either database's limit on parameters."""
 
 
 def _row(finding: Finding, notification_id: int) -> tuple[Any, ...]:
@@ -74,6 +87,33 @@ def _where(query: FindingFilter, placeholder: str) -> tuple[str, list[Any]]:
     return " AND ".join(clauses), params
 
 
+def _shift_queries(
+    table_id: str, round_ids: Sequence[str], start: str | None, end: str | None, placeholder: str
+) -> list[tuple[str, list[Any]]]:
+    """Return the reads of a shift's findings: of its rounds, and of its table in its hours."""
+    names = ", ".join(("row_number", *_COLUMNS))
+    queries = []
+    rounds = sorted(set(round_ids))
+    for at in range(0, len(rounds), _ROUNDS_AT_ONCE):
+        chunk = rounds[at : at + _ROUNDS_AT_ONCE]
+        queries.append((
+            f"SELECT {names} FROM findings WHERE table_id = {placeholder} AND round_id IN "
+            f"({', '.join([placeholder] * len(chunk))})", [table_id, *chunk],
+        ))  # fmt: skip
+    clauses, params = (
+        [f"table_id = {placeholder}", "round_id IS NULL", "occurred_at > ''"],
+        [table_id],
+    )
+    if start is not None:
+        clauses.append(f"occurred_at >= {placeholder}")
+        params.append(start)
+    if end is not None:
+        clauses.append(f"occurred_at <= {placeholder}")
+        params.append(end)
+    queries.append((f"SELECT {names} FROM findings WHERE {' AND '.join(clauses)}", params))
+    return queries
+
+
 def _as_dict(row: Sequence[Any], names: Sequence[str]) -> dict[str, Any]:
     found = dict(zip(names, row, strict=True))
     found["event_ids"] = json.loads(found["event_ids"])
@@ -81,12 +121,13 @@ def _as_dict(row: Sequence[Any], names: Sequence[str]) -> dict[str, Any]:
     return found
 
 
-class SQLiteFindingsView(SQLiteTrackingRecorder):
+class SQLiteFindingsView(Checkpoints, SQLiteTrackingRecorder):
     """The findings view in the embedded SQLite store."""
 
     def create_table(self) -> None:
         """Create the tracking table and the findings table."""
         super().create_table()
+        self.create_checkpoint_table()
         with self.datastore.transaction(commit=True) as cursor:
             cursor.execute(
                 "CREATE TABLE IF NOT EXISTS findings ("
@@ -97,9 +138,16 @@ class SQLiteFindingsView(SQLiteTrackingRecorder):
                 "at_stake TEXT NOT NULL, occurred_at TEXT, event_ids TEXT NOT NULL, "
                 "notification_id INTEGER NOT NULL)"
             )
+            for statement in _INDEXES:
+                cursor.execute(statement)
 
-    def record(self, findings: Sequence[tuple[Finding, int]], tracking: Tracking) -> None:
-        """Write findings and the view's position in one transaction."""
+    def record(
+        self,
+        findings: Sequence[tuple[Finding, int]],
+        tracking: Tracking,
+        checkpoint: Checkpoint | None = None,
+    ) -> None:
+        """Write findings and the view's position and checkpoint in one transaction."""
         with self.datastore.transaction(commit=True) as cursor:
             cursor.executemany(
                 f"INSERT OR IGNORE INTO findings ({', '.join(_COLUMNS)}) "
@@ -107,6 +155,7 @@ class SQLiteFindingsView(SQLiteTrackingRecorder):
                 [_row(finding, position) for finding, position in findings],
             )
             self._insert_tracking(cursor, tracking)
+            self._insert_checkpoint(cursor, tracking.application_name, checkpoint)
 
     def select(self, query: FindingFilter) -> list[dict[str, Any]]:
         """Return the findings the filter asks for, in the order they were found."""
@@ -119,13 +168,26 @@ class SQLiteFindingsView(SQLiteTrackingRecorder):
             )
             return [_as_dict(tuple(row), names) for row in cursor.fetchall()]
 
+    def select_shift(
+        self, table_id: str, round_ids: Sequence[str], start: str | None, end: str | None
+    ) -> list[dict[str, Any]]:
+        """Return the findings a shift may own: its rounds', and its table's from start to end."""
+        names = ("row_number", *_COLUMNS)
+        found = []
+        with self.datastore.transaction(commit=False) as cursor:
+            for sql, params in _shift_queries(table_id, round_ids, start, end, "?"):
+                cursor.execute(sql, params)
+                found += [_as_dict(tuple(row), names) for row in cursor.fetchall()]
+        return sorted(found, key=lambda row: row["row_number"])
 
-class PostgresFindingsView(PostgresTrackingRecorder):
+
+class PostgresFindingsView(Checkpoints, PostgresTrackingRecorder):
     """The findings view in PostgreSQL."""
 
     def create_table(self) -> None:
         """Create the tracking table and the findings table."""
         super().create_table()
+        self.create_checkpoint_table()
         with self.datastore.transaction(commit=True) as cursor:
             cursor.execute(
                 "CREATE TABLE IF NOT EXISTS findings ("
@@ -136,10 +198,16 @@ class PostgresFindingsView(PostgresTrackingRecorder):
                 "at_stake NUMERIC(14, 2) NOT NULL, occurred_at TEXT, event_ids TEXT NOT NULL, "
                 "notification_id BIGINT NOT NULL)"
             )
-            cursor.execute("CREATE INDEX IF NOT EXISTS findings_table ON findings (table_id)")
+            for statement in _INDEXES:
+                cursor.execute(statement)  # type: ignore[arg-type]
 
-    def record(self, findings: Sequence[tuple[Finding, int]], tracking: Tracking) -> None:
-        """Write findings and the view's position in one transaction."""
+    def record(
+        self,
+        findings: Sequence[tuple[Finding, int]],
+        tracking: Tracking,
+        checkpoint: Checkpoint | None = None,
+    ) -> None:
+        """Write findings and the view's position and checkpoint in one transaction."""
         with self.datastore.transaction(commit=True) as cursor:
             if findings:
                 cursor.executemany(
@@ -149,6 +217,7 @@ class PostgresFindingsView(PostgresTrackingRecorder):
                     [_row(finding, position) for finding, position in findings],
                 )
             self._insert_tracking(cursor, tracking)
+            self._insert_checkpoint(cursor, tracking.application_name, checkpoint)
 
     def select(self, query: FindingFilter) -> list[dict[str, Any]]:
         """Return the findings the filter asks for, in the order they were found."""
@@ -161,6 +230,18 @@ class PostgresFindingsView(PostgresTrackingRecorder):
             )
             rows = cursor.fetchall()
         return [_as_dict([row[name] for name in names], names) for row in rows]
+
+    def select_shift(
+        self, table_id: str, round_ids: Sequence[str], start: str | None, end: str | None
+    ) -> list[dict[str, Any]]:
+        """Return the findings a shift may own: its rounds', and its table's from start to end."""
+        names = ("row_number", *_COLUMNS)
+        found = []
+        with self.datastore.transaction(commit=False) as cursor:
+            for sql, params in _shift_queries(table_id, round_ids, start, end, "%s"):
+                cursor.execute(sql, params)  # type: ignore[arg-type]
+                found += [_as_dict([row[n] for n in names], names) for row in cursor.fetchall()]
+        return sorted(found, key=lambda row: row["row_number"])
 
 
 FindingsView = SQLiteFindingsView | PostgresFindingsView

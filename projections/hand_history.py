@@ -7,6 +7,10 @@ open. Rows are keyed by (table_id, round_id, position) and inserted with
 "insert or ignore", so a restart or a rebuild from zero gives the same rows; the
 view's position in the store's notification log is recorded in the same
 transaction, exactly as the findings view does.
+
+State (each table's context and the rounds still open, with the rules they started
+under) is checkpointed with every write (projections/fact_projection.py): a round can
+straddle a restart, and a table's context carries over from one gaming day to the next.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from audit.games.paigow.tiles import parse_tile
 from audit.store.application import FactStore
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.round_view import RoundView, view_round
+from projections.checkpoint import Checkpoint, Checkpoints
 from projections.fact_projection import FactProjection
 from projections.rows_view import open_view
 
@@ -181,20 +186,29 @@ def _query(filters: dict[str, Any], limit: int | None, placeholder: str) -> tupl
     return sql, params
 
 
-class SQLiteHandHistoryView(SQLiteTrackingRecorder):
+class SQLiteHandHistoryView(Checkpoints, SQLiteTrackingRecorder):
     """The hand-history view in the embedded SQLite store."""
 
     def create_table(self) -> None:
         """Create the tracking table and the hand-history table."""
         super().create_table()
+        self.create_checkpoint_table()
         with self.datastore.transaction(commit=True) as cursor:
             cursor.execute(_sql("TEXT", "INTEGER", "INTEGER"))
             cursor.execute(
                 "CREATE INDEX IF NOT EXISTS hand_history_dealer ON hand_history (dealer_id)"
             )
+            cursor.execute(
+                "CREATE INDEX IF NOT EXISTS hand_history_round ON hand_history (round_id)"
+            )
 
-    def record(self, rows: Sequence[tuple[Any, ...]], tracking: Tracking) -> None:
-        """Write hand rows and the view's position in one transaction."""
+    def record(
+        self,
+        rows: Sequence[tuple[Any, ...]],
+        tracking: Tracking,
+        checkpoint: Checkpoint | None = None,
+    ) -> None:
+        """Write hand rows and the view's position and checkpoint in one transaction."""
         with self.datastore.transaction(commit=True) as cursor:
             cursor.executemany(
                 f"INSERT OR IGNORE INTO hand_history ({', '.join(COLUMNS)}) "
@@ -202,6 +216,7 @@ class SQLiteHandHistoryView(SQLiteTrackingRecorder):
                 [tuple(int(v) if isinstance(v, bool) else v for v in row) for row in rows],
             )
             self._insert_tracking(cursor, tracking)
+            self._insert_checkpoint(cursor, tracking.application_name, checkpoint)
 
     def select(
         self,
@@ -218,20 +233,29 @@ class SQLiteHandHistoryView(SQLiteTrackingRecorder):
             return [_as_dict(tuple(row)) for row in cursor.fetchall()]
 
 
-class PostgresHandHistoryView(PostgresTrackingRecorder):
+class PostgresHandHistoryView(Checkpoints, PostgresTrackingRecorder):
     """The hand-history view in PostgreSQL."""
 
     def create_table(self) -> None:
         """Create the tracking table and the hand-history table."""
         super().create_table()
+        self.create_checkpoint_table()
         with self.datastore.transaction(commit=True) as cursor:
             cursor.execute(_sql("NUMERIC(14, 2)", "BOOLEAN", "BIGINT"))  # type: ignore[arg-type]
             cursor.execute(
                 "CREATE INDEX IF NOT EXISTS hand_history_dealer ON hand_history (dealer_id)"
             )
+            cursor.execute(
+                "CREATE INDEX IF NOT EXISTS hand_history_round ON hand_history (round_id)"
+            )
 
-    def record(self, rows: Sequence[tuple[Any, ...]], tracking: Tracking) -> None:
-        """Write hand rows and the view's position in one transaction."""
+    def record(
+        self,
+        rows: Sequence[tuple[Any, ...]],
+        tracking: Tracking,
+        checkpoint: Checkpoint | None = None,
+    ) -> None:
+        """Write hand rows and the view's position and checkpoint in one transaction."""
         with self.datastore.transaction(commit=True) as cursor:
             if rows:
                 cursor.executemany(
@@ -241,6 +265,7 @@ class PostgresHandHistoryView(PostgresTrackingRecorder):
                     list(rows),
                 )
             self._insert_tracking(cursor, tracking)
+            self._insert_checkpoint(cursor, tracking.application_name, checkpoint)
 
     def select(
         self,
@@ -273,6 +298,7 @@ class HandHistoryProjection(FactProjection):
     """Keeps the hand-history view up to date with the store."""
 
     tracking_name = TRACKING_NAME
+    state_names = ("contexts", "open_rounds", "_rules_at_start", "other_games")
 
     def __init__(self, store: FactStore, view: HandHistoryView | None = None) -> None:
         self.contexts: dict[str, TableContext] = {}

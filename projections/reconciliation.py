@@ -4,6 +4,10 @@ The drop reconciliation (audit/accounting/reconcile.py) reads the stored facts i
 order; at each batch's end the ledgers it changed are written, keyed by table,
 gaming day and shift, with the view's position in the same transaction. Exactly
 once, and a rebuild from zero writes the same ledgers. The reports read them.
+
+State (every ledger, each table's current shift and last closer, the casino-wide slip
+series) is checkpointed with every write (projections/fact_projection.py): a shift's
+count arrives after its day, and a day's opener is judged against the prior closer.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ class _Ledgers(RowsView):
     """What both databases' views share: the table, and the reads."""
 
     create_sql = _CREATE
+    index_sql = ("CREATE INDEX IF NOT EXISTS shift_ledgers_day ON shift_ledgers (gaming_day)",)
     write_sql = _UPSERT
 
     def ledgers(self, gaming_day: str | None = None) -> list[dict[str, Any]]:
@@ -72,11 +77,11 @@ class ReconciliationProjection(FactProjection):
     """Keeps every shift ledger up to date with the store."""
 
     tracking_name = TRACKING_NAME
+    state_names = ("reconciler",)
 
     def __init__(self, store: FactStore, view: ReconciliationView | None = None) -> None:
-        self.reconciler = Reconciler()  # before the warm-up, which feeds it
+        self.reconciler = Reconciler()
         super().__init__(store, view or open_reconciliation_view(store))
-        self.reconciler.drain_changed()  # warmed-up ledgers are already stored
 
     def apply(self, fact: Event, notification_id: int) -> list[tuple[Any, ...]]:
         """Take one fact into the ledgers; rows are written at the batch's end."""

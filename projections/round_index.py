@@ -5,6 +5,8 @@ position, exactly once. A round id is only unique at its table, so a round id ma
 have several rows; ``tablewatch replay`` then asks which table. A round recorded
 without its ``round_started`` is not indexed, and the replay falls back to reading
 the store.
+
+Stateless, so never checkpointed: a restart reads only the facts after its position.
 """
 
 from __future__ import annotations
@@ -60,8 +62,7 @@ def open_round_index_view(store: FactStore) -> RoundIndexView:
 class RoundIndexProjection(FactProjection):
     """Keeps the round index up to date with the store."""
 
-    tracking_name = TRACKING_NAME
-    keeps_state = False  # a round's row needs only its own round_started
+    tracking_name = TRACKING_NAME  # no state: a round's row needs only its own round_started
 
     def __init__(self, store: FactStore, view: RoundIndexView | None = None) -> None:
         super().__init__(store, view or open_round_index_view(store))

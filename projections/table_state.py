@@ -5,6 +5,10 @@ since when) and banking rotation, as its events told them. Tables changed in a
 batch are upserted (``INSERT ... ON CONFLICT (table_id) DO UPDATE``) in the same
 transaction as the view's position in the store's notification log, so the row
 is always the table as of that position; a rebuild from zero gives the same rows.
+
+State (each table's context and the rounds still open) is checkpointed with every write
+(projections/fact_projection.py): the tile set in play, since when, and the banking
+rotation carry over from one gaming day to the next, so no single day rebuilds them.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from audit.store.application import FactStore
 from audit.verification.paigow import rotation_checks
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.round_view import view_round
+from projections.checkpoint import Checkpoint, Checkpoints
 from projections.fact_projection import FactProjection
 from projections.rows_view import open_view
 
@@ -116,23 +121,30 @@ class _Queries(ABC):
         }
 
 
-class SQLiteTableStateView(_Queries, SQLiteTrackingRecorder):
+class SQLiteTableStateView(_Queries, Checkpoints, SQLiteTrackingRecorder):
     """The table-state view in the embedded SQLite store."""
 
     def create_table(self) -> None:
         """Create the tracking table and the table-state table."""
         super().create_table()
+        self.create_checkpoint_table()
         with self.datastore.transaction(commit=True) as cursor:
             cursor.execute(_sql("INTEGER", "INTEGER"))
 
-    def record(self, rows: Sequence[tuple[Any, ...]], tracking: Tracking) -> None:
-        """Upsert table rows and write the view's position in one transaction."""
+    def record(
+        self,
+        rows: Sequence[tuple[Any, ...]],
+        tracking: Tracking,
+        checkpoint: Checkpoint | None = None,
+    ) -> None:
+        """Upsert table rows; write the position and the checkpoint in one transaction."""
         with self.datastore.transaction(commit=True) as cursor:
             cursor.executemany(
                 _upsert("?"),
                 [tuple(int(v) if isinstance(v, bool) else v for v in row) for row in rows],
             )
             self._insert_tracking(cursor, tracking)
+            self._insert_checkpoint(cursor, tracking.application_name, checkpoint)
 
     def select(self) -> list[dict[str, Any]]:
         """Return every table's row, by table id."""
@@ -141,21 +153,28 @@ class SQLiteTableStateView(_Queries, SQLiteTrackingRecorder):
             return [_as_dict(tuple(row)) for row in cursor.fetchall()]
 
 
-class PostgresTableStateView(_Queries, PostgresTrackingRecorder):
+class PostgresTableStateView(_Queries, Checkpoints, PostgresTrackingRecorder):
     """The table-state view in PostgreSQL."""
 
     def create_table(self) -> None:
         """Create the tracking table and the table-state table."""
         super().create_table()
+        self.create_checkpoint_table()
         with self.datastore.transaction(commit=True) as cursor:
             cursor.execute(_sql("BOOLEAN", "BIGINT"))  # type: ignore[arg-type]
 
-    def record(self, rows: Sequence[tuple[Any, ...]], tracking: Tracking) -> None:
-        """Upsert table rows and write the view's position in one transaction."""
+    def record(
+        self,
+        rows: Sequence[tuple[Any, ...]],
+        tracking: Tracking,
+        checkpoint: Checkpoint | None = None,
+    ) -> None:
+        """Upsert table rows; write the position and the checkpoint in one transaction."""
         with self.datastore.transaction(commit=True) as cursor:
             if rows:
                 cursor.executemany(_upsert("%s"), list(rows))  # type: ignore[arg-type]
             self._insert_tracking(cursor, tracking)
+            self._insert_checkpoint(cursor, tracking.application_name, checkpoint)
 
     def select(self) -> list[dict[str, Any]]:
         """Return every table's row, by table id."""
@@ -177,13 +196,13 @@ class TableStateProjection(FactProjection):
     """Keeps the table-state view up to date with the store."""
 
     tracking_name = TRACKING_NAME
+    state_names = ("tables", "open_rounds")
 
     def __init__(self, store: FactStore, view: TableStateView | None = None) -> None:
         self.tables: dict[str, TableState] = {}
         self.open_rounds: dict[tuple[str, str], list[Event]] = {}
         self._changed: set[str] = set()
         super().__init__(store, view or open_table_state_view(store))
-        self._changed.clear()  # warm-up only rebuilds: those rows are already written
 
     def apply(self, fact: Event, notification_id: int) -> list[tuple[Any, ...]]:
         """Take one fact into its table's state; rows are written at the batch's end."""

@@ -5,6 +5,9 @@ under its table, its dealer and its position: wins, pushes, losses and the sum o
 the engine's win chances. At each batch's end the changed tallies are written with
 the view's position, exactly once; ``tablewatch stats`` turns them into observed
 against expected rates with a Wilson interval that narrows as trials accumulate.
+
+State (the tallies, which count the whole history, and the trial reader's rounds still
+open) is checkpointed with every write (projections/fact_projection.py).
 """
 
 from __future__ import annotations
@@ -71,13 +74,13 @@ class WinRatesProjection(FactProjection):
     """Keeps the win-rate tallies up to date with the store."""
 
     tracking_name = TRACKING_NAME
+    state_names = ("reader", "tallies")
 
     def __init__(self, store: FactStore, view: WinRatesView | None = None) -> None:
-        self.reader = TrialReader()  # before the warm-up, which feeds it
+        self.reader = TrialReader()
         self.tallies: dict[tuple[GroupBy, str], Tally] = {}
         self._changed: set[tuple[GroupBy, str]] = set()
         super().__init__(store, view or open_win_rates_view(store))
-        self._changed.clear()  # warmed-up tallies are already stored
 
     def apply(self, fact: Event, notification_id: int) -> list[tuple[Any, ...]]:
         """Count the trial a fact settles, if any; rows are written at the batch's end."""

@@ -1,0 +1,257 @@
+"""Benchmark what history costs: restarts and queries on a store of N facts beside one of 4N.
+
+Run: ``python3 bench/history.py [--facts 200000 --cache DIR --repeats 20]``. History
+grows as it does on a floor, by gaming days of the same length: the store of N facts
+holds one gaming day of 99 Pai Gow tables (2 shifts, 2% irregular rounds), the store
+of 4N four such days, the same tables each day. Each is ingested into a SQLite store
+and every read model brought up to date, once: the stores are kept in ``--cache``
+(default outside the repository, in the system's temporary directory) and reused by
+later runs. Each measurement then works on a fresh copy of the cached store, so
+no run changes what the next one measures. For each size:
+
+- ingest restart: ``tablewatch ingest --from-file`` in a child process (as run by hand,
+  with its validating child) of the store's last line, already stored: the cost of
+  starting against the history and finding nothing new. Wall time and peak RSS (the
+  larger of the process's and its children's);
+- projection restart: each read model opened and brought to the point where it can apply
+  the next fact (its state loaded: ``FactProjection.warm_up``), in process;
+- query latency, p50 and p99 over ``--repeats`` calls of ``consumers.cli.main``, the
+  function the console script calls: ``findings --table T``, ``replay ROUND`` (the
+  store's last round with a finding, its table found through the round index) and
+  ``report mgr --gaming-day D`` (the last day), output discarded.
+
+Target: every figure at 4N within 1.5x of the same figure at N. Last line: JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from random import Random
+from typing import Any
+
+from audit.events.catalogue import event_json
+from audit.simulation.irregularities import careless_shift
+from audit.simulation.shift import ShiftConfig
+from audit.store.application import FactStore, StoreConfig
+from consumers.cli import main as cli
+from projections.fact_projection import FactProjection
+from projections.findings import FindingsProjection
+from projections.findings_view import FindingFilter
+from projections.hand_history import HandHistoryProjection
+from projections.reconciliation import ReconciliationProjection
+from projections.round_index import RoundIndexProjection
+from projections.table_state import TableStateProjection
+from projections.win_rates import WinRatesProjection
+
+ROOT = Path(__file__).resolve().parents[1]
+TABLES = 99
+"""Every table number the simulation draws from: the same tables every day."""
+EVENTS_PER_ROUND = 41.5
+"""A Pai Gow round's stored events (simulated, with each round's aggregate)."""
+FIRST_DAY = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
+IRREGULAR = 0.02
+TARGET_RATIO = 1.5
+PROJECTIONS: tuple[type[FactProjection], ...] = (
+    FindingsProjection, HandHistoryProjection, TableStateProjection, WinRatesProjection,
+    ReconciliationProjection, RoundIndexProjection,
+)  # fmt: skip
+STORE = "tablewatch.sqlite"
+
+
+def _environment(data_dir: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    env["TABLEWATCH_DATA_DIR"] = str(data_dir)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    return env
+
+
+def cached_store(cache: Path, facts_a_day: int, days: int) -> Path:
+    """Return the directory of a caught-up store of ``days`` gaming days of about
+    ``facts_a_day`` stored events each, built once."""
+    rounds = max(1, round(facts_a_day / TABLES / EVENTS_PER_ROUND))
+    home = cache / f"paigow-{TABLES}x{rounds}x{days}d"
+    config = StoreConfig.sqlite(home / "data" / STORE)
+    if (home / "ready").exists():
+        for projection in PROJECTIONS:  # a checkpoint of other code is replaced, once
+            projection(FactStore(config)).warm_up()
+        return home
+    shutil.rmtree(home, ignore_errors=True)
+    home.mkdir(parents=True)
+    events = home / "shift.jsonl"
+    offsets: dict[str, int] = {}
+    """Table -> its first seq of the next day: each simulated day numbers its tables' events
+    from zero, a floor's stream goes on from the day before."""
+    with events.open("w") as out:
+        for day in range(days):
+            start = FIRST_DAY + timedelta(days=day)
+            config = ShiftConfig(TABLES, rounds, start=start, shifts=2)
+            shift, _ = careless_shift(config, Random(2026 + day), IRREGULAR)
+            ends: dict[str, int] = {}
+            for event in shift:
+                fact = json.loads(event_json(event))
+                table = fact["table_id"]
+                fact["seq"] += offsets.get(table, 0)
+                ends[table] = max(fact["seq"], ends.get(table, -1))
+                out.write(json.dumps(fact) + "\n")
+            offsets.update((table, seq + 1) for table, seq in ends.items())
+    ingest = [sys.executable, "-m", "consumers.cli", "ingest", "--from-file", str(events)]
+    subprocess.run(ingest, env=_environment(home / "data"), check=True)
+    for projection in PROJECTIONS:
+        projection(FactStore(config)).catch_up()
+    (home / "ready").touch()
+    return home
+
+
+@contextlib.contextmanager
+def fresh_copy(home: Path) -> Any:
+    """Yield a data directory holding a copy of the cached store, removed afterwards."""
+    scratch = Path(tempfile.mkdtemp(prefix="tw-history-"))
+    try:
+        shutil.copy2(home / "data" / STORE, scratch / STORE)
+        yield scratch
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def ingest_restart(home: Path) -> tuple[float, float]:
+    """Return the ingest's wall seconds and peak RSS (MiB) re-reading one stored line."""
+    with fresh_copy(home) as data, (data / "last.jsonl").open("w") as last:
+        *_, line = (home / "shift.jsonl").read_text().splitlines()
+        last.write(line + "\n")
+        last.flush()
+        probe = (
+            "import resource, sys\n"
+            "from consumers.cli import main\n"
+            "code = main(['ingest', '--from-file', sys.argv[1]])\n"
+            "peak = max(resource.getrusage(who).ru_maxrss for who in "
+            "(resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))\n"
+            "print(peak, file=sys.stderr)\n"
+            "sys.exit(code)\n"
+        )
+        started = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-c", probe, last.name],
+            env=_environment(data), check=True, capture_output=True, text=True,
+        )  # fmt: skip
+        seconds = time.perf_counter() - started
+    peak_kib = int(done.stderr.strip().splitlines()[-1])
+    return seconds, peak_kib / 1024
+
+
+def projection_restarts(home: Path) -> dict[str, float]:
+    """Return, per read model, the seconds to open it and load its state (best of three)."""
+    times: dict[str, float] = {}
+    with fresh_copy(home) as data:
+        config = StoreConfig.sqlite(data / STORE)
+        for projection in PROJECTIONS:
+            best = float("inf")
+            for _ in range(3):
+                store = FactStore(config)
+                started = time.perf_counter()
+                projection(store).warm_up()
+                best = min(best, time.perf_counter() - started)
+            times[projection.__name__] = best
+    return times
+
+
+def _quantile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def query_latencies(home: Path, repeats: int) -> dict[str, dict[str, float]]:
+    """Return p50 and p99 seconds of each query command, called as the CLI calls it."""
+    with fresh_copy(home) as data:
+        store = FactStore(StoreConfig.sqlite(data / STORE))
+        found = FindingsProjection(store).view.select(FindingFilter())
+        # The last round with a finding: a replay reads its table's stream up to the round.
+        table, round_id = next(
+            (r["table_id"], r["round_id"]) for r in reversed(found) if r["round_id"]
+        )
+        ledgers = ReconciliationProjection(store).view.ledgers()
+        day = max(ledger["key"]["gaming_day"] for ledger in ledgers)
+        queries = {
+            "findings --table": ["findings", "--table", table],
+            "replay": ["replay", round_id],
+            "report mgr --gaming-day": ["report", "mgr", "--gaming-day", day],
+        }
+        saved = {k: os.environ.get(k) for k in ("TABLEWATCH_DATA_DIR", "DATABASE_URL")}
+        os.environ["TABLEWATCH_DATA_DIR"] = str(data)
+        os.environ.pop("DATABASE_URL", None)
+        try:
+            latencies = {}
+            for name, args in queries.items():
+                samples = []
+                for _ in range(repeats):
+                    started = time.perf_counter()
+                    with contextlib.redirect_stdout(io.StringIO()):
+                        if cli(args) != 0:
+                            raise RuntimeError(f"{' '.join(args)!r} failed")
+                    samples.append(time.perf_counter() - started)
+                latencies[name] = {
+                    "p50": statistics.median(samples),
+                    "p99": _quantile(samples, 0.99),
+                }
+        finally:
+            for key, value in saved.items():
+                if value is None:
+                    os.environ.pop(key, None)
+                else:
+                    os.environ[key] = value
+    return latencies
+
+
+def measure(home: Path, repeats: int) -> dict[str, float]:
+    """Return every figure for one store, flat: name -> seconds (or MiB)."""
+    facts = FactStore(StoreConfig.sqlite(home / "data" / STORE)).last_notification_id()
+    seconds, peak = ingest_restart(home)
+    figures = {"stored events": float(facts), "ingest restart s": seconds, "ingest peak MiB": peak}
+    for name, value in projection_restarts(home).items():
+        figures[f"restart {name} s"] = value
+    for name, quantiles in query_latencies(home, repeats).items():
+        for q, value in quantiles.items():
+            figures[f"{name} {q} s"] = value
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--facts", type=int, default=200_000, help="N (default 200,000)")
+    parser.add_argument(
+        "--cache", type=Path, default=Path(tempfile.gettempdir()) / "tablewatch-bench-history",
+        help="where the stores are kept between runs (default in the temporary directory)",
+    )  # fmt: skip
+    parser.add_argument("--repeats", type=int, default=20, help="calls of each query (20)")
+    args = parser.parse_args()
+    small = measure(cached_store(args.cache, args.facts, days=1), args.repeats)
+    large = measure(cached_store(args.cache, args.facts, days=4), args.repeats)
+    print(f"{'figure':40} {'N':>12} {'4N':>12} {'4N/N':>6}")
+    ratios = {}
+    for name, at_n in small.items():
+        at_4n = large[name]
+        ratio = at_4n / at_n if at_n else float("inf")
+        if name != "stored events":
+            ratios[name] = ratio
+        flag = "" if name == "stored events" or ratio <= TARGET_RATIO else "  over target"
+        print(f"{name:40} {at_n:12.4f} {at_4n:12.4f} {ratio:6.2f}{flag}")
+    over = sorted(name for name, ratio in ratios.items() if ratio > TARGET_RATIO)
+    print(json.dumps({
+        "bench": "history", "N": small["stored events"], "4N": large["stored events"],
+        "at_N": small, "at_4N": large, "target_ratio": TARGET_RATIO, "over_target": over,
+    }))  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,188 @@
+"""Checkpointed read models: a restart reads only the facts stored since its position, however
+long the history, and gives the rows a rebuild from zero gives."""
+
+import pickle
+import random
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from audit.simulation.shift import ShiftConfig, simulate_shift
+from audit.store.application import FactStore, StoreConfig
+from audit.store.ingest import Accepted, Ingestor
+from projections.checkpoint import CheckpointError, loads
+from projections.fact_projection import FactProjection
+from projections.findings import FindingsProjection
+from projections.hand_history import HandHistoryProjection
+from projections.reconciliation import ReconciliationProjection
+from projections.round_index import RoundIndexProjection
+from projections.table_state import TableStateProjection
+from projections.win_rates import WinRatesProjection
+
+VIEWS = {
+    # projection: (its table, its rows' columns as compared, their order)
+    FindingsProjection: ("findings", "finding_id, code, severity, recorded, expected, "
+                         "at_stake, table_id, event_ids, notification_id", "row_number"),
+    HandHistoryProjection: ("hand_history", "*", "table_id, round_id, position"),
+    TableStateProjection: ("table_state", "*", "table_id"),
+    WinRatesProjection: ("win_rates", "*", "grouped_by, grp"),
+    ReconciliationProjection: ("shift_ledgers", "*", "table_id, gaming_day, shift"),
+}  # fmt: skip
+"""The findings' row_number is the order rows were inserted in, not what they say: the
+order is compared, the number is not (a rebuild continues the old numbering)."""
+
+
+def gaming_day(day, seed):
+    """Three tables, Pai Gow and 21 Baccarat, two shifts: one gaming day's facts."""
+    config = ShiftConfig(
+        3, 8, start=datetime(2026, 11, 21, 20, tzinfo=UTC) + timedelta(days=day),
+        games=(("paigow", 0.6), ("baccarat21", 0.4)), shifts=2,
+    )  # fmt: skip
+    return list(simulate_shift(config, random.Random(seed)))
+
+
+@pytest.fixture
+def every_write(monkeypatch):
+    """Checkpoint at every write: a restart then reads exactly the facts since its position."""
+    monkeypatch.setattr(FactProjection, "checkpoint_every", 1)
+
+
+class Feed:
+    """Ingests days and parts of days into one store, each batch under a source of its own."""
+
+    def __init__(self, store):
+        self.store, self.batches = store, 0
+
+    def __call__(self, events):
+        self.batches += 1
+        accepted = [Accepted(e, "t") for e in events]
+        Ingestor(self.store).record_batch(accepted, f"batch-{self.batches}", len(events) - 1)
+
+
+def view_rows(projection):
+    table, columns, order = VIEWS[type(projection)]
+    with projection.view.datastore.transaction(commit=False) as cursor:
+        cursor.execute(f"SELECT {columns} FROM {table} ORDER BY {order}")
+        rows = cursor.fetchall()
+    return [tuple(row.values()) if isinstance(row, dict) else tuple(row) for row in rows]
+
+
+def forget_view(projection):
+    """Drop the view's rows, position and checkpoint; keep the facts."""
+    table = VIEWS[type(projection)][0]
+    tracking = getattr(projection.view, "tracking_table_name", "tracking")
+    p = "%s" if projection.store.is_postgres else "?"
+    with projection.view.datastore.transaction(commit=True) as cursor:
+        cursor.execute(f"DELETE FROM {table}")
+        for name in (tracking, "projection_checkpoints"):
+            where = "application_name" if name == tracking else "tracking_name"
+            cursor.execute(f"DELETE FROM {name} WHERE {where} = {p}", (projection.tracking_name,))
+
+
+@pytest.mark.parametrize("projection_class", list(VIEWS), ids=lambda c: c.__name__)
+def test_a_restart_reads_the_facts_since_its_position_however_long_the_history(
+    store_config, projection_class, every_write
+):
+    store = FactStore(store_config)
+    feed = Feed(store)
+    read_on_restart = []
+    for day in range(4):
+        events = gaming_day(day, seed=7)  # each day as long as the others
+        half = len(events) // 2
+        feed(events[:half])
+        projection_class(store).catch_up(batch=400)  # caught up in the middle of the day
+        restarted = projection_class(FactStore(store_config))
+        assert restarted.catch_up() == 0
+        assert restarted.facts_read == 0  # caught up: no fact read, no state loaded
+        position = restarted.position
+        feed(events[half:])
+        restarted = projection_class(FactStore(store_config))
+        restarted.catch_up(batch=400)
+        assert restarted.facts_read == store.last_notification_id() - position
+        read_on_restart.append(restarted.facts_read)
+    # The same half day read on each restart after one, two and three days of history (the
+    # first day's half is a little longer: the store's first facts create streams).
+    assert len(set(read_on_restart[1:])) == 1
+
+
+@pytest.mark.parametrize("every", [1, 300])
+@pytest.mark.parametrize("projection_class", list(VIEWS), ids=lambda c: c.__name__)
+def test_a_restart_mid_day_gives_the_rows_of_a_rebuild_from_zero(
+    store_config, projection_class, every, monkeypatch
+):
+    monkeypatch.setattr(FactProjection, "checkpoint_every", every)
+    store = FactStore(store_config)
+    feed = Feed(store)
+    days = [gaming_day(day, seed=10 + day) for day in range(3)]
+    feed(days[0])
+    feed(days[1])
+    feed(days[2][:100])
+    projection_class(store).catch_up(batch=250)
+    feed(days[2][100:300])
+    projection_class(FactStore(store_config)).catch_up(batch=250)  # restarted mid-day
+    feed(days[2][300:])
+    position = projection_class(FactStore(store_config)).position
+    restarted = projection_class(FactStore(store_config))
+    restarted.catch_up(batch=250)
+    # The facts since its position, and fewer than ``every`` replayed up to it.
+    since = store.last_notification_id() - position
+    assert since <= restarted.facts_read < since + every
+    by_restarts = view_rows(restarted)
+
+    forget_view(restarted)
+    rebuilt = projection_class(FactStore(store_config))
+    rebuilt.catch_up(batch=250)
+    assert view_rows(rebuilt) == by_restarts
+    assert by_restarts
+
+
+@pytest.mark.parametrize("projection_class", [*VIEWS, RoundIndexProjection])
+def test_warming_up_a_caught_up_view_reads_no_fact(tmp_path, projection_class, every_write):
+    config = StoreConfig.sqlite(tmp_path / "store.sqlite")
+    Feed(FactStore(config))(gaming_day(0, seed=5))
+    projection_class(FactStore(config)).catch_up()
+    restarted = projection_class(FactStore(config))
+    restarted.warm_up()  # as a restart that has a fact to apply does first
+    restarted.warm_up()  # once is enough
+    assert restarted.facts_read == 0
+
+
+def test_a_checkpoint_of_other_code_is_replayed_past_not_loaded(store_config, every_write):
+    store = FactStore(store_config)
+    feed = Feed(store)
+    events = gaming_day(0, seed=3)
+    feed(events[: len(events) // 2])
+    FindingsProjection(store).catch_up()
+    p = "%s" if store.is_postgres else "?"
+    with FindingsProjection(store).view.datastore.transaction(commit=True) as cursor:
+        cursor.execute(f"UPDATE projection_checkpoints SET code = {p}", ("other code",))
+    feed(events[len(events) // 2 :])
+    restarted = FindingsProjection(FactStore(store_config))
+    restarted.catch_up()
+    assert restarted.facts_read == store.last_notification_id()  # replayed from the first
+    by_replay = view_rows(restarted)
+    with FindingsProjection(store).view.datastore.transaction(commit=True) as cursor:
+        cursor.execute(f"UPDATE projection_checkpoints SET code = {p}", ("other code",))
+    replayed = FindingsProjection(FactStore(store_config))
+    replayed.warm_up()  # nothing new to write: the warm-up stores its own checkpoint
+    assert replayed.facts_read == store.last_notification_id()
+    again = FindingsProjection(FactStore(store_config))
+    again.warm_up()
+    assert again.facts_read == 0
+    forget_view(restarted)
+    rebuilt = FindingsProjection(FactStore(store_config))
+    rebuilt.catch_up()
+    assert view_rows(rebuilt) == by_replay
+
+
+class _Runs:
+    def __reduce__(self):
+        return (print, ("ran",))
+
+
+def test_a_checkpoint_naming_anything_but_state_is_refused(capsys):
+    with pytest.raises(CheckpointError, match=r"builtins\.print"):
+        loads(pickle.dumps({"state": _Runs()}))
+    assert capsys.readouterr().out == ""
+    with pytest.raises(CheckpointError, match="not a state"):
+        loads(pickle.dumps([1, 2]))

@@ -1,0 +1,96 @@
+"""The query commands read their views: against a caught-up store they read no stored fact."""
+
+import json
+import random
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from eventsourcing.postgres import PostgresApplicationRecorder
+from eventsourcing.sqlite import SQLiteApplicationRecorder
+
+from audit.accounting.report import mgr_lines
+from audit.events.catalogue import event_dict, event_json, parse_event
+from audit.simulation.shift import ShiftConfig, simulate_shift
+from consumers.cli import main
+from consumers.replay_cli import find_table
+from consumers.report_cli import mgr_report, shift_findings
+from consumers.settings import Settings
+from consumers.wiring import open_store
+from projections.findings import FindingsProjection
+from projections.findings_view import FindingFilter
+from projections.reconciliation import ReconciliationProjection
+
+
+def gaming_day(day):
+    """A day of three tables, one of whose dealers overpays a winner and loses an event."""
+    config = ShiftConfig(
+        3, 10, start=datetime(2026, 11, 21, 20, tzinfo=UTC) + timedelta(days=day),
+        games=(("paigow", 0.6), ("baccarat21", 0.4)), shifts=2,
+    )  # fmt: skip
+    raw = [event_dict(e) for e in simulate_shift(config, random.Random(20 + day))]
+    winner = next(r for r in raw if r["type"] == "wager_settled" and r["outcome"] == "win")
+    winner["paid"] = "999.00"
+    del raw[40]  # a gap in one table's sequence
+    return [parse_event(r) for r in raw]
+
+
+@pytest.fixture
+def caught_up(store_config, tmp_path, monkeypatch):
+    """Two gaming days stored through the ingest command, every view caught up."""
+    if store_config.postgres_url is not None:
+        monkeypatch.setenv("DATABASE_URL", store_config.postgres_url)
+    else:
+        monkeypatch.delenv("DATABASE_URL", raising=False)
+        monkeypatch.setenv("TABLEWATCH_DATA_DIR", str(store_config.sqlite_path.parent))
+    path = tmp_path / "days.jsonl"
+    path.write_text("".join(event_json(e) + "\n" for day in (0, 1) for e in gaming_day(day)))
+    assert main(["ingest", "--from-file", str(path)]) == 0
+    assert main(["findings"]) == main(["report", "mgr"]) == main(["stats"]) == 0  # catch up
+    store = open_store(Settings.from_env())
+    started = next(e for e in gaming_day(1) if e.type_name() == "round_started")
+    assert find_table(store, started.round_id) == started.table_id  # the round index too
+    return store
+
+
+@pytest.fixture
+def notifications_read(monkeypatch):
+    """Count the stored events every recorder reads from the notification log from now on."""
+    read = []
+    for recorder in (SQLiteApplicationRecorder, PostgresApplicationRecorder):
+        original = recorder.select_notifications
+
+        def counted(self, *args, _original=original, **kwargs):
+            found = _original(self, *args, **kwargs)
+            read.append(len(found))
+            return found
+
+        monkeypatch.setattr(recorder, "select_notifications", counted)
+    return read
+
+
+def test_the_query_commands_read_no_fact_of_a_caught_up_store(
+    caught_up, notifications_read, capsys
+):
+    started = next(e for e in gaming_day(1) if e.type_name() == "round_started")
+    table, round_id = started.table_id, started.round_id
+    capsys.readouterr()
+    assert main(["findings", "--table", table]) == 0
+    assert f"{table} " in capsys.readouterr().out
+    assert main(["report", "mgr", "--gaming-day", "2026-11-22"]) == 0
+    assert "2026-11-22" in capsys.readouterr().out
+    assert main(["report", "variance", "--gaming-day", "2026-11-22"]) == 0
+    assert main(["stats"]) == 0
+    assert find_table(caught_up, round_id) == table
+    assert sum(notifications_read) == 0
+    assert notifications_read  # each command asked whether there was anything new
+
+
+def test_the_mgr_counts_each_shift_s_findings_as_from_every_finding(caught_up):
+    every = FindingsProjection(caught_up).view.select(FindingFilter())
+    for day in ("2026-11-21", "2026-11-22"):
+        ledgers = ReconciliationProjection(caught_up).view.ledgers(day)
+        lines = mgr_lines(ledgers, lambda ledger: shift_findings(ledger, every))
+        by_all_rows = [line.findings for line in lines]
+        assert any(by_all_rows)
+        report = json.loads(mgr_report(caught_up, day, "json"))
+        assert [row["findings"] for row in report["rows"]] == by_all_rows
