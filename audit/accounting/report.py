@@ -1,10 +1,12 @@
 """The Master Game Report and the variance report, from stored shift ledgers. Pure.
 
-The MGR has one row per table and shift: opener, fills, credits, drop, closer, win
-(by accounting), hold %, the band the game's own variance allows the hold (so a
-shift of few hands shows a wide band, a busy one a narrow band), the replayed win,
-the variance between them, vigorish owed but not collected, and the shift's findings.
-Totals follow by game and for the day.
+The MGR has one row per gaming day, table and shift: opener, fills, credits, drop,
+closer, win (by accounting), hold %, the band the game's own variance allows the hold
+(so a shift of few hands shows a wide band, a busy one a narrow band), the replayed
+win, the variance between them, vigorish owed but not collected, and the shift's
+findings. Totals follow each gaming day, by game and for the day: a report of several
+days never sums one day into another. In CSV each line says whether it is a shift or
+a total (``row_type``), so an importer never takes a total for a shift.
 Amounts are dollars; a part not yet recorded (a box not yet counted) shows as ``-``
 and leaves the win open rather than guessing it.
 """
@@ -23,7 +25,7 @@ from audit.accounting.ledger import HoldBand, hold
 from audit.games.money import Cents, to_dollars
 
 COLUMNS = (
-    "table", "game", "shift", "opener", "fills", "credits", "drop", "closer", "win",
+    "gaming_day", "table", "game", "shift", "opener", "fills", "credits", "drop", "closer", "win",
     "hold_pct", "hold_band", "replayed_win", "variance", "vig_uncollected", "findings",
 )  # fmt: skip
 _MONEY = ("opener", "fills", "credits", "drop", "closer", "win", "replayed_win", "variance",
@@ -34,6 +36,7 @@ _MONEY = ("opener", "fills", "credits", "drop", "closer", "win", "replayed_win",
 class MgrLine:
     """One row of the MGR, amounts in cents (``None``: not recorded yet)."""
 
+    gaming_day: str
     table: str
     game: str
     shift: str
@@ -81,11 +84,17 @@ class MgrTotal:
 
     label: str
     rows: list[MgrLine] = field(default_factory=list)
+    gaming_day: str = ""
 
     def values(self) -> dict[str, Any]:
         """Return the total as display values."""
         done = [r for r in self.rows if r.win is not None]
-        sums: dict[str, Any] = {"table": self.label, "game": "", "shift": ""}
+        sums: dict[str, Any] = {
+            "gaming_day": self.gaming_day,
+            "table": self.label,
+            "game": "",
+            "shift": "",
+        }
         for name in _MONEY:
             if name == "variance":
                 continue
@@ -107,10 +116,11 @@ def mgr_lines(
     """Return the MGR rows for stored ledgers (``ShiftLedger.as_dict``), in table and shift
     order; ``findings_of`` counts a ledger's findings."""
     lines = []
-    for ledger in sorted(ledgers, key=lambda d: (d["key"]["table_id"], _shift_order(d))):
+    for ledger in sorted(ledgers, key=_line_order):
         replay = ledger["replay"]
         lines.append(MgrLine(
-            table=ledger["key"]["table_id"], game=ledger["game"], shift=ledger["key"]["shift"],
+            gaming_day=ledger["key"]["gaming_day"], table=ledger["key"]["table_id"],
+            game=ledger["game"], shift=ledger["key"]["shift"],
             opener=ledger["opener"], fills=ledger["fills_total"], credits=ledger["credits_total"],
             drop=ledger["drop"], closer=ledger["closer"], win=ledger["accounting_win"],
             replayed_win=replay["total"],
@@ -126,15 +136,20 @@ def band_of(ledger: Mapping[str, Any]) -> tuple[float, float] | None:
     return HoldBand(**ledger["band"]).edges(ledger["replay"]["total"])
 
 
-def _shift_order(ledger: Mapping[str, Any]) -> tuple[str, str]:
-    return (ledger["key"]["gaming_day"], ledger["opened_at"] or "")
+def _line_order(ledger: Mapping[str, Any]) -> tuple[str, str, str]:
+    key = ledger["key"]
+    return (key["gaming_day"], key["table_id"], ledger["opened_at"] or "")
 
 
 def mgr_totals(lines: list[MgrLine]) -> list[MgrTotal]:
-    """Return a total per game, then the day's."""
-    games = sorted({line.game for line in lines})
-    totals = [MgrTotal(f"total {game}", [ln for ln in lines if ln.game == game]) for game in games]
-    return [*totals, MgrTotal("total day", list(lines))]
+    """Return each gaming day's totals: one per game, then the day's."""
+    totals: list[MgrTotal] = []
+    for day in sorted({line.gaming_day for line in lines}):
+        of_day = [line for line in lines if line.gaming_day == day]
+        for game in sorted({line.game for line in of_day}):
+            totals.append(MgrTotal(f"total {game}", [ln for ln in of_day if ln.game == game], day))
+        totals.append(MgrTotal("total day", of_day, day))
+    return totals
 
 
 def _shown(value: Any) -> str:
@@ -153,7 +168,7 @@ def render_text(lines: list[MgrLine], totals: list[MgrTotal], title: str) -> str
 
     def fmt(cells: list[str]) -> str:
         return "  ".join(
-            c.ljust(w) if i < 3 else c.rjust(w)
+            c.ljust(w) if i < 4 else c.rjust(w)
             for i, (c, w) in enumerate(zip(cells, widths, strict=True))
         ).rstrip()
 
@@ -165,12 +180,14 @@ def render_text(lines: list[MgrLine], totals: list[MgrTotal], title: str) -> str
 
 
 def render_csv(lines: list[MgrLine], totals: list[MgrTotal]) -> str:
-    """Return the MGR as CSV: one header, the rows, then the totals."""
+    """Return the MGR as CSV: one header, the shifts, then the totals, each row typed."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    for values in [line.values() for line in lines] + [t.values() for t in totals]:
-        writer.writerow(["" if v is None else str(v) for v in values.values()])
+    writer.writerow(("row_type", *COLUMNS))
+    typed = [("shift", line.values()) for line in lines]
+    typed += [("total", total.values()) for total in totals]
+    for row_type, values in typed:
+        writer.writerow([row_type, *("" if v is None else str(v) for v in values.values())])
     return buffer.getvalue()
 
 

@@ -28,7 +28,14 @@ from decimal import Decimal
 
 from audit.accounting.ledger import HOLD_BAND_Z
 from audit.accounting.reconcile import Reconciler
-from audit.accounting.report import mgr_lines, mgr_totals, render_csv, render_json, render_text
+from audit.accounting.report import (
+    MgrLine,
+    mgr_lines,
+    mgr_totals,
+    render_csv,
+    render_json,
+    render_text,
+)
 from tests.unit.accounting.day import paper_day
 
 
@@ -121,3 +128,34 @@ def test_the_hold_band_comes_from_the_engines_own_chances():
     assert abs(high - (centre + half)) < 1e-6
     assert lines[0].hold_band == f"{low * 100 / 152_500:.1f}..{high * 100 / 152_500:.1f}"
     assert lines[2].band is None  # California: the house banks no wager
+
+
+def _line(day, table, win, drop):
+    return MgrLine(gaming_day=day, table=table, game="paigow", shift="day", opener=100_000,
+                   fills=0, credits=0, drop=drop, closer=100_000 + win - drop, win=win,
+                   replayed_win=win, vig_uncollected=0, findings=0)  # fmt: skip
+
+
+def test_several_gaming_days_are_totalled_each_on_its_own():
+    lines = [_line("2026-11-21", "PG-01", 1_000, 5_000), _line("2026-11-22", "PG-01", 2_000, 9_000)]
+    totals = mgr_totals(lines)
+    days = [(t.values()["gaming_day"], t.label, t.values()["win"]) for t in totals]
+    assert days == [
+        ("2026-11-21", "total paigow", Decimal("10.00")),
+        ("2026-11-21", "total day", Decimal("10.00")),
+        ("2026-11-22", "total paigow", Decimal("20.00")),
+        ("2026-11-22", "total day", Decimal("20.00")),
+    ]
+
+
+def test_the_csv_types_each_row_so_a_total_is_never_read_as_a_shift():
+    lines = [_line("2026-11-21", "PG-01", 1_000, 5_000), _line("2026-11-22", "PG-01", 2_000, 9_000)]
+    rows = list(csv.DictReader(io.StringIO(render_csv(lines, mgr_totals(lines)))))
+    assert [(r["row_type"], r["gaming_day"], r["table"]) for r in rows] == [
+        ("shift", "2026-11-21", "PG-01"),
+        ("shift", "2026-11-22", "PG-01"),
+        ("total", "2026-11-21", "total paigow"),
+        ("total", "2026-11-21", "total day"),
+        ("total", "2026-11-22", "total paigow"),
+        ("total", "2026-11-22", "total day"),
+    ]
