@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from audit.verification.findings import Severity
@@ -39,7 +39,8 @@ def _when(text: str | None, name: str) -> datetime | None:
     except ValueError:
         raise ConfigError(f"--{name} is not an ISO 8601 time: {text!r}") from None
     if moment.tzinfo is None:
-        raise ConfigError(f"--{name} needs a UTC offset, e.g. {text}+00:00: {text!r}")
+        example = moment.replace(tzinfo=UTC).isoformat()  # itself accepted, unlike text+offset
+        raise ConfigError(f"--{name} needs a UTC offset, e.g. {example}: {text!r}")
     return moment
 
 
@@ -54,6 +55,7 @@ def _findings(args: argparse.Namespace) -> int:
         min_severity=Severity(args.severity) if args.severity else None,
         since=_when(args.since, "since"),
         until=_when(args.until, "until"),
+        by_time=True,
     )
     rows = projection.view.select(query)
     if args.json:

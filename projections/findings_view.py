@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from eventsourcing.persistence import Tracking
@@ -62,6 +62,13 @@ class FindingFilter:
     until: datetime | None = None
     after_row: int = 0
     """Only rows stored after this row number (alerts resume from here)."""
+    by_time: bool = False
+    """In the order the findings' events occurred (a person's queue), not as found (alerts)."""
+
+    def order(self) -> str:
+        """Return the ORDER BY clause the filter asks for."""
+        # occurred_at is UTC text of one format, so text order is time order.
+        return "occurred_at, row_number" if self.by_time else "row_number"
 
 
 def _where(query: FindingFilter, placeholder: str) -> tuple[str, list[Any]]:
@@ -78,12 +85,13 @@ def _where(query: FindingFilter, placeholder: str) -> tuple[str, list[Any]]:
         allowed = [s.value for s in Severity if s.rank >= query.min_severity.rank]
         clauses.append("severity IN (" + ", ".join([placeholder] * len(allowed)) + ")")
         params += allowed
+    # Stored as UTC text (events are normalised to UTC): compare in UTC, whatever the offset.
     if query.since is not None:
         clauses.append(f"occurred_at >= {placeholder}")
-        params.append(query.since.isoformat())
+        params.append(query.since.astimezone(UTC).isoformat())
     if query.until is not None:
         clauses.append(f"occurred_at < {placeholder}")
-        params.append(query.until.isoformat())
+        params.append(query.until.astimezone(UTC).isoformat())
     return " AND ".join(clauses), params
 
 
@@ -158,12 +166,12 @@ class SQLiteFindingsView(Checkpoints, SQLiteTrackingRecorder):
             self._insert_checkpoint(cursor, tracking.application_name, checkpoint)
 
     def select(self, query: FindingFilter) -> list[dict[str, Any]]:
-        """Return the findings the filter asks for, in the order they were found."""
+        """Return the findings the filter asks for, as found or (``by_time``) as they occurred."""
         where, params = _where(query, "?")
         names = ("row_number", *_COLUMNS)
         with self.datastore.transaction(commit=False) as cursor:
             cursor.execute(
-                f"SELECT {', '.join(names)} FROM findings WHERE {where} ORDER BY row_number",
+                f"SELECT {', '.join(names)} FROM findings WHERE {where} ORDER BY {query.order()}",
                 params,
             )
             return [_as_dict(tuple(row), names) for row in cursor.fetchall()]
@@ -220,12 +228,12 @@ class PostgresFindingsView(Checkpoints, PostgresTrackingRecorder):
             self._insert_checkpoint(cursor, tracking.application_name, checkpoint)
 
     def select(self, query: FindingFilter) -> list[dict[str, Any]]:
-        """Return the findings the filter asks for, in the order they were found."""
+        """Return the findings the filter asks for, as found or (``by_time``) as they occurred."""
         where, params = _where(query, "%s")
         names = ("row_number", *_COLUMNS)
         with self.datastore.transaction(commit=False) as cursor:
             cursor.execute(
-                f"SELECT {', '.join(names)} FROM findings WHERE {where} ORDER BY row_number",  # type: ignore[arg-type]
+                f"SELECT {', '.join(names)} FROM findings WHERE {where} ORDER BY {query.order()}",  # type: ignore[arg-type]
                 params,
             )
             rows = cursor.fetchall()

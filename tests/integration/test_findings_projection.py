@@ -1,6 +1,8 @@
 """The findings projection: exactly once, incremental equals all at once, rebuildable from zero."""
 
+import json
 import random
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -125,3 +127,30 @@ def test_severity_filter_is_at_least(store_config):
     warnings_up = projection.view.select(FindingFilter(min_severity=Severity.WARNING))
     assert {r["severity"] for r in warnings_up} <= {"warning", "critical"}
     assert len(warnings_up) == sum(r["severity"] != "info" for r in everything)
+
+
+def test_since_and_until_are_compared_in_utc_whatever_the_offset(data_dir, tmp_path, capsys):
+    events, _ = tampered_shift()
+    path = tmp_path / "shift.jsonl"
+    path.write_text("".join(event_json(e) + "\n" for e in events))
+    assert main(["ingest", "--from-file", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["findings", "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line]
+    times = sorted(r["occurred_at"] for r in rows if r["occurred_at"])
+    assert [r["occurred_at"] for r in rows if r["occurred_at"]] == times  # time order
+    middle = datetime.fromisoformat(times[len(times) // 2])
+    # The same instant written in UTC and at UTC-5 must select the same findings.
+    answers = []
+    for instant in (middle, middle.astimezone(timezone(timedelta(hours=-5)))):
+        assert main(["findings", "--json", "--since", instant.isoformat()]) == 0
+        answers.append(capsys.readouterr().out)
+    assert answers[0] == answers[1]
+    assert len(answers[0].splitlines()) == sum(t >= middle.isoformat() for t in times)
+
+
+def test_a_time_without_an_offset_is_refused_with_an_example_that_works(data_dir, capsys):
+    assert main(["findings", "--since", "2026-11-21"]) == 2
+    message = capsys.readouterr().err.strip()
+    example = message.split("e.g. ")[1].split(": ")[0]
+    assert datetime.fromisoformat(example).tzinfo is not None  # the example itself is accepted
