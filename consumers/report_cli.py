@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
+from audit.accounting.controls import ACCOUNTING_KINDS
 from audit.accounting.report import mgr_lines, mgr_totals, render_csv, render_json, render_text
 from audit.accounting.slips import SERIES, Used, series_gaps
 from audit.games.money import to_dollars
@@ -125,14 +126,13 @@ def variance_rows(store: FactStore, gaming_day: str | None) -> list[dict[str, An
     for ledger in ledgers:
         by_table.setdefault(ledger["key"]["table_id"], []).append(ledger)
     jurisdiction = {t: ls[0]["jurisdiction"] for t, ls in by_table.items()}
-    found = [r for r in findings.view.select(FindingFilter()) if r["code"].startswith("ACC-")]
-    found += [g.as_dict() for g in series_gaps(
+    gaps = [g.as_dict() for g in series_gaps(
         _used(ledgers), lambda t: jurisdiction.get(t, "PA"), gaming_day)]  # fmt: skip
     rows = []
-    for finding in found:
+    for finding in _variances(findings) + gaps:
         ledger = _ledger_of(finding, by_table.get(finding["table_id"], []))
-        if ledger is None and finding["table_id"] in by_table:
-            continue  # another gaming day's variance
+        if ledger is None and gaming_day is not None and finding not in gaps:
+            continue  # completed in another gaming day's shift (or in none)
         evidence: dict[str, Any] = {"events": finding["event_ids"]}
         if ledger is not None:
             evidence.update(
@@ -151,14 +151,22 @@ def variance_rows(store: FactStore, gaming_day: str | None) -> list[dict[str, An
     return rows
 
 
+def _variances(findings: FindingsProjection) -> list[dict[str, Any]]:
+    """Return every accounting finding, read through the view's code index, as found."""
+    rows = [row for code in sorted(ACCOUNTING_KINDS)
+            for row in findings.view.select(FindingFilter(code=code))]  # fmt: skip
+    return sorted(rows, key=lambda row: row["row_number"])
+
+
 def _ledger_of(finding: Mapping[str, Any], ledgers: list[dict[str, Any]]) -> dict[str, Any] | None:
-    # The finding's last event is the one that completed it (an opener after the prior
-    # closer, a second count after the first): its shift is the finding's.
-    for event_id in reversed(finding["event_ids"]):
-        for ledger in ledgers:
-            if event_id in ledger["event_ids"]:
-                return ledger
-    return None
+    """Return the shift a variance belongs to: the one its completing event was recorded in.
+
+    The finding's last event completed it (an opener after the prior closer, a second
+    count after the first, a slip's second use): its shift is the finding's, even when an
+    earlier event (the prior closer) sits in another day's shift.
+    """
+    completing = finding["event_ids"][-1] if finding["event_ids"] else None
+    return next((ledger for ledger in ledgers if completing in ledger["event_ids"]), None)
 
 
 def _variance(args: argparse.Namespace) -> int:

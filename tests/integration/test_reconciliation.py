@@ -5,11 +5,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+import uuid
 from dataclasses import replace
+from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
 
+from audit.events.accounting import OpenerRecorded
 from audit.store.application import FactStore, StoreConfig
 from audit.store.ingest import Accepted, Ingestor
 from consumers.cli import main
@@ -118,3 +121,27 @@ def test_an_opener_mismatch_is_shown_with_the_shift_it_opened(store_config):
     opener = next(r for r in rows if r["code"] == "ACC-OPENER-MISMATCH")
     assert (opener["at_stake"], opener["evidence"]["shift"]) == ("100.00", "swing")
     assert opener["evidence"]["opener_slip"] == 5001
+
+
+@pytest.mark.parametrize("store_config", ["sqlite"], indirect=True)
+def test_a_days_variance_report_holds_that_days_variances_only(store_config):
+    events = _short_drop()
+    # The next gaming day opens PG-01 with an opener that is not the prior closer.
+    swing_closer = next(e for e in reversed(events) if e.type_name() == "closer_recorded"
+                        and e.table_id == "PG-01")  # fmt: skip
+    last = max(e.seq for e in events if e.table_id == "PG-01")
+    short = tuple(replace(c, **{"count": c.count - 1}) if c.denomination == 100 else c
+                  for c in swing_closer.chips)  # fmt: skip
+    opener = OpenerRecorded(
+        event_id=uuid.uuid4(), table_id="PG-01", seq=last + 1,
+        occurred_at=swing_closer.occurred_at + timedelta(hours=10), recorded_by="pit-1",
+        slip_number=swing_closer.slip_number, gaming_day=date(2026, 11, 22), shift="day",
+        chips=short, counted_by=swing_closer.counted_by, verified_by=swing_closer.verified_by,
+    )  # fmt: skip
+    store = _store(store_config, [*events, opener])
+    day_one = {r["code"] for r in variance_rows(store, "2026-11-21")}
+    assert "ACC-OPENER-MISMATCH" not in day_one  # the next day's, though its prior closer is here
+    assert {"ACC-DROP-BUYINS", "ACC-WIN-VARIANCE"} <= day_one
+    day_two = variance_rows(store, "2026-11-22")
+    assert [r["code"] for r in day_two] == ["ACC-OPENER-MISMATCH"]
+    assert variance_rows(store, "2026-11-20") == []  # no ledgers that day: nothing
