@@ -21,11 +21,13 @@ def test_the_main_job_runs_a_shift_through_every_part(tmp_path, monkeypatch, cap
     # It ends with the Master Game Report: each table's two shifts, both games, reconciled
     # to the cent.
     mgr = out.split("Master Game Report")[1].splitlines()
-    rows = [line.split() for line in mgr if line.startswith(("PG-", "B21-"))]
+    cells = [line.split() for line in mgr if line.strip()]
+    rows = [row for row in cells[1:] if row[1].startswith(("PG-", "B21-"))]  # after the day
     assert len(rows) == 6
-    assert {(row[1], row[2]) for row in rows} == {
+    assert len({row[0] for row in rows}) == 1  # one gaming day, named on every row
+    assert {(row[2], row[3]) for row in rows} == {
         ("paigow", "day"), ("paigow", "swing"), ("baccarat21", "day"), ("baccarat21", "swing"),
     }  # fmt: skip
     assert all(row[-3] == "0.00" for row in rows)  # variance: accounting win = replayed win
-    assert [line.split()[1] for line in mgr if line.startswith("total")] == [
+    assert [row[2] for row in cells if len(row) > 2 and row[1] == "total"] == [
         "baccarat21", "paigow", "day"]  # fmt: skip
