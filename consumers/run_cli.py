@@ -38,6 +38,7 @@ from projections.findings import FindingsProjection
 from projections.findings_view import FindingFilter
 from projections.hand_history import HandHistoryProjection
 from projections.table_state import TableStateProjection
+from projections.together import catch_up_together
 from projections.win_rates import WinRatesProjection
 
 
@@ -253,18 +254,13 @@ def report_store(store: FactStore, out: TextIO) -> None:
         f"count room): {verdict}",
         file=out,
     )
-    history = HandHistoryProjection(store)
-    history.catch_up()
-    tables = TableStateProjection(store)
-    tables.catch_up()
-    rates = WinRatesProjection(store)
-    rates.catch_up()
+    history, tables = HandHistoryProjection(store), TableStateProjection(store)
+    rates, projection = WinRatesProjection(store), FindingsProjection(store)
+    catch_up_together([projection, history, tables, rates])  # each fact read and parsed once
     by_table = stats_of(rates.view.tallies("table"), "table")
     flagged = sum(r.flagged for r in by_table)
     print(f"read models: hand history {len(history.view.select()):,} hands, "
           f"table state {len(tables.view.select())} tables, win rates at "
           f"{len(by_table)} tables ({flagged} flagged)", file=out)  # fmt: skip
-    projection = FindingsProjection(store)
-    projection.catch_up()
     rows = projection.view.select(FindingFilter())
     summarise_rows(rows, out)

@@ -114,6 +114,14 @@ class FactProjection(ABC):
         """Write rows, the position and the state's checkpoint in one transaction."""
         self.view.record(rows, tracking, checkpoint)
 
+    def facts_after(self, start: int) -> Iterator[tuple[int, Event | None]]:
+        """Yield every stored event from notification id ``start``: a fact, or None."""
+        return self._facts(start)
+
+    def write_batch(self, rows: list[tuple[Any, ...]], position: int) -> int:
+        """Write rows applied up to ``position`` with it (and any checkpoint due)."""
+        return self._write(rows, position)
+
     def _facts(
         self, start: int, stop: int | None = None, batch: int = 2_000
     ) -> Iterator[tuple[int, Event | None]]:
