@@ -96,8 +96,8 @@ def cached_store(cache: Path, facts_a_day: int, days: int) -> Path:
     with events.open("w") as out:
         for day in range(days):
             start = FIRST_DAY + timedelta(days=day)
-            config = ShiftConfig(TABLES, rounds, start=start, shifts=2)
-            shift, _ = careless_shift(config, Random(2026 + day), IRREGULAR)
+            shift_config = ShiftConfig(TABLES, rounds, start=start, shifts=2)
+            shift, _ = careless_shift(shift_config, Random(2026 + day), IRREGULAR)
             ends: dict[str, int] = {}
             for event in shift:
                 fact = json.loads(event_json(event))
