@@ -229,10 +229,17 @@ class Plan(ABC):
     """
 
     name: ClassVar[str] = ""
+    at_opening: ClassVar[bool] = False
+    """Whether this is the table's irregularity, made as it opens (:meth:`open_table`)."""
 
     def __init__(self, preview: Preview, rng: random.Random) -> None:
         self.preview = preview
         self.rng = rng
+
+    @classmethod
+    def open_table(cls, table: SimTable, rng: random.Random) -> tuple[str, ...]:
+        """Change how the table opens; return the codes its label names (no round)."""
+        raise TypeError(f"{cls.name} is a round's irregularity, not the table's")
 
     @classmethod
     @abstractmethod

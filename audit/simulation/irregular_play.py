@@ -1088,6 +1088,31 @@ def _replace_set_uninspected(round_: RoundState) -> None:
     table.rotation.start_game()
 
 
+class OptionMisspelt(Plan):
+    """The table opens with an option misspelt, so the rule set's own value stands (the
+    verification reports it, PG-TABLE-OPTION). The table's irregularity: its label has no
+    round."""
+
+    name = "option_misspelt"
+    at_opening = True
+    MISSPELT: ClassVar[dict[str, str]] = {
+        "vig_roundng": "quarter", "house_wey": "dealer-rule-max-low", "co_baking": "false",
+    }  # fmt: skip
+
+    @classmethod
+    def applies(cls, preview: Preview) -> bool:
+        return False  # never a round's
+
+    @classmethod
+    def open_table(cls, table: SimTable, rng: random.Random) -> tuple[str, ...]:
+        key = rng.choice(sorted(cls.MISSPELT))
+        table.options = {**table.options, key: cls.MISSPELT[key]}
+        return ("PG-TABLE-OPTION",)
+
+    def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
+        return []
+
+
 class TilesNotInspected(Plan):
     """A new tile set goes into play without being inspected (PA 621a.4(a))."""
 
@@ -1186,6 +1211,7 @@ PLAY_KINDS: tuple[type[Plan], ...] = (
     BankTwiceRunning,
     BankWithoutPriorWager,
     TilesNotInspected,
+    OptionMisspelt,
     RoundNotCompleted,
     SequenceGap,
     EventIdReused,

@@ -105,6 +105,11 @@ class CarelessDealer:
     def events(self, rounds: int) -> Iterator[Event]:
         """Yield the table's events: opening, ``rounds`` rounds, closing."""
         table = self.table
+        openers = [kind for kind in self.kinds if kind.at_opening]
+        if self.rate and openers and self.rng.random() < self.rate:
+            kind = self.rng.choice(openers)
+            codes = kind.open_table(table, self.rng)
+            self.labels.append(Label(table.table_id, None, kind.name, codes, None))
         open_table(table)
         yield from observed(table, table.recorder.drain())
         for _ in range(rounds):

@@ -33,6 +33,7 @@ from audit.games.paigow.house_way import HOUSE_WAYS
 from audit.games.paigow.pair_fortunes import ILLUSTRATIVE_PAYTABLE
 from audit.games.paigow.rulesets import RuleSet
 from audit.games.paigow.vigorish import VigRounding
+from audit.games.table_options import READ_ELSEWHERE
 
 
 class OptionError(RulesError):
@@ -154,11 +155,6 @@ TABLE_OPTIONS: Mapping[str, TableOption] = {
     )
 }  # fmt: skip
 """Every option a table may set, by the name ``table_opened.options`` gives it."""
-
-
-READ_ELSEWHERE = frozenset({"variance_report_over", "variance_escalate_at"})
-"""Option names of every game's tables read by another part: the drop reconciliation's
-variance thresholds (audit/accounting/controls.py). Known, so never reported here."""
 
 
 def apply_options(

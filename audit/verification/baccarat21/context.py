@@ -31,6 +31,7 @@ from audit.games.baccarat21.drawing import DrawOrder, DrawRule
 from audit.games.baccarat21.rulesets import PA_681A, RuleSet, get_rule_set
 from audit.games.baccarat21.shoe import ShoeEvent, ShoeProcedure
 from audit.games.errors import RulesError
+from audit.games.table_options import READ_ELSEWHERE
 
 _PARSERS: dict[str, Any] = {
     "decks": int,
@@ -62,8 +63,9 @@ def read_options(name: str, options: dict[str, str]) -> tuple[RuleSet, tuple[Opt
     Decks are applied before the paytable. A recorded option never stops the judging:
     one the rule set does not know how to apply is left out, and said so; a paytable
     for the other deck count (PA 681a.8(c)) is kept as recorded, since it is what the
-    table pays, and said so. Keys other than the rule set's options (e.g. thresholds)
-    belong to others and are passed over.
+    table pays, and said so. A key that is no option of the rule set's, nor one read
+    elsewhere (the variance thresholds), is said so too: a misspelt option is never
+    silently a different table.
 
     >>> rules, problems = read_options("pa-681a", {"decks": "4", "paytable": "E"})
     >>> rules.decks, rules.paytable.letter, [p.rule_key for p in problems]
@@ -81,6 +83,11 @@ def read_options(name: str, options: dict[str, str]) -> tuple[RuleSet, tuple[Opt
         )
     for key in sorted(options, key=lambda k: k != "decks"):
         if key not in _PARSERS:
+            if key not in READ_ELSEWHERE:
+                problems.append(OptionProblem(
+                    "records", f"option {key}={options[key]!r}",
+                    f"a table option, one of {sorted(_PARSERS)!r}: ignored",
+                ))  # fmt: skip
             continue
         try:
             ruleset = ruleset.with_options(as_recorded=True, **{key: _PARSERS[key](options[key])})

@@ -291,6 +291,13 @@ def test_an_option_the_rules_do_not_allow_is_reported_not_refused():
     assert finding.expected == "judged with decks 8"
 
 
+def test_an_unknown_option_is_reported_and_the_thresholds_are_known():
+    table = B21Table(paytabel="B", variance_report_over="10").open()
+    finding = only(table.findings(), "B21-TABLE-OPTIONS")
+    assert finding.recorded == "option paytabel='B'"
+    assert "ignored" in finding.expected
+
+
 def test_the_decks_of_the_table():
     table = B21Table().open(decks=4)
     assert only(table.findings(), "B21-SHOE-DECKS").rule == "PA 681a.3(a)"

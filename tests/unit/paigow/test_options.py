@@ -86,7 +86,7 @@ def test_docs_list_every_table_option():
 
 def test_the_reconciliations_thresholds_are_known_options_read_elsewhere():
     from audit.accounting.controls import Thresholds
-    from audit.games.paigow.options import READ_ELSEWHERE
+    from audit.games.table_options import READ_ELSEWHERE
 
     options = {"variance_report_over": "10", "variance_escalate_at": "50"}
     assert apply_options(get_rule_set("pa-2012"), options)[1] == []

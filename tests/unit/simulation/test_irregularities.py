@@ -32,9 +32,7 @@ FORCED = ShiftConfig(tables=4, rounds_per_table=20, frequencies=BUSY, rule_set_m
 
 # A table plays about 250 rounds (some 8 hours) a shift: tiles are never kept 12 hours nor
 # dice 24 within it, so no careless round can leave them overdue.
-# Table-level, not a round's: overdue equipment, and a table opened with options it cannot
-# take (tests/unit/verification/test_table_options.py).
-NOT_INJECTED = {"PG-EQ-TILES-OVERDUE", "PG-EQ-DICE-OVERDUE", "PG-TABLE-OPTION"}
+NOT_INJECTED = {"PG-EQ-TILES-OVERDUE", "PG-EQ-DICE-OVERDUE"}
 
 
 @cache
