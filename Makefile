@@ -2,8 +2,7 @@
 
 PYTHON ?= python3
 
-# Install the package and its development tools, compiling the verification's hot path
-# (setup.py): idempotent, and quick when installed, recompiling only changed modules.
+# Install the package and its development tools: idempotent, and quick when installed.
 install:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 

@@ -15,8 +15,7 @@ times, end to end from the stored rows:
 
 Figures are rounds per second, the median of ``--repeats`` passes. Target (#16): the
 rebuild at 5,000 rounds/s or more on two cores, and at least half the raw rate. The
-build it runs on (compiled modules, or pure Python with ``TABLEWATCH_PURE_PYTHON=1``)
-is printed. Last line: JSON.
+interpreter is printed first. Last line: JSON.
 """
 
 from __future__ import annotations
@@ -33,7 +32,6 @@ from collections.abc import Callable
 from pathlib import Path
 from random import Random
 
-from audit._compiled import compiled_modules
 from audit.simulation.irregularities import careless_shift
 from audit.simulation.shift import ShiftConfig
 from audit.store.application import FactStore, StoreConfig
@@ -114,9 +112,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     source, rounds = cached_store(args.cache, args.tables, args.rounds)
-    compiled = compiled_modules()
-    build = f"{len(compiled)} modules compiled" if compiled else "pure Python"
-    print(f"{rounds:,} rounds stored ({source.stat().st_size / 2**20:.0f} MiB); {build}; "
+    print(f"{rounds:,} rounds stored ({source.stat().st_size / 2**20:.0f} MiB); "
           f"Python {sys.version.split()[0]}")  # fmt: skip
     figures = {}
     for name, work in (("raw", raw), ("together", together), ("one_by_one", one_by_one)):
@@ -126,7 +122,7 @@ def main() -> None:
     share = figures["together"] / figures["raw"]
     print(f"rebuild at {share:.2f}x the raw rate; sharing one read gains "
           f"{figures['together'] / figures['one_by_one']:.2f}x over one by one")  # fmt: skip
-    print(json.dumps({"bench": "rebuild", "rounds": rounds, "compiled_modules": len(compiled),
+    print(json.dumps({"bench": "rebuild", "rounds": rounds,
                       **{f"{k}_rounds_per_s": round(v) for k, v in figures.items()},
                       "share_of_raw": round(share, 3)}))  # fmt: skip
 

@@ -25,13 +25,10 @@ shortcuts cannot flatter the figure. Then, in the same run, for each floor:
   this one also files: the share of the target's time per round this takes is what
   the target leaves for the ~25 checks.
 
-The interpreter is printed first, with how many of the verification's modules ran
-compiled (``setup.py`` compiles the Pai Gow engine and checks from their own source;
-``TABLEWATCH_PURE_PYTHON=1`` runs the source instead, the baseline the compiled modules
-are measured against). The same code also verifies about 10% faster on a CPython built
-with profile-guided and link-time optimisation, as Debian's ``/usr/bin/python3.11`` and
-the deploy image's ``python:3.11-slim`` are, than on one built without (pyenv's
-default). Figures compare only on the same build, compiled or not.
+The interpreter is printed first. The same code also verifies about 10% faster on a
+CPython built with profile-guided and link-time optimisation, as Debian's
+``/usr/bin/python3.11`` and the deploy image's ``python:3.11-slim`` are, than on one
+built without (pyenv's default). Figures compare only on the same interpreter.
 
 A verification pass lasts a fraction of a second, so one pass is at the mercy of
 whatever else the machine does: the median of the passes is the figure, the best is
@@ -52,7 +49,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from audit._compiled import compiled_modules
 from audit.events.catalogue import parse_event
 from audit.events.envelope import Event
 from audit.simulation.irregularities import careless_shift
@@ -173,9 +169,7 @@ def main() -> None:
     config = ShiftConfig(args.tables, args.rounds)
     clean = list(simulate_shift(config, random.Random(args.seed)))
     careless, _labels = careless_shift(config, random.Random(args.seed), args.irregularities)
-    compiled = compiled_modules()
-    print(f"Python {sys.version.split()[0]} ({sys.executable}), one core; "
-          + (f"{len(compiled)} modules compiled" if compiled else "pure Python"))  # fmt: skip
+    print(f"Python {sys.version.split()[0]} ({sys.executable}), one core")
     floors = [
         measure("clean", clean, args.repeat),
         measure(f"careless {args.irregularities:.0%}", list(careless), args.repeat),
@@ -199,7 +193,6 @@ def main() -> None:
         } for m in floors},
         "python": sys.version.split()[0],
         "executable": sys.executable,
-        "compiled_modules": len(compiled),
         "target_met": all(m.verify_median >= TARGET for m in floors),
     }))  # fmt: skip
 

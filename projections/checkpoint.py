@@ -23,7 +23,6 @@ import io
 import pickle
 from dataclasses import dataclass
 from functools import cache
-from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -56,17 +55,12 @@ class Checkpoint:
     state: bytes
 
 
-def _is_module(path: Path) -> bool:
-    return path.suffix == ".py" or path.name.endswith(tuple(EXTENSION_SUFFIXES))
-
-
 @cache
 def code_digest() -> str:
-    """Return a digest of every module a projection's state can come from: the source and
-    any module compiled from it (an installed wheel may hold the compiled module alone)."""
+    """Return a digest of every module a projection's state can come from."""
     digest = hashlib.sha256()
     for package in _STATE_PACKAGES:
-        for path in sorted(filter(_is_module, (_ROOT / package).rglob("*"))):
+        for path in sorted((_ROOT / package).rglob("*.py")):
             digest.update(str(path.relative_to(_ROOT)).encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:32]

@@ -53,7 +53,7 @@ def test_tablewatch_services_run_real_commands_with_known_variables(name, monkey
 
 def test_the_dockerfile_copies_what_the_package_needs():
     dockerfile = (DEPLOY / "Dockerfile").read_text()
-    for part in ("pyproject.toml", "setup.py", "audit", "projections", "consumers"):
+    for part in ("pyproject.toml", "audit", "projections", "consumers"):
         assert part in dockerfile
     for name, service in TABLEWATCH.items():
         assert (DEPLOY / Path(service["build"]["dockerfile"]).name).exists(), name
