@@ -588,3 +588,13 @@ def test_every_kind_cites_a_rule_of_pa_681a(code):
 
     assert PA_681A.cite(KINDS[code].rule_key)
     assert code.startswith(("B21-", "DATA-"))  # its own, or the record's shared ones
+
+
+def test_docs_list_every_table_option():
+    from pathlib import Path
+
+    from audit.verification.baccarat21.context import _PARSERS
+
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "baccarat21.md").read_text()
+    for name in _PARSERS:
+        assert f"| `{name}` |" in doc, name
