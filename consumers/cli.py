@@ -17,6 +17,7 @@ import psycopg
 
 from audit.games.errors import RulesError
 from audit.store.application import StoreConfigError, StoreUnavailableError
+from audit.store.heads import HeadsFileError, HeadsKeyError
 from consumers import (
     alerts_cli,
     findings_cli,
@@ -69,7 +70,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         configure_logging()
         status = args.handler(args)
-    except (RulesError, TablewatchError, StoreConfigError, StoreUnavailableError) as error:
+    except (
+        RulesError,
+        TablewatchError,
+        StoreConfigError,
+        StoreUnavailableError,
+        HeadsFileError,
+        HeadsKeyError,
+    ) as error:
         print(f"tablewatch: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader went away (| head): stop quietly, as SIGPIPE would

@@ -23,9 +23,9 @@ def store_config(settings: Settings) -> StoreConfig:
     return StoreConfig.sqlite(settings.data_dir / SQLITE_FILE)
 
 
-def open_store(settings: Settings) -> FactStore:
-    """Open (creating if need be) the fact store the settings name."""
-    return FactStore(store_config(settings))
+def open_store(settings: Settings, *, create: bool = True) -> FactStore:
+    """Open the fact store the settings name, creating it if need be unless ``create`` is off."""
+    return FactStore(store_config(settings), create=create)
 
 
 @contextmanager

@@ -49,6 +49,10 @@ class StoreUnavailableError(ConnectionError):
     """Raised when the configured database cannot be reached."""
 
 
+class StoreMissingError(StoreUnavailableError):
+    """Raised when a store that must exist already (to be verified, to be read) does not."""
+
+
 @dataclass(frozen=True)
 class StoreConfig:
     """Where the facts live: a SQLite file (the embedded default) or a PostgreSQL database."""
@@ -194,8 +198,11 @@ class FactStore(Application[UUID]):
 
     name = APPLICATION_NAME
 
-    def __init__(self, config: StoreConfig) -> None:
+    def __init__(self, config: StoreConfig, *, create: bool = True) -> None:
+        """Open the store; with ``create=False`` a store never written is refused, not made."""
         self.config = config
+        if not create and config.sqlite_path is not None and not config.sqlite_path.is_file():
+            raise StoreMissingError(f"no store at {str(config.sqlite_path)!r}")
         os.environ.update(config.libpq_env())  # libpq reads them for every connection
         if config.postgres_url is not None:
             _probe(config.postgres_url)
