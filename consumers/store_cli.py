@@ -9,12 +9,39 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from audit.store.application import FactStore
 from audit.store.heads import FiledHeads, dump_heads, heads_key, load_heads
 from audit.store.ingest import Ingestor
+from audit.store.schema import (
+    apply_grants,
+    grant_statements,
+    migration_lock,
+    view_objects,
+)
 from audit.store.verify import ChainReport, verify_chain
+from consumers import alerts
+from consumers.errors import ConfigError
 from consumers.ingest import Progress, ingest_file
 from consumers.settings import Settings
-from consumers.wiring import open_store
+from consumers.wiring import open_store, store_config
+from projections import findings, hand_history, reconciliation, round_index, table_state, win_rates
+
+_VIEWS = (findings, hand_history, reconciliation, round_index, table_state, win_rates)
+"""Every projection with a view in the store's database: its tables are part of the migration."""
+_VIEW_OPENERS = (
+    findings.open_findings_view,
+    hand_history.open_hand_history_view,
+    reconciliation.open_reconciliation_view,
+    round_index.open_round_index_view,
+    table_state.open_table_state_view,
+    win_rates.open_win_rates_view,
+)
+_VIEW_POSITIONS = [
+    *(view.TRACKING_NAME for view in _VIEWS),
+    alerts.TRACKING_NAME,
+    alerts.WEBHOOK_TRACKING_NAME,
+]
+"""The names the views (and the alerts on the findings view) track their positions under."""
 
 
 def register(commands: Any) -> None:
@@ -45,12 +72,22 @@ def register(commands: Any) -> None:
     export.add_argument("--out", type=Path, metavar="FILE", help="where to write (default: stdout)")
     export.set_defaults(handler=_export_heads)
 
+    database = commands.add_parser("db", help="the store's schema and database roles")
+    db_commands = database.add_subparsers(dest="db_command", required=True, metavar="COMMAND")
+    migrate = db_commands.add_parser(
+        "migrate",
+        help="as the database's owner: create or update the store's and the views' tables",
+    )
+    migrate.add_argument("--writer", metavar="ROLE", help="grant ROLE what the ingest needs")
+    migrate.add_argument("--reader", metavar="ROLE", help="grant ROLE what the reports need")
+    migrate.set_defaults(handler=_migrate)
+
 
 def _ingest(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     if args.from_file is not None:
         args.from_file.open("rb").close()  # a missing or unreadable file fails before any work
-    store = open_store(settings)
+    store = open_store(settings)  # SQLite: created if need be; PostgreSQL: migrated already
     print(f"store: {store.config.describe()}", file=sys.stderr)
     ingestor = Ingestor(store)
     if args.from_file is not None:
@@ -113,4 +150,27 @@ def _export_heads(args: argparse.Namespace) -> int:
     print(f"heads of {len(report.heads)} tables and {len(report.rejection_heads)} rejection "
           f"chains, to notification {report.last_notification_id}, written to {args.out}",
           file=sys.stderr)  # fmt: skip
+    return 0
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    config = store_config(Settings.from_env())
+    if config.postgres_url is None and (args.writer or args.reader):
+        raise ConfigError("--writer and --reader are PostgreSQL roles: SQLite has none")
+    store = FactStore(config, create=True)  # the store's own DDL, under the migration lock
+    if config.postgres_url is None:
+        for open_view in _VIEW_OPENERS:
+            open_view(store)
+        print(f"{config.describe()}: migrated")
+        return 0
+    with migration_lock(config.postgres_url):
+        for open_view in _VIEW_OPENERS:
+            open_view(store)  # each view creates its tables: the store was opened to create
+        views = view_objects(config.postgres_url)
+        grants = grant_statements(args.writer, args.reader, views, _VIEW_POSITIONS)
+        apply_grants(config.postgres_url, grants)
+    granted = ", ".join(f"{kind} {role!r}" for kind, role in
+                        (("writer", args.writer), ("reader", args.reader)) if role)  # fmt: skip
+    print(f"{config.describe()}: migrated, {len(views[0])} view tables"
+          + (f"; granted to {granted}" if granted else ""))  # fmt: skip
     return 0
