@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from importlib import metadata
 
 import psycopg
+from eventsourcing.persistence import ProgrammingError
 
 from audit.games.errors import RulesError
 from audit.store.application import StoreConfigError, StoreUnavailableError
@@ -84,6 +85,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # the interpreter's last flush must not fail too
         return 128 + signal.SIGPIPE
+    except (ProgrammingError, psycopg.errors.InsufficientPrivilege) as error:
+        denied = error if not isinstance(error, ProgrammingError) else error.__cause__
+        if not isinstance(denied, psycopg.errors.InsufficientPrivilege):
+            raise
+        # A role without the grants this command needs (the reader running the ingest, say).
+        reason = str(denied).strip().splitlines()[0]
+        print(f"tablewatch: the database refused: {reason} (see 'tablewatch db migrate' "
+              "and deploy/README.md, \"Database roles\")", file=sys.stderr)  # fmt: skip
+        return 2
     except psycopg.OperationalError as error:
         print(f"tablewatch: database unreachable: {str(error).strip()}", file=sys.stderr)
         return 2

@@ -130,6 +130,10 @@ def test_the_reader_reports_but_cannot_write_facts_or_positions(
         # Its own views' positions it keeps: the findings view's is there.
         names = {row[0] for row in conn.execute("SELECT application_name FROM tablewatch_tracking")}
     assert "findings<-tablewatch" in names
+    # Run as the wrong role, a command is refused in one line.
+    assert main(["ingest", "--from-file", str(shift_file(tmp_path / "more.jsonl"))]) == 2
+    last = capsys.readouterr().err.splitlines()[-1]  # after the ingest's "store:" line
+    assert last.startswith("tablewatch: the database refused: new row violates row-level")
 
 
 def test_an_unmigrated_store_is_refused_in_one_line_without_ddl(
@@ -142,6 +146,9 @@ def test_an_unmigrated_store_is_refused_in_one_line_without_ddl(
         assert err.count("\n") == 1
         assert "is never migrated" in err
         assert "run 'tablewatch db migrate' as the database's owner" in err
+    assert main(["db", "migrate"]) == 2  # the writer owns nothing: it cannot migrate
+    err = capsys.readouterr().err
+    assert err.startswith("tablewatch: the database refused: permission denied for schema public")
     with psycopg.connect(roles["owner"], autocommit=True) as conn:
         tables = conn.execute(
             "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"
