@@ -364,3 +364,28 @@ def _events(store):
     return [
         store.mapper.to_domain_event(n) for n in store.process_recorder.select_notifications(1, 100)
     ]
+
+
+def test_a_fact_passed_off_as_the_old_link_format_is_caught(config, filed, capsys):
+    """Relabelled format 1 (JSON only), a fact's time could change unseen: the fall back shows."""
+    store = FactStore(config)
+    last = _facts(config, "PG-01")[-1]
+    notification = store.process_recorder.select_notifications(last.notification_id, 1)[0]
+    event = store.mapper.to_domain_event(notification)
+    earlier = (event.timestamp - timedelta(hours=1)).isoformat()
+    old_link = link(event.chain_prev, digest(event.fact_json))
+    row = fact_recorded(event.originator_id, event.originator_version, earlier, event.fact_type,
+                        event.fact_json, event.source, event.chain_prev, old_link,
+                        chain_version=LINK_FACT_ONLY)  # fmt: skip
+    update = f"UPDATE {_events_table(config)} SET state = %s WHERE {_id_column(config)} = %s"
+    _tamper(
+        config,
+        (update, (row.state, last.notification_id)),
+        _set_state_head(config, "PG-01", old_link),
+    )
+    status, problems = _verify(capsys)
+    assert status == 1
+    assert problems == [
+        f"BROKEN: table PG-01: fact at notification {last.notification_id} falls back to "
+        "link format 1 after format 2"
+    ]
