@@ -14,9 +14,11 @@ from collections.abc import Sequence
 from importlib import metadata
 
 import psycopg
+from eventsourcing.persistence import ProgrammingError
 
 from audit.games.errors import RulesError
 from audit.store.application import StoreConfigError, StoreUnavailableError
+from audit.store.heads import HeadsFileError, HeadsKeyError
 from consumers import (
     alerts_cli,
     findings_cli,
@@ -71,13 +73,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         configure_logging()
         status = args.handler(args)
-    except (RulesError, TablewatchError, StoreConfigError, StoreUnavailableError) as error:
+    except (
+        RulesError,
+        TablewatchError,
+        StoreConfigError,
+        StoreUnavailableError,
+        HeadsFileError,
+        HeadsKeyError,
+    ) as error:
         print(f"tablewatch: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader went away (| head): stop quietly, as SIGPIPE would
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # the interpreter's last flush must not fail too
         return 128 + signal.SIGPIPE
+    except (ProgrammingError, psycopg.errors.InsufficientPrivilege) as error:
+        denied = error if not isinstance(error, ProgrammingError) else error.__cause__
+        if not isinstance(denied, psycopg.errors.InsufficientPrivilege):
+            raise
+        # A role without the grants this command needs (the reader running the ingest, say).
+        reason = str(denied).strip().splitlines()[0]
+        print(f"tablewatch: the database refused: {reason} (see 'tablewatch db migrate' "
+              "and deploy/README.md, \"Database roles\")", file=sys.stderr)  # fmt: skip
+        return 2
     except psycopg.OperationalError as error:
         print(f"tablewatch: database unreachable: {str(error).strip()}", file=sys.stderr)
         return 2

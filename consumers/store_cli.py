@@ -1,17 +1,47 @@
-"""``tablewatch ingest`` and ``tablewatch verify-chain``: facts into the store, and proof."""
+"""``tablewatch ingest``, ``verify-chain`` and ``heads export``: facts into the store, and proof."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from audit.store.application import FactStore
+from audit.store.heads import FiledHeads, dump_heads, heads_key, load_heads
 from audit.store.ingest import Ingestor
-from audit.store.verify import verify_chain
+from audit.store.schema import (
+    apply_grants,
+    grant_statements,
+    migration_lock,
+    view_objects,
+)
+from audit.store.verify import ChainReport, verify_chain
+from consumers import alerts
+from consumers.errors import ConfigError
 from consumers.ingest import Progress, ingest_file
 from consumers.settings import Settings
-from consumers.wiring import open_store
+from consumers.wiring import open_store, store_config
+from projections import findings, hand_history, reconciliation, round_index, table_state, win_rates
+
+_VIEWS = (findings, hand_history, reconciliation, round_index, table_state, win_rates)
+"""Every projection with a view in the store's database: its tables are part of the migration."""
+_VIEW_OPENERS = (
+    findings.open_findings_view,
+    hand_history.open_hand_history_view,
+    reconciliation.open_reconciliation_view,
+    round_index.open_round_index_view,
+    table_state.open_table_state_view,
+    win_rates.open_win_rates_view,
+)
+_VIEW_POSITIONS = [
+    *(view.TRACKING_NAME for view in _VIEWS),
+    alerts.TRACKING_NAME,
+    alerts.WEBHOOK_TRACKING_NAME,
+]
+"""The names the views (and the alerts on the findings view) track their positions under."""
 
 
 def register(commands: Any) -> None:
@@ -26,14 +56,38 @@ def register(commands: Any) -> None:
     ingest.set_defaults(handler=_ingest)
 
     verify = commands.add_parser("verify-chain", help="prove no stored event was altered")
+    verify.add_argument(
+        "--heads",
+        type=Path,
+        metavar="FILE",
+        help="also hold every chain to the heads filed by 'heads export' (needs its key)",
+    )
     verify.set_defaults(handler=_verify_chain)
+
+    heads = commands.add_parser("heads", help="the chains' heads, to file outside the database")
+    heads_commands = heads.add_subparsers(dest="heads_command", required=True, metavar="COMMAND")
+    export = heads_commands.add_parser(
+        "export", help="verify the store, then write every chain's head signed (JSON)"
+    )
+    export.add_argument("--out", type=Path, metavar="FILE", help="where to write (default: stdout)")
+    export.set_defaults(handler=_export_heads)
+
+    database = commands.add_parser("db", help="the store's schema and database roles")
+    db_commands = database.add_subparsers(dest="db_command", required=True, metavar="COMMAND")
+    migrate = db_commands.add_parser(
+        "migrate",
+        help="as the database's owner: create or update the store's and the views' tables",
+    )
+    migrate.add_argument("--writer", metavar="ROLE", help="grant ROLE what the ingest needs")
+    migrate.add_argument("--reader", metavar="ROLE", help="grant ROLE what the reports need")
+    migrate.set_defaults(handler=_migrate)
 
 
 def _ingest(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     if args.from_file is not None:
         args.from_file.open("rb").close()  # a missing or unreadable file fails before any work
-    store = open_store(settings)
+    store = open_store(settings)  # SQLite: created if need be; PostgreSQL: migrated already
     print(f"store: {store.config.describe()}", file=sys.stderr)
     ingestor = Ingestor(store)
     if args.from_file is not None:
@@ -47,16 +101,76 @@ def _ingest(args: argparse.Namespace) -> int:
 
 
 def _verify_chain(args: argparse.Namespace) -> int:
-    store = open_store(Settings.from_env())
-    report = verify_chain(store)
+    filed: FiledHeads | None = None
+    if args.heads is not None:
+        filed = load_heads(args.heads.read_text(encoding="utf-8"), heads_key())
+    store = open_store(Settings.from_env(), create=False)
+    report = verify_chain(store, filed=filed)
     print(f"{store.config.describe()}: {report.events:,} stored events, {report.facts:,} facts, "
-          f"{len(report.heads)} tables")  # fmt: skip
-    for table, head in sorted(report.heads.items()):
-        print(f"  {table}: chain head {head}")
+          f"{len(report.heads)} tables, {report.rejections:,} rejections")  # fmt: skip
+    _print_heads(report)
     if report.id_gaps:
         holes = len(report.id_gaps)
         print(f"  {holes} hole(s) in notification ids: rolled-back batches, not evidence")
+    if filed is not None:
+        print(f"  held to the heads filed at {filed.exported_at} (notification "
+              f"{filed.last_notification_id}, {len(filed.tables)} tables)")  # fmt: skip
     for problem in report.problems:
         print(f"BROKEN: {problem}")
     print("chain intact" if report.ok else f"{len(report.problems)} problem(s) found")
     return 0 if report.ok else 1
+
+
+def _print_heads(report: ChainReport) -> None:
+    for table, head in sorted(report.heads.items()):
+        print(f"  {table}: chain head {head} ({report.counts[table]:,} facts)")
+    for source, head in sorted(report.rejection_heads.items()):
+        count = report.rejection_counts[source]
+        print(f"  rejections of {source}: chain head {head} ({count:,} rejections)")
+
+
+def _export_heads(args: argparse.Namespace) -> int:
+    key = heads_key()  # a missing key fails before the store is read
+    store = open_store(Settings.from_env(), create=False)
+    exported_at = datetime.now(UTC).isoformat()
+    report = verify_chain(store)
+    if not report.ok:
+        for problem in report.problems:
+            print(f"BROKEN: {problem}", file=sys.stderr)
+        print(f"tablewatch: {len(report.problems)} problem(s) found: heads not exported "
+              "(filing them would vouch for a broken store)", file=sys.stderr)  # fmt: skip
+        return 1
+    text = dump_heads(report.filed_heads(exported_at), key, store.config.describe())
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    partial = args.out.with_name(args.out.name + ".partial")
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, args.out)  # a reader never sees half a file
+    print(f"heads of {len(report.heads)} tables and {len(report.rejection_heads)} rejection "
+          f"chains, to notification {report.last_notification_id}, written to {args.out}",
+          file=sys.stderr)  # fmt: skip
+    return 0
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    config = store_config(Settings.from_env())
+    if config.postgres_url is None and (args.writer or args.reader):
+        raise ConfigError("--writer and --reader are PostgreSQL roles: SQLite has none")
+    store = FactStore(config, create=True)  # the store's own DDL, under the migration lock
+    if config.postgres_url is None:
+        for open_view in _VIEW_OPENERS:
+            open_view(store)
+        print(f"{config.describe()}: migrated")
+        return 0
+    with migration_lock(config.postgres_url):
+        for open_view in _VIEW_OPENERS:
+            open_view(store)  # each view creates its tables: the store was opened to create
+        views = view_objects(config.postgres_url)
+        grants = grant_statements(args.writer, args.reader, views, _VIEW_POSITIONS)
+        apply_grants(config.postgres_url, grants)
+    granted = ", ".join(f"{kind} {role!r}" for kind, role in
+                        (("writer", args.writer), ("reader", args.reader)) if role)  # fmt: skip
+    print(f"{config.describe()}: migrated, {len(views[0])} view tables"
+          + (f"; granted to {granted}" if granted else ""))  # fmt: skip
+    return 0

@@ -23,9 +23,17 @@ def store_config(settings: Settings) -> StoreConfig:
     return StoreConfig.sqlite(settings.data_dir / SQLITE_FILE)
 
 
-def open_store(settings: Settings) -> FactStore:
-    """Open (creating if need be) the fact store the settings name."""
-    return FactStore(store_config(settings))
+def open_store(settings: Settings, *, create: bool | None = None) -> FactStore:
+    """Open the fact store the settings name.
+
+    By default the embedded SQLite file is created if need be, and a PostgreSQL
+    store is opened without DDL: its owner migrates it (``tablewatch db migrate``),
+    and the ingest and the reports run as roles that may not.
+    """
+    config = store_config(settings)
+    if create is None:
+        create = config.sqlite_path is not None
+    return FactStore(config, create=create)
 
 
 @contextmanager

@@ -15,6 +15,8 @@ from typing import Any
 from eventsourcing.domain import Aggregate
 from eventsourcing.utils import register_topic
 
+from audit.store.chain import CHAIN_VERSION, LINK_FACT_ONLY
+
 NAMESPACE = uuid.UUID("7d1c0b9e-5a41-4f0e-b7a8-2c6d9e3f1a55")
 
 
@@ -33,6 +35,8 @@ class FactRecorded(Aggregate.Event):
 
     ``fact_json`` is the validated event's JSON text, kept exactly: the chain's
     digest is taken over these bytes, so no re-encoding can blur the evidence.
+    ``chain_version`` names the link format (``audit/store/chain.py``); facts
+    stored before it existed read as 1, the format they were chained in.
     """
 
     TOPIC = "tablewatch:FactRecorded"
@@ -42,6 +46,7 @@ class FactRecorded(Aggregate.Event):
     source: str
     chain_prev: str
     chain_hash: str
+    chain_version: int = LINK_FACT_ONLY
 
     @property
     def fact(self) -> dict[str, Any]:
@@ -82,7 +87,13 @@ class Table(Aggregate):
         return [json.loads(text) for text in self.fact_jsons]
 
     def record(
-        self, fact_type: str, fact_json: str, source: str, chain_prev: str, chain_hash: str
+        self,
+        fact_type: str,
+        fact_json: str,
+        source: str,
+        chain_prev: str,
+        chain_hash: str,
+        chain_version: int = CHAIN_VERSION,
     ) -> None:
         """Record one observed fact, given as its type and its JSON text."""
         self.trigger_event(
@@ -92,6 +103,7 @@ class Table(Aggregate):
             source=source,
             chain_prev=chain_prev,
             chain_hash=chain_hash,
+            chain_version=chain_version,
         )
 
 

@@ -35,6 +35,7 @@ from audit.store.ingest_state import (
     SQLiteFactRecorder,
     StateChange,
 )
+from audit.store.schema import SCHEMA_VERSION, mark_migrated, migrated_version, migration_lock
 
 APPLICATION_NAME = "tablewatch"
 _PG_EVENTS_TABLE = f"{APPLICATION_NAME}_events"
@@ -47,6 +48,14 @@ class StoreConfigError(ValueError):
 
 class StoreUnavailableError(ConnectionError):
     """Raised when the configured database cannot be reached."""
+
+
+class StoreMissingError(StoreUnavailableError):
+    """Raised when a store that must exist already (to be verified, to be read) does not."""
+
+
+class StoreNotMigratedError(StoreUnavailableError):
+    """Raised when a PostgreSQL store is opened without DDL but its schema was never migrated."""
 
 
 @dataclass(frozen=True)
@@ -194,19 +203,45 @@ class FactStore(Application[UUID]):
 
     name = APPLICATION_NAME
 
-    def __init__(self, config: StoreConfig) -> None:
+    def __init__(self, config: StoreConfig, *, create: bool = True) -> None:
+        """Open the store, running its (idempotent) DDL first if ``create``.
+
+        With ``create=False`` no DDL runs, nor does anything that opens on this
+        store (the projections' views): a store never made is refused in one line,
+        a SQLite file is not created, and a PostgreSQL store must have been
+        migrated by its owner (``audit/store/schema.py``). On PostgreSQL, creating
+        holds the migration lock, so stores opened together do not race.
+        """
         self.config = config
+        if not create:
+            _check_made(config)
         os.environ.update(config.libpq_env())  # libpq reads them for every connection
         if config.postgres_url is not None:
             _probe(config.postgres_url)
+        if create and config.postgres_url is not None:
+            with migration_lock(config.postgres_url):
+                self._open(config, create=True)
+                mark_migrated(config.postgres_url)
+        else:
+            self._open(config, create=create)
+
+    def _open(self, config: StoreConfig, *, create: bool) -> None:
         recorder = PostgresFactRecorder if config.postgres_url is not None else SQLiteFactRecorder
-        super().__init__(env={**config.env(), "PROCESS_RECORDER_TOPIC": get_topic(recorder)})
-        self._protect_stored_events()
+        super().__init__(
+            env={
+                **config.env(),
+                "PROCESS_RECORDER_TOPIC": get_topic(recorder),
+                # eventsourcing's switch: also what every view opened on this store obeys.
+                "CREATE_TABLE": "yes" if create else "no",
+            }
+        )
+        if create:
+            self._protect_stored_events()
         if self.is_postgres:
             self._insert_in_binary()
         datastore: Any = self.recorder.datastore  # type: ignore[attr-defined]
         self.ingest_state = IngestState(
-            datastore, postgres=self.is_postgres, events_table=self.events_table
+            datastore, postgres=self.is_postgres, events_table=self.events_table, create=create
         )
 
     def construct_recorder(self) -> ProcessRecorder:
@@ -324,6 +359,23 @@ class FactStore(Application[UUID]):
         return self.process_recorder.max_notification_id() or 0
 
 
+def _check_made(config: StoreConfig) -> None:
+    """Refuse, naming what to do, a store that an open without DDL could not use."""
+    if config.sqlite_path is not None:
+        if not config.sqlite_path.is_file():
+            raise StoreMissingError(f"no store at {str(config.sqlite_path)!r}")
+        return
+    url = config.postgres_url or ""
+    _probe(url)
+    version = migrated_version(url)
+    if version is None or version < SCHEMA_VERSION:
+        found = "never migrated" if version is None else f"at schema version {version}"
+        raise StoreNotMigratedError(
+            f"{config.describe()} is {found} (this tablewatch needs {SCHEMA_VERSION}): "
+            "run 'tablewatch db migrate' as the database's owner"
+        )
+
+
 def _probe(url: str) -> None:
     """Fail in seconds, with the reason, when PostgreSQL cannot be reached (the pool waits 30 s)."""
     try:
@@ -340,11 +392,9 @@ def _immutability_sql(table: str, *, postgres: bool) -> list[str]:
             "CREATE OR REPLACE FUNCTION tablewatch_refuse_change() RETURNS trigger"
             " LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION"
             " 'tablewatch: stored events are immutable (% refused)', TG_OP; END $$",
-            f"DROP TRIGGER IF EXISTS {table}_immutable ON {table}",
-            f"CREATE TRIGGER {table}_immutable BEFORE UPDATE OR DELETE ON {table}"
+            f"CREATE OR REPLACE TRIGGER {table}_immutable BEFORE UPDATE OR DELETE ON {table}"
             " FOR EACH ROW EXECUTE FUNCTION tablewatch_refuse_change()",
-            f"DROP TRIGGER IF EXISTS {table}_no_truncate ON {table}",
-            f"CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table}"
+            f"CREATE OR REPLACE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table}"
             " FOR EACH STATEMENT EXECUTE FUNCTION tablewatch_refuse_change()",
         ]
     return [

@@ -3,11 +3,12 @@
 Nearly every event the ingest writes is a ``FactRecorded``. Building one through
 an aggregate (``trigger_event``, ``mutate``, ``apply``) and then eventsourcing's
 mapper (``vars``, the JSON transcoder's generic encoder) costs more per event
-than validating it. Its state is six strings, so it is spelled here in one
-format string, byte for byte as eventsourcing's mapper writes it with its JSON
-transcoder (compact separators, ``ensure_ascii=False``, no compressor or
-cipher). ``tests/unit/store/test_encoding.py`` holds the two to the same bytes,
-and the stored event reads back through the mapper like any other.
+than validating it. Its state is six strings and the link format's number,
+so it is spelled here in one format string, byte for byte as eventsourcing's
+mapper writes it with its JSON transcoder (compact separators,
+``ensure_ascii=False``, no compressor or cipher).
+``tests/unit/store/test_encoding.py`` holds the two to the same bytes, and the
+stored event reads back through the mapper like any other.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from uuid import UUID
 from eventsourcing.persistence import StoredEvent
 
 from audit.store.aggregates import FactRecorded
+from audit.store.chain import CHAIN_VERSION
 
 FACT_RECORDED_TOPIC = FactRecorded.TOPIC
 
@@ -37,6 +39,7 @@ def fact_recorded(
     source: str,
     chain_prev: str,
     chain_hash: str,
+    chain_version: int = CHAIN_VERSION,
 ) -> StoredEvent:
     """Return the stored event of one ``FactRecorded``, as the mapper would encode it."""
     state = (
@@ -44,6 +47,7 @@ def fact_recorded(
         '"fact_type":' + encode_basestring(fact_type) + ","
         '"fact_json":' + encode_basestring(fact_json) + ","
         '"source":' + encode_basestring(source) + ","
-        '"chain_prev":"' + chain_prev + '","chain_hash":"' + chain_hash + '"}'
+        '"chain_prev":"' + chain_prev + '","chain_hash":"' + chain_hash + '",'
+        '"chain_version":' + str(chain_version) + "}"
     )
     return StoredEvent(aggregate_id, version, FACT_RECORDED_TOPIC, state.encode())

@@ -61,7 +61,7 @@ from audit.events.envelope import Event
 from audit.events.table import TableOpened
 from audit.store.aggregates import NAMESPACE, Round, Table, round_aggregate_id, table_day_id
 from audit.store.application import FactStore
-from audit.store.chain import GENESIS, digest, link
+from audit.store.chain import GENESIS, digest, fact_link, rejection_link
 from audit.store.encoding import fact_recorded, timestamp_now
 from audit.store.ingest_state import StateChange, TableHead, migrate
 from audit.store.sequencing import IN_ORDER, fact_json, judge_known, observe
@@ -73,7 +73,12 @@ _TABLE_OPENED = TableOpened.type_name()
 
 
 class Rejections(Aggregate):
-    """Messages from one source that were not valid events, kept whatever the DLQ keeps."""
+    """Messages from one source that were not valid events, kept whatever the DLQ keeps.
+
+    Each rejection is chained to the source's previous one over every stored field
+    (``audit/store/chain.py``), as facts are per table; rejections stored before the
+    chain have no link and leave the chain where it was.
+    """
 
     TOPIC = "tablewatch:Rejections"
 
@@ -89,13 +94,19 @@ class Rejections(Aggregate):
         raw_base64: str
         sha256: str = ""
         """The digest of the whole message (absent from rejections stored before it was kept)."""
+        chain_prev: str = ""
+        chain_hash: str = ""
+        """The link in the source's rejection chain (empty before rejections were chained)."""
 
         def apply(self, aggregate: Any) -> None:
             aggregate.count += 1
+            if self.chain_hash:
+                aggregate.chain_head = self.chain_hash
 
     def __init__(self, source: str) -> None:
         self.source = source
         self.count = 0
+        self.chain_head = GENESIS
 
     @staticmethod
     def create_id(source: str) -> uuid.UUID:
@@ -103,13 +114,23 @@ class Rejections(Aggregate):
 
     def reject(self, origin: str, reason: str, raw: bytes) -> None:
         """Record one rejected message: why, (the start of) its bytes, and the digest of all."""
+        timestamp = self.MessageRejected.create_timestamp()
+        raw_base64 = base64.b64encode(raw[:_RAW_KEPT_BYTES]).decode()
+        raw_sha256 = hashlib.sha256(raw).hexdigest()
+        chain_hash = rejection_link(
+            self.chain_head, str(self.id), self.version + 1, timestamp.isoformat(), origin,
+            reason, len(raw), raw_base64, raw_sha256,
+        )  # fmt: skip
         self.trigger_event(
             self.MessageRejected,
+            timestamp=timestamp,
             origin=origin,
             reason=reason,
             size=len(raw),
-            raw_base64=base64.b64encode(raw[:_RAW_KEPT_BYTES]).decode(),
-            sha256=hashlib.sha256(raw).hexdigest(),
+            raw_base64=raw_base64,
+            sha256=raw_sha256,
+            chain_prev=self.chain_head,
+            chain_hash=chain_hash,
         )
 
 
@@ -430,7 +451,10 @@ class Ingestor:
         self, state: _TableState, fact: Checked, timestamp: str, prepared: PreparedBatch
     ) -> None:
         aggregate_id, version = self._next_version(state, fact, prepared.events)
-        chain_hash = link(state.chain_head, fact.digest)
+        chain_hash = fact_link(
+            state.chain_head, str(aggregate_id), version, timestamp, fact.kind, fact.origin,
+            fact.digest,
+        )  # fmt: skip
         prepared.events.append(
             fact_recorded(
                 aggregate_id,

@@ -180,7 +180,9 @@ class IngestState:
     Batches write them through the recorders above, in their own transactions.
     """
 
-    def __init__(self, datastore: Any, *, postgres: bool, events_table: str) -> None:
+    def __init__(
+        self, datastore: Any, *, postgres: bool, events_table: str, create: bool = True
+    ) -> None:
         self._datastore = datastore
         self._postgres = postgres
         self._events_table = events_table
@@ -195,9 +197,10 @@ class IngestState:
             f" FROM {events_table} WHERE originator_id = a.id)::text"
             f" FROM unnest({_SPLIT}::uuid[]) AS a(id)"
         )
-        with datastore.transaction(commit=True) as cursor:
-            for statement in _create_sql(postgres):
-                cursor.execute(statement)
+        if create:
+            with datastore.transaction(commit=True) as cursor:
+                for statement in _create_sql(postgres):
+                    cursor.execute(statement)
 
     def _rows(self, statement: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         with self._datastore.transaction(commit=False) as cursor:

@@ -1,18 +1,26 @@
-"""Prove the stored facts are as recorded: recompute every table's hash chain.
+"""Prove the stored facts are as recorded: recompute every hash chain, compare with the filed heads.
 
-Two checks, each catching a different tampering:
+What each check catches:
 
-- every fact's link is recomputed from its content and the table's previous
-  link (an altered fact, or one removed or inserted out of place, breaks it);
-- each aggregate's versions run without a hole (a deleted event leaves one).
+- every fact's link is recomputed from its stored fields and its table's
+  previous link, every rejection's from its source's (an altered record, one
+  removed or inserted out of place, breaks it; see ``audit/store/chain.py`` for
+  what each link format covers);
+- each aggregate's versions run without a hole (a deleted event leaves one);
+- each table's chain ends where the ingest's own state says it does (the
+  ``tablewatch_table_heads`` row written in each batch's transaction): deleting a
+  table's newest facts, its whole stream, or appending a forged fact with a valid
+  link, all behind the ingest's back, leaves the two apart;
+- with heads filed outside the database (``tablewatch heads export``), each filed
+  chain head must still be on its chain at its filed position: this catches
+  what an intruder who also rewrites the state tables can do, a deleted tail,
+  a deleted stream, a history re-chained from an edit onwards.
+
+A store with no facts never passes: it proves nothing.
 
 Holes in the notification ids are reported but are not evidence: PostgreSQL
 draws ids from a sequence, and a transaction that rolls back (a crash
 mid-batch) leaves its ids unused.
-
-Truncating a table's newest facts leaves a shorter but consistent chain. The
-report's per-table chain heads are what to anchor outside the database (a
-report, a ticket, another system) to catch that too.
 """
 
 from __future__ import annotations
@@ -22,16 +30,34 @@ from uuid import UUID
 
 from audit.store.aggregates import FactRecorded
 from audit.store.application import FactStore
-from audit.store.chain import GENESIS, digest, link
+from audit.store.chain import (
+    GENESIS,
+    LINK_ALL_FIELDS,
+    LINK_FACT_ONLY,
+    digest,
+    fact_link,
+    link,
+    rejection_link,
+)
+from audit.store.heads import ChainHead, FiledHeads
+from audit.store.ingest import Rejections
 
 
 @dataclass
 class ChainReport:
-    """What verification found: counts, each table's chain head, and every problem."""
+    """What verification found: counts, each chain's head, and every problem."""
 
     events: int = 0
     facts: int = 0
+    rejections: int = 0
+    last_notification_id: int = 0
     heads: dict[str, str] = field(default_factory=dict)
+    """Each table's chain head."""
+    counts: dict[str, int] = field(default_factory=dict)
+    """How many facts each table's chain holds."""
+    rejection_heads: dict[str, str] = field(default_factory=dict)
+    """Each source's rejection chain head (GENESIS while only unchained rejections are stored)."""
+    rejection_counts: dict[str, int] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     id_gaps: list[tuple[int, int]] = field(default_factory=list)
     """(last id before, next id) around each hole in the notification ids."""
@@ -41,11 +67,39 @@ class ChainReport:
         """Return whether no problem was found."""
         return not self.problems
 
+    def filed_heads(self, exported_at: str) -> FiledHeads:
+        """Return the heads found, to file (``audit/store/heads.py``)."""
+        return FiledHeads(
+            exported_at=exported_at,
+            last_notification_id=self.last_notification_id,
+            tables={t: ChainHead(h, self.counts[t]) for t, h in self.heads.items()},
+            rejections={
+                s: ChainHead(h, self.rejection_counts[s]) for s, h in self.rejection_heads.items()
+            },
+        )
 
-def verify_chain(store: FactStore, batch: int = 2_000) -> ChainReport:
-    """Read every stored event in order and report any break in the evidence."""
+
+@dataclass
+class _Walk:
+    """What the walk keeps beside the report: per aggregate, per chain, per filed head."""
+
+    filed: FiledHeads | None
+    versions: dict[UUID, int] = field(default_factory=dict)
+    full_links: set[str] = field(default_factory=set)
+    """Tables whose chain has reached the all-fields link format."""
+    rejection_sources: dict[UUID, str] = field(default_factory=dict)
+
+
+def verify_chain(
+    store: FactStore, batch: int = 2_000, filed: FiledHeads | None = None
+) -> ChainReport:
+    """Read every stored event in order and report any break in the evidence.
+
+    With ``filed`` heads, also report every filed chain that is now shorter,
+    missing, or no longer passes through its filed head.
+    """
     report = ChainReport()
-    versions: dict[UUID, int] = {}
+    walk = _Walk(filed)
     expected_id = 1
     start = 1
     recorder = store.process_recorder
@@ -53,29 +107,42 @@ def verify_chain(store: FactStore, batch: int = 2_000) -> ChainReport:
         notifications = recorder.select_notifications(start, batch)
         for notification in notifications:
             report.events += 1
+            report.last_notification_id = notification.id
             if notification.id != expected_id:
                 report.id_gaps.append((expected_id - 1, notification.id))
             expected_id = notification.id + 1
-            previous = versions.get(notification.originator_id, 0)
+            previous = walk.versions.get(notification.originator_id, 0)
             if notification.originator_version != previous + 1:
                 report.problems.append(
                     f"aggregate {notification.originator_id} jumps from version {previous} "
                     f"to {notification.originator_version} (notification {notification.id})"
                 )
-            versions[notification.originator_id] = notification.originator_version
+            walk.versions[notification.originator_id] = notification.originator_version
             try:
                 event = store.mapper.to_domain_event(notification)
             except Exception as error:
                 report.problems.append(f"notification {notification.id} cannot be read: {error}")
                 continue
             if isinstance(event, FactRecorded):
-                _check_link(report, notification.id, event)
+                _check_fact(report, walk, notification.id, event)
+            elif isinstance(event, Rejections.Created):
+                walk.rejection_sources[event.originator_id] = event.source
+            elif isinstance(event, Rejections.MessageRejected):
+                _check_rejection(report, walk, notification.id, event)
         if len(notifications) < batch:
-            return report
+            break
         start = notifications[-1].id + 1
+    if report.facts == 0:
+        report.problems.append("no facts stored: an empty store proves nothing")
+    _compare_ingest_state(report, store)
+    if filed is not None:
+        _compare_filed(report, walk, filed)
+    return report
 
 
-def _check_link(report: ChainReport, notification_id: int, event: FactRecorded) -> None:
+def _check_fact(
+    report: ChainReport, walk: _Walk, notification_id: int, event: FactRecorded
+) -> None:
     report.facts += 1
     try:
         fact = event.fact
@@ -83,16 +150,128 @@ def _check_link(report: ChainReport, notification_id: int, event: FactRecorded) 
         fact = {}  # unreadable text still has a digest: the link check below reports it
     table = str(fact.get("table_id"))
     head = report.heads.get(table, GENESIS)
+    where = f"table {table}: fact at notification {notification_id}"
     if event.chain_prev != head:
         report.problems.append(
-            f"table {table}: fact at notification {notification_id} follows link "
-            f"{event.chain_prev[:12]}, but the chain was at {head[:12]} (missing or reordered)"
+            f"{where} follows link {event.chain_prev[:12]}, but the chain was at {head[:12]} "
+            "(missing or reordered)"
         )
-    recomputed = link(event.chain_prev, digest(event.fact_json))
-    if recomputed != event.chain_hash:
+    fact_digest = digest(event.fact_json)
+    version = event.chain_version
+    if version == LINK_FACT_ONLY:
+        recomputed = link(event.chain_prev, fact_digest)
+        if table in walk.full_links:
+            report.problems.append(
+                f"{where} falls back to link format {version} after format {LINK_ALL_FIELDS}"
+            )
+    elif version == LINK_ALL_FIELDS:
+        walk.full_links.add(table)
+        recomputed = fact_link(
+            event.chain_prev, str(event.originator_id), event.originator_version,
+            event.timestamp.isoformat(), event.fact_type, event.source, fact_digest,
+        )  # fmt: skip
+    else:
+        report.problems.append(f"{where} has an unknown link format {version!r}")
+        recomputed = ""
+    if recomputed and recomputed != event.chain_hash:
         report.problems.append(
-            f"table {table}: fact at notification {notification_id} "
-            f"({fact.get('type')}, seq {fact.get('seq')}) does not match its link: "
-            "its content was altered"
+            f"{where} ({fact.get('type')}, seq {fact.get('seq')}) does not match its link: "
+            "its stored fields were altered"
         )
     report.heads[table] = event.chain_hash
+    count = report.counts[table] = report.counts.get(table, 0) + 1
+    _at_filed_position(report, walk, "table", table, count, event.chain_hash)
+
+
+def _check_rejection(
+    report: ChainReport, walk: _Walk, notification_id: int, event: Rejections.MessageRejected
+) -> None:
+    report.rejections += 1
+    source = walk.rejection_sources.get(event.originator_id, str(event.originator_id))
+    head = report.rejection_heads.get(source, GENESIS)
+    where = f"rejections of {source}: rejection at notification {notification_id}"
+    if not event.chain_hash:
+        if head != GENESIS:
+            report.problems.append(f"{where} has no link, after linked ones")
+    else:
+        if event.chain_prev != head:
+            report.problems.append(
+                f"{where} follows link {event.chain_prev[:12]}, but the chain was at "
+                f"{head[:12]} (missing or reordered)"
+            )
+        recomputed = rejection_link(
+            event.chain_prev, str(event.originator_id), event.originator_version,
+            event.timestamp.isoformat(), event.origin, event.reason, event.size,
+            event.raw_base64, event.sha256,
+        )  # fmt: skip
+        if recomputed != event.chain_hash:
+            report.problems.append(
+                f"{where} does not match its link: its stored fields were altered"
+            )
+        head = event.chain_hash
+    report.rejection_heads[source] = head
+    count = report.rejection_counts[source] = report.rejection_counts.get(source, 0) + 1
+    _at_filed_position(report, walk, "rejections", source, count, head)
+
+
+def _at_filed_position(
+    report: ChainReport, walk: _Walk, kind: str, name: str, count: int, head: str
+) -> None:
+    """At a filed chain's filed length, its head must be the filed one."""
+    if walk.filed is None:
+        return
+    filed = walk.filed.chains(kind).get(name)
+    if filed is None or filed.count != count:
+        return
+    if head != filed.head:
+        label = "table" if kind == "table" else "rejections of"
+        report.problems.append(
+            f"{label} {name}: record {count} is no longer the filed one (head {filed.head[:12]} "
+            f"filed, {head[:12]} stored): its history was rewritten and re-chained"
+        )
+
+
+def _compare_ingest_state(report: ChainReport, store: FactStore) -> None:
+    """Each table's chain must end where the ingest's state, written with each batch, says."""
+    state = {head.table_id: head.chain_head for head in store.ingest_state.heads()}
+    if not state:
+        return  # a store the ingest has not yet migrated (or never wrote): nothing to hold it to
+    for table, recorded in sorted(state.items()):
+        stored = report.heads.get(table)
+        if stored is None:
+            report.problems.append(
+                f"table {table}: the ingest recorded its chain head {recorded[:12]}, but none "
+                "of its facts is stored: its stream was deleted"
+            )
+        elif stored != recorded:
+            report.problems.append(
+                f"table {table}: the chain ends at {stored[:12]}, but the ingest recorded "
+                f"{recorded[:12]}: facts were deleted or added behind its back"
+            )
+    for table in sorted(set(report.heads) - set(state)):
+        report.problems.append(
+            f"table {table}: {report.counts[table]} fact(s) stored that the ingest never recorded"
+        )
+
+
+def _compare_filed(report: ChainReport, walk: _Walk, filed: FiledHeads) -> None:
+    """Every filed chain must still reach its filed length; the store must reach its filed end."""
+    for kind, counts in (("table", report.counts), ("rejections", report.rejection_counts)):
+        label = "table" if kind == "table" else "rejections of"
+        for name, head in sorted(filed.chains(kind).items()):
+            now = counts.get(name, 0)
+            if now == 0:
+                report.problems.append(
+                    f"{label} {name}: {head.count} record(s) filed, none stored: "
+                    "its stream was deleted"
+                )
+            elif now < head.count:
+                report.problems.append(
+                    f"{label} {name}: {now} record(s) stored, {head.count} filed: "
+                    "its newest records were deleted"
+                )
+    if report.last_notification_id < filed.last_notification_id:
+        report.problems.append(
+            f"the store ends at notification {report.last_notification_id}, the heads were "
+            f"filed at {filed.last_notification_id}: its newest events were deleted"
+        )

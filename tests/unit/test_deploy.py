@@ -1,5 +1,6 @@
 """deploy/: Docker does not run here, so check the compose file names only real things."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,12 @@ KNOWN_VARIABLES = {
     "TABLEWATCH_INGEST_PARTITIONS", "TABLEWATCH_BATCH_SIZE", "TABLEWATCH_POLL_TIMEOUT_MS",
     "TABLEWATCH_ENV",
 }  # fmt: skip
+_DEFAULTED = re.compile(r"\$\{[A-Z_]+:-([^}]*)\}")
+
+
+def resolve(environment: dict) -> dict:
+    """Return a service's variables as compose would, each ${NAME:-default} at its default."""
+    return {name: _DEFAULTED.sub(r"\1", value) for name, value in environment.items()}
 
 
 def test_compose_has_kafka_postgres_and_the_ingest():
@@ -39,13 +46,7 @@ def test_tablewatch_services_run_real_commands_with_known_variables(name, monkey
     build_parser().parse_args(command[1:])  # exits (fails the test) on an unknown flag
     environment = service["environment"]
     assert set(environment) <= KNOWN_VARIABLES
-    resolved = {
-        k: v.replace("${TABLEWATCH_DB_PASSWORD:-change-me}", "pw").replace(
-            "${TABLEWATCH_INGEST_PARTITIONS:-}", ""
-        )
-        for k, v in environment.items()
-    }
-    settings = Settings.from_env(resolved)
+    settings = Settings.from_env(resolve(environment))
     assert settings.production  # never a dev broker in place of the cluster
     assert settings.kafka_bootstrap_servers == "kafka:9092"
     assert settings.database_url is not None
@@ -68,14 +69,31 @@ def test_the_kafka_volume_and_healthchecks_exist():
 def test_the_split_profile_feeds_a_second_store_from_the_other_partitions():
     west = SERVICES["ingest-west"]
     assert west["profiles"] == ["split"]
-    settings = Settings.from_env(
-        {k: v.replace("${TABLEWATCH_DB_PASSWORD:-change-me}", "pw").replace(
-            "${TABLEWATCH_INGEST_PARTITIONS:-}", "") for k, v in west["environment"].items()}
-    )  # fmt: skip
+    settings = Settings.from_env(resolve(west["environment"]))
     assert settings.ingest_partitions == tuple(range(6, 12))
     assert str(settings.database_url).endswith("/tablewatch_west")
     init = (DEPLOY / "postgres-init.sql").read_text()
     assert "CREATE DATABASE tablewatch_west" in init
+    assert SERVICES["migrate-west"]["profiles"] == ["split"]
+    assert "tablewatch_west" in SERVICES["migrate-west"]["environment"]["DATABASE_URL"]
+
+
+def test_the_owner_migrates_and_the_ingest_runs_as_the_writer():
+    """The roles postgres-roles.sh makes are the ones the services log in as and grant to."""
+    roles = (DEPLOY / "postgres-roles.sh").read_text()
+    for role in ("tablewatch_owner", "tablewatch_ingest", "tablewatch_report"):
+        assert f"CREATE ROLE {role} LOGIN" in roles
+    assert "ALTER DATABASE tablewatch_west OWNER TO tablewatch_owner" in roles
+    for name in ("migrate", "migrate-west"):
+        service = SERVICES[name]
+        assert service["command"][1:3] == ["db", "migrate"]
+        assert service["environment"]["DATABASE_URL"].startswith("postgresql://tablewatch_owner:")
+        assert "tablewatch_ingest" in service["command"]
+        assert "tablewatch_report" in service["command"]
+    for name, migrate in (("ingest", "migrate"), ("ingest-west", "migrate-west")):
+        service = SERVICES[name]
+        assert service["environment"]["DATABASE_URL"].startswith("postgresql://tablewatch_ingest:")
+        assert service["depends_on"][migrate] == {"condition": "service_completed_successfully"}
 
 
 def test_the_dev_broker_is_a_development_dependency_only():

@@ -1,0 +1,181 @@
+"""PostgreSQL roles: the owner migrates, the writer only appends, the reader only reads.
+
+Each test makes its own roles (unique names), makes one the database's owner,
+and drops the database and the roles afterwards.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import psycopg
+import pytest
+from psycopg import errors
+
+from audit.events.examples import EXAMPLES
+from consumers.cli import main
+from tests.conftest import ADMIN_URL
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def roles(pg_url):
+    """Yield {'owner'|'writer'|'reader': URL} for three new roles on a fresh database."""
+    suffix = uuid.uuid4().hex[:10]
+    names = {kind: f"tw_{kind}_{suffix}" for kind in ("owner", "writer", "reader")}
+    database = pg_url.rsplit("/", 1)[1]
+    base = ADMIN_URL.rsplit("/", 1)[0].replace("postgres@", "{role}@", 1)
+    with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
+        for name in names.values():
+            conn.execute(f'CREATE ROLE "{name}" LOGIN')
+        conn.execute(f'ALTER DATABASE "{database}" OWNER TO "{names["owner"]}"')
+    try:
+        yield {kind: f"{base.format(role=name)}/{database}" for kind, name in names.items()}
+    finally:
+        with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+            for name in names.values():
+                conn.execute(f'DROP ROLE IF EXISTS "{name}"')
+
+
+def role_name(url):
+    return url.split("//", 1)[1].split("@", 1)[0]
+
+
+def as_role(monkeypatch, url, tmp_path):
+    monkeypatch.setenv("DATABASE_URL", url)
+    monkeypatch.setenv("TABLEWATCH_DATA_DIR", str(tmp_path / "unused"))
+
+
+def shift_file(path):
+    lines = []
+    for seq, kind in enumerate(["table_opened", "round_started", "wager_placed", "no_more_bets"]):
+        event = {**EXAMPLES[kind], "seq": seq, "event_id": str(uuid.uuid4())}
+        if "round_id" in event:
+            event["round_id"] = "r1"
+        lines.append(json.dumps(event))
+    lines.append("{not json")
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def migrate_with_roles(monkeypatch, roles, tmp_path, capsys):
+    as_role(monkeypatch, roles["owner"], tmp_path)
+    writer, reader = role_name(roles["writer"]), role_name(roles["reader"])
+    assert main(["db", "migrate", "--writer", writer, "--reader", reader]) == 0
+    assert "migrated" in capsys.readouterr().out
+
+
+def test_the_writer_ingests_but_cannot_change_or_unprotect_stored_events(
+    roles, monkeypatch, tmp_path, capsys
+):
+    migrate_with_roles(monkeypatch, roles, tmp_path, capsys)
+    as_role(monkeypatch, roles["writer"], tmp_path)
+    assert main(["ingest", "--from-file", str(shift_file(tmp_path / "shift.jsonl"))]) == 0
+    assert "4 stored" in capsys.readouterr().out
+    with psycopg.connect(roles["writer"], autocommit=True) as conn:
+        for statement in (
+            "ALTER TABLE tablewatch_events DISABLE TRIGGER USER",
+            "ALTER TABLE tablewatch_events ADD COLUMN note TEXT",
+            "DROP TRIGGER tablewatch_events_immutable ON tablewatch_events",
+            "UPDATE tablewatch_events SET originator_version = 99",
+            "DELETE FROM tablewatch_events",
+            "DROP TABLE tablewatch_events",
+        ):
+            with pytest.raises(errors.InsufficientPrivilege):
+                conn.execute(statement)
+        with pytest.raises(errors.RaiseException, match="immutable"):
+            conn.execute("TRUNCATE tablewatch_events")  # granted for LOCK TABLE; refused
+        count = conn.execute("SELECT count(*) FROM tablewatch_events").fetchone()
+    assert count[0] > 4
+    assert main(["verify-chain"]) == 0
+
+
+def test_the_reader_reports_but_cannot_write_facts_or_positions(
+    roles, monkeypatch, tmp_path, capsys
+):
+    migrate_with_roles(monkeypatch, roles, tmp_path, capsys)
+    as_role(monkeypatch, roles["writer"], tmp_path)
+    assert main(["ingest", "--from-file", str(shift_file(tmp_path / "shift.jsonl"))]) == 0
+    as_role(monkeypatch, roles["reader"], tmp_path)
+    monkeypatch.setenv("TABLEWATCH_HEADS_KEY", "a filing key of some length")
+    for command in (
+        ["findings"],
+        ["report", "mgr"],
+        ["verify-chain"],
+        ["heads", "export", "--out", str(tmp_path / "heads.json")],
+    ):
+        assert main(command) == 0, command
+    capsys.readouterr()
+    with psycopg.connect(roles["reader"], autocommit=True) as conn:
+        for statement in (
+            "INSERT INTO tablewatch_events (originator_id, originator_version, topic, state)"
+            " VALUES (gen_random_uuid(), 1, 'x', 'x')",
+            "UPDATE tablewatch_table_heads SET chain_head = 'x'",
+            "DELETE FROM tablewatch_event_ids",
+            "INSERT INTO tablewatch_tracking VALUES ('file:shift.jsonl#forged', 10)",
+        ):
+            with pytest.raises(errors.InsufficientPrivilege):
+                conn.execute(statement)
+        # The ingest's positions are not its rows to update: row-level security hides them.
+        moved = conn.execute(
+            "UPDATE tablewatch_tracking SET notification_id = 1000000"
+            " WHERE application_name LIKE 'file:%'"
+        )
+        assert moved.rowcount == 0
+        # Its own views' positions it keeps: the findings view's is there.
+        names = {row[0] for row in conn.execute("SELECT application_name FROM tablewatch_tracking")}
+    assert "findings<-tablewatch" in names
+    # Run as the wrong role, a command is refused in one line.
+    assert main(["ingest", "--from-file", str(shift_file(tmp_path / "more.jsonl"))]) == 2
+    last = capsys.readouterr().err.splitlines()[-1]  # after the ingest's "store:" line
+    assert last.startswith("tablewatch: the database refused: new row violates row-level")
+
+
+def test_an_unmigrated_store_is_refused_in_one_line_without_ddl(
+    roles, monkeypatch, tmp_path, capsys
+):
+    as_role(monkeypatch, roles["writer"], tmp_path)
+    for command in (["ingest", "--from-file", str(shift_file(tmp_path / "s.jsonl"))], ["findings"]):
+        assert main(command) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1
+        assert "is never migrated" in err
+        assert "run 'tablewatch db migrate' as the database's owner" in err
+    assert main(["db", "migrate"]) == 2  # the writer owns nothing: it cannot migrate
+    err = capsys.readouterr().err
+    assert err.startswith("tablewatch: the database refused: permission denied for schema public")
+    with psycopg.connect(roles["owner"], autocommit=True) as conn:
+        tables = conn.execute(
+            "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"
+        ).fetchone()
+    assert tables[0] == 0
+
+
+def test_concurrent_migrations_on_a_fresh_database_all_succeed(roles):
+    env = {
+        **os.environ,
+        "DATABASE_URL": roles["owner"],
+        "PYTHONPATH": str(ROOT),
+        "TABLEWATCH_PURE_PYTHON": "1",
+    }
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "consumers.cli", "db", "migrate"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(4)
+    ]
+    results = [run.communicate(timeout=120) for run in runs]
+    assert [run.returncode for run in runs] == [0, 0, 0, 0], results
+    with psycopg.connect(roles["owner"], autocommit=True) as conn:
+        version = conn.execute("SELECT version FROM tablewatch_schema").fetchone()
+    assert version == (1,)
