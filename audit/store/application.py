@@ -369,7 +369,7 @@ def _check_made(config: StoreConfig) -> None:
     _probe(url)
     version = migrated_version(url)
     if version is None or version < SCHEMA_VERSION:
-        found = "never migrated" if version is None else f"at schema version {version}"
+        found = "not migrated" if version is None else f"at schema version {version}"
         raise StoreNotMigratedError(
             f"{config.describe()} is {found} (this tablewatch needs {SCHEMA_VERSION}): "
             "run 'tablewatch db migrate' as the database's owner"

@@ -144,7 +144,7 @@ def test_an_unmigrated_store_is_refused_in_one_line_without_ddl(
         assert main(command) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1
-        assert "is never migrated" in err
+        assert "is not migrated" in err
         assert "run 'tablewatch db migrate' as the database's owner" in err
     assert main(["db", "migrate"]) == 2  # the writer owns nothing: it cannot migrate
     err = capsys.readouterr().err

@@ -39,6 +39,7 @@ def caught_up(store_config, tmp_path, monkeypatch):
     """Two gaming days stored through the ingest command, every view caught up."""
     if store_config.postgres_url is not None:
         monkeypatch.setenv("DATABASE_URL", store_config.postgres_url)
+        assert main(["db", "migrate"]) == 0  # the commands run no DDL on PostgreSQL
     else:
         monkeypatch.delenv("DATABASE_URL", raising=False)
         monkeypatch.setenv("TABLEWATCH_DATA_DIR", str(store_config.sqlite_path.parent))
