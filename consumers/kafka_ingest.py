@@ -27,6 +27,7 @@ from eventsourcing.persistence import IntegrityError
 from audit.store.ingest import BatchResult, Ingestor, PreparedBatch
 from consumers.ingest import IngestSummary, Progress, prepare_checked, source_name
 from consumers.kafka_io import (
+    DEFAULT_TIMEOUT_MS,
     Bootstrap,
     DeadLetter,
     PartitionReader,
@@ -40,11 +41,18 @@ from consumers.wiring import kafka
 
 
 def _start_offsets(bootstrap: Bootstrap, settings: Settings, ingestor: Ingestor) -> dict[int, int]:
-    """Return each of this ingest's partitions' next position, as the database records it."""
+    """Return each of this ingest's partitions' next position, as the database records it.
+
+    Raise OffsetError if a position lies beyond its partition's end.
+    """
     chosen = settings.ingest_partitions
     with PartitionReader(bootstrap, settings.events_topic, {}, partitions=chosen) as probe:
-        partitions = probe.partitions
-    return {p: ingestor.resume_position(source_name(settings.events_topic, p)) for p in partitions}
+        starts = {
+            p: ingestor.resume_position(source_name(settings.events_topic, p))
+            for p in probe.partitions
+        }
+        probe.check_within_topic(starts, DEFAULT_TIMEOUT_MS)
+    return starts
 
 
 def _reader(bootstrap: Bootstrap, settings: Settings) -> CheckingReader:
