@@ -578,6 +578,13 @@ class StopFlag:
             self.reason = reason
             log.info("%s; stopping after the current batch", reason)
 
+    def wait(self, seconds: float) -> bool:
+        """Sleep up to ``seconds``, ending early on a stop; return whether a stop was asked for."""
+        deadline = time.monotonic() + seconds
+        while not self.is_set() and (left := deadline - time.monotonic()) > 0:
+            time.sleep(min(left, 0.1))
+        return self.is_set()
+
     def __enter__(self) -> StopFlag:
         for signum in self.SIGNALS:
             self._previous[signum] = signal.signal(signum, self._handle)

@@ -130,9 +130,18 @@ class CheckingReader(ClosedOnExit):
         self._process.wait()
 
 
+LIVENESS_TIMEOUT_MS = 3000
+"""How long the end offsets may take after a poll that found nothing.
+
+kafka-python's poll waits in silence while the broker is gone; asking for the
+end offsets after every empty poll turns a lost broker into BrokerUnavailableError,
+which the parent hears within a poll and this timeout.
+"""
+
+
 def caught_up(reader: PartitionReader) -> bool:
-    """Return whether ``reader`` has read every partition to its end."""
-    ends = reader.end_offsets()
+    """Return whether ``reader`` has read every partition to its end (the broker answered)."""
+    ends = reader.end_offsets(LIVENESS_TIMEOUT_MS)
     positions = reader.positions()
     return all(positions.get(p, 0) >= end for p, end in ends.items())
 
