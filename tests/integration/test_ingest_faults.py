@@ -135,7 +135,7 @@ def test_a_database_cut_mid_ingest_is_retried_and_everything_stored_once(
 
 
 def test_a_database_cut_past_the_deadline_ends_the_ingest_in_one_line(
-    kafka_bootstrap, pg_url, warnings, monkeypatch, capsys
+    kafka_bootstrap, pg_url, warnings, monkeypatch, capfd
 ):
     topic = f"table-events-{uuid.uuid4().hex[:8]}"
     events = _produce_events(kafka_bootstrap, topic, tables=6, per_table=300)
@@ -158,7 +158,7 @@ def test_a_database_cut_past_the_deadline_ends_the_ingest_in_one_line(
     assert status == 2
     assert cutter.cut_at is not None
     assert ended - cutter.cut_at < 30
-    err = capsys.readouterr().err.strip().splitlines()
+    err = capfd.readouterr().err.strip().splitlines()
     assert err[-1].startswith("tablewatch: gave up on the database: "), err
     assert "Traceback" not in "\n".join(err)
     assert any("database" in m for t, m in warnings.records if t >= cutter.cut_at)
@@ -203,7 +203,7 @@ def test_a_broker_cut_mid_ingest_is_retried_and_everything_stored_once(
 
 
 def test_a_broker_cut_past_the_deadline_ends_the_ingest_in_one_line(
-    proxied_broker, pg_url, warnings, monkeypatch, capsys
+    proxied_broker, pg_url, warnings, monkeypatch, capfd
 ):
     proxy, bootstrap = proxied_broker
     topic = f"table-events-{uuid.uuid4().hex[:8]}"
@@ -226,7 +226,7 @@ def test_a_broker_cut_past_the_deadline_ends_the_ingest_in_one_line(
     assert status == 2
     assert cutter.cut_at is not None
     assert ended - cutter.cut_at < 40
-    err = capsys.readouterr().err.strip().splitlines()
+    err = capfd.readouterr().err.strip().splitlines()
     assert err[-1].startswith("tablewatch: gave up on the broker: "), err
     assert "Traceback" not in "\n".join(err)
     # The child may have read the whole topic before the cut; what was stored, is stored once.
