@@ -108,7 +108,7 @@ class Recovery:
         self._clock = clock
         self._failing_since: float | None = None
         self._attempts = 0
-        self._stall_reported = False
+        self._next_stall_report = STALL_WARNING_S
         self.gave_up: BaseException | None = None
         """The error that ended the ingest at the deadline: not a fault to retry."""
 
@@ -123,7 +123,7 @@ class Recovery:
 
     def healthy(self) -> None:
         """Note that the broker and the database answered: any run of faults is over."""
-        self._stall_reported = False
+        self._next_stall_report = STALL_WARNING_S
         if self._failing_since is not None:
             log.warning(
                 "recovered after %.1fs and %d retries",
@@ -155,8 +155,9 @@ class Recovery:
             self._failing_since = now - waited_s
         what = f"the database has not finished a commit in {waited_s:.0f}s"
         self.readiness.down(what)
-        if not self._stall_reported:
-            self._stall_reported = True
+        if waited_s >= self._next_stall_report:
+            # At 5, 10, 20, 40 ... seconds: the store retries inside the commit, unseen.
+            self._next_stall_report = 2 * waited_s
             log.warning("%s; still waiting", what)
         self._check_deadline(StoreUnavailableError(what), now)
 

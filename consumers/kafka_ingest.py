@@ -169,7 +169,8 @@ def _run(
                         reader = _reader(bootstrap, settings)
                         reader.start(_start_offsets(bootstrap, settings, ingestor))
                         continue
-                    if in_flight is not None or not polled.batches:
+                    committed, in_flight = in_flight is not None, None  # counted once
+                    if committed or not polled.batches:
                         recovery.healthy()  # a commit went through, or the broker told its ends
                     in_flight = writer.submit(_commit_all, ingestor, prepared) if prepared else None
                     if progress is not None:
@@ -183,7 +184,8 @@ def _run(
                     and not in_flight.cancel()  # it runs: it may yet be recorded
                     and error is not recovery.gave_up
                 ):
-                    _wait_out(in_flight, recovery)  # what runs next must read the store after it
+                    # What runs next (a retry, a restart) must read the store after it.
+                    _wait_out(in_flight, summary, recovery)
                 if not (is_broker_fault(error) or is_store_fault(error)):
                     ingestor.recover()  # after a fault, the retry builds a new Ingestor instead
                 raise
@@ -226,14 +228,21 @@ def _settle(
 _Job = tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]
 
 
-def _wait_out(in_flight: Future[Any], recovery: Recovery) -> None:
-    """Wait until a commit ends, however it ends: the store, read next, says what it recorded.
+def _wait_out(
+    in_flight: Future[list[tuple[int, BatchResult]]], summary: IngestSummary, recovery: Recovery
+) -> None:
+    """Wait until a commit ends, and count it if it went through.
 
-    A stall is reported, and past the fault deadline abandoned, as in :func:`_settle`.
+    Its error, if any, is not raised: the error being handled is the one that
+    counts, and the store, read next, says what was recorded. A stall is reported,
+    and past the fault deadline abandoned, as in :func:`_settle`.
     """
     started = time.monotonic()
     while not wait([in_flight], timeout=STALL_WARNING_S).done:
         recovery.stalled(time.monotonic() - started)
+    if in_flight.exception() is None:
+        for count, result in in_flight.result():
+            summary.add(count, result)
 
 
 class _Writer:

@@ -39,6 +39,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -131,12 +132,15 @@ class CheckingReader(ClosedOnExit):
 
 
 LIVENESS_TIMEOUT_MS = 3000
-"""How long the end offsets may take after a poll that found nothing.
+"""How long the end offsets may take after a poll that found nothing, or every few seconds.
 
-kafka-python's poll waits in silence while the broker is gone; asking for the
-end offsets after every empty poll turns a lost broker into BrokerUnavailableError,
-which the parent hears within a poll and this timeout.
+kafka-python's poll waits in silence while the broker is gone, and returns what it
+fetched ahead for a while longer; asking for the end offsets after every empty poll,
+and at least every LIVENESS_INTERVAL_S while records flow, turns a lost broker into
+BrokerUnavailableError, which the parent hears within seconds.
 """
+
+LIVENESS_INTERVAL_S = 2.0
 
 
 def caught_up(reader: PartitionReader) -> bool:
@@ -158,9 +162,14 @@ def _serve(conn: Connection) -> None:
         with PartitionReader(
             settings.bootstrap, settings.topic, starts, partitions=settings.partitions
         ) as reader:
+            asked = time.monotonic()
             while os.getppid() == parent:
                 records = reader.poll_batch(settings.batch_size, settings.poll_timeout_ms)
-                conn.send(Polled(check_records(records), not records and caught_up(reader)))
+                done = False
+                if not records or time.monotonic() - asked >= LIVENESS_INTERVAL_S:
+                    done = caught_up(reader) and not records  # raises if the broker is gone
+                    asked = time.monotonic()
+                conn.send(Polled(check_records(records), done))
     except (EOFError, BrokenPipeError, ConnectionResetError):
         return  # the parent closed its end: it is done with us
     except BaseException as error:  # handed to the parent, which raises it

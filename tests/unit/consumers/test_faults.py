@@ -144,19 +144,21 @@ def test_past_the_deadline_the_run_ends_in_the_family_of_the_fault():
         broker.failed(BrokerUnavailableError("no end offsets for 'table-events'"))
 
 
-def test_a_stalled_commit_is_reported_once_and_given_up_at_the_deadline(caplog):
+def test_a_stalled_commit_is_reported_at_doubling_intervals_and_given_up_at_the_deadline(caplog):
     clock = Clock()
     readiness = Readiness()
-    recovery = Recovery(12, readiness, clock=clock)
+    recovery = Recovery(22, readiness, clock=clock)
     with caplog.at_level(logging.WARNING, "consumers.faults"):
-        recovery.stalled(5)
-        clock.now += 5
-        recovery.stalled(10)
-    assert caplog.messages == ["the database has not finished a commit in 5s; still waiting"]
+        for waited in (5, 10, 15, 20):
+            recovery.stalled(waited)
+            clock.now += 5
+    assert caplog.messages == [
+        f"the database has not finished a commit in {s}s; still waiting" for s in (5, 10, 20)
+    ]
     assert not readiness.ready
-    clock.now += 2
+    clock.now -= 3  # 22 s since the commit began
     with pytest.raises(StoreUnavailableError, match=r"^gave up on the database: the database has"):
-        recovery.stalled(12)
+        recovery.stalled(22)
 
 
 def test_describe_keeps_one_line():
