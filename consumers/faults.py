@@ -18,7 +18,7 @@ import psycopg
 from eventsourcing import persistence
 from kafka import errors as kafka_errors
 
-from audit.store.application import FactStore, StoreUnavailableError, mask_password
+from audit.store.application import StoreUnavailableError
 from consumers.errors import BrokerUnavailableError, PublishError
 from consumers.readiness import Readiness
 
@@ -54,28 +54,6 @@ def is_broker_fault(error: BaseException) -> bool:
 def is_store_fault(error: BaseException) -> bool:
     """Return True for a database that cannot be reached or dropped the connection."""
     return isinstance(error, STORE_FAULTS)
-
-
-PROBE_TIMEOUT_S = 3
-"""How long the check that PostgreSQL answers again may take, before the state is rebuilt."""
-
-
-def probe_store(store: FactStore) -> None:
-    """Raise StoreUnavailableError unless the store's PostgreSQL server takes a connection.
-
-    Rebuilding the ingest's state on a database still gone would wait out the store's
-    own retries (ten, each as long as the connection pool's timeout) before failing.
-    A SQLite file needs no probe.
-    """
-    url = store.config.postgres_url
-    if url is None:
-        return
-    try:
-        psycopg.connect(url, connect_timeout=PROBE_TIMEOUT_S).close()
-    except psycopg.OperationalError as error:
-        raise StoreUnavailableError(
-            f"cannot reach {mask_password(url)!r}: {describe(error)}"
-        ) from None
 
 
 def describe(error: BaseException) -> str:
@@ -157,7 +135,8 @@ class Recovery:
         self.readiness.down(what)
         if waited_s >= self._next_stall_report:
             # At 5, 10, 20, 40 ... seconds: the store retries inside the commit, unseen.
-            self._next_stall_report = 2 * waited_s
+            while self._next_stall_report <= waited_s:
+                self._next_stall_report *= 2
             log.warning("%s; still waiting", what)
         self._check_deadline(StoreUnavailableError(what), now)
 

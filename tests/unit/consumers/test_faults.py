@@ -149,14 +149,14 @@ def test_a_stalled_commit_is_reported_at_doubling_intervals_and_given_up_at_the_
     readiness = Readiness()
     recovery = Recovery(22, readiness, clock=clock)
     with caplog.at_level(logging.WARNING, "consumers.faults"):
-        for waited in (5, 10, 15, 20):
+        for waited in (5.02, 10.03, 15.04, 20.05):  # the waits overshoot, unevenly
             recovery.stalled(waited)
             clock.now += 5
     assert caplog.messages == [
         f"the database has not finished a commit in {s}s; still waiting" for s in (5, 10, 20)
     ]
     assert not readiness.ready
-    clock.now -= 3  # 22 s since the commit began
+    clock.now -= 2.98  # 22 s since the commit began
     with pytest.raises(StoreUnavailableError, match=r"^gave up on the database: the database has"):
         recovery.stalled(22)
 
