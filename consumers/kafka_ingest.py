@@ -37,13 +37,13 @@ from typing import Any, TextIO
 
 from eventsourcing.persistence import IntegrityError
 
+from audit.store.application import FactStore
 from audit.store.ingest import BatchResult, Ingestor, PreparedBatch
 from consumers.faults import (
     STALL_WARNING_S,
     Recovery,
     is_broker_fault,
     is_store_fault,
-    probe_store,
 )
 from consumers.ingest import IngestSummary, Progress, prepare_checked, source_name
 from consumers.kafka_io import (
@@ -109,21 +109,42 @@ def consume(
     """
     recovery = Recovery(settings.fault_deadline_s, readiness or Readiness())
     summary = IngestSummary()
-    with StopFlag() as stop:
-        while True:
-            try:
-                if recovery.failing:
-                    probe_store(ingestor.store)
-                    ingestor = Ingestor(ingestor.store)  # what a restart does: state from the store
-                _run(bootstrap, settings, ingestor, summary, stop, recovery, until_caught_up,
-                     progress)  # fmt: skip
-                return summary
-            except Exception as error:
-                if not recovery.retries(error):
-                    raise
-                delay = recovery.failed(error)
-            if stop.wait(delay):
-                return summary
+    opened: FactStore | None = None  # a store this call opened (and closes)
+    renew_store = False
+    try:
+        with StopFlag() as stop:
+            while True:
+                try:
+                    if renew_store:
+                        opened, renew_store = _reopen(ingestor.store, opened), False
+                    if recovery.failing:
+                        ingestor = Ingestor(ingestor.store if opened is None else opened)
+                    _run(bootstrap, settings, ingestor, summary, stop, recovery, until_caught_up,
+                         progress)  # fmt: skip
+                    return summary
+                except Exception as error:
+                    if not recovery.retries(error):
+                        raise
+                    renew_store = renew_store or is_store_fault(error)
+                    delay = recovery.failed(error)
+                if stop.wait(delay):
+                    return summary
+    finally:
+        if opened is not None:
+            opened.close()
+
+
+def _reopen(store: FactStore, opened: FactStore | None) -> FactStore:
+    """Open the store again, as a restart would, and close the one this ingest opened before.
+
+    Not the same store: its connection pool backs off its reconnections without a cap
+    (a minute apart after a minute's outage) and drops them after five minutes. A new
+    store checks that the server answers (StoreUnavailableError, at once, if not).
+    """
+    fresh = FactStore(store.config)
+    if opened is not None:
+        opened.close()
+    return fresh
 
 
 def _run(
