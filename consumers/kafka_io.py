@@ -493,7 +493,7 @@ class PartitionReader(ClosedOnExit):
         records), so a topic deleted and recreated with fewer messages would be
         skipped to its end in silence. Tansu's listed end can fall short of the true
         one, so each start past it is confirmed against the high watermark of a fetch
-        from that start. The reader's positions are left wherever the check took them.
+        from that start. The reader is left paused and positioned for the check only.
         """
         ends = self.end_offsets(timeout_ms)
         suspects = {
@@ -505,6 +505,8 @@ class PartitionReader(ClosedOnExit):
             return
         for tp, start in suspects.items():
             self._consumer.seek(tp, start)
+        # The others would be fetched from wherever they are, for nothing.
+        self._consumer.pause(*(tp for tp in self._assigned if tp not in suspects))
         deadline = time.monotonic() + timeout_ms / 1000
         while any(self._consumer.highwater(tp) is None for tp in suspects):
             if time.monotonic() >= deadline:
