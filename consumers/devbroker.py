@@ -76,8 +76,14 @@ class DevBroker:
         startup_timeout_s: float = 15.0,
         binary: Path | None = None,
         log_dir: Path | None = None,
+        advertised_port: int | None = None,
     ) -> None:
         self.startup_timeout_s = startup_timeout_s
+        self.advertised_port = advertised_port
+        """The port clients are told to connect to (default: the one it listens on).
+
+        Another port puts something in the path, such as a test's proxy that cuts the
+        connections: clients reach the broker through the advertised address only."""
         self._binary = binary
         self._log_dir = log_dir
         self._own_log_dir = False
@@ -111,13 +117,14 @@ class DevBroker:
             self._own_log_dir = True
         port = free_port()
         url = f"tcp://{HOST}:{port}"
+        advertised = f"tcp://{HOST}:{self.advertised_port or port}"
         command = [
             str(binary),
             "broker",
             "--listener-url",
             url,
             "--advertised-listener-url",
-            url,
+            advertised,
             "--storage-engine",
             STORAGE_ENGINE,
         ]

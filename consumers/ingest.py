@@ -74,7 +74,12 @@ class IngestSummary:
 
 
 class Progress:
-    """Report an ingest's progress on a stream, at most every ``interval`` seconds."""
+    """Report an ingest's progress on a terminal, at most every ``interval`` seconds.
+
+    Only on a terminal, where each line overwrites the last: a log (a file, a pipe, a
+    service manager's journal) would fill with a line a second even when nothing
+    happens. The final word is printed everywhere.
+    """
 
     def __init__(self, out: TextIO | None, interval: float = 1.0) -> None:
         self.out = out
@@ -83,12 +88,12 @@ class Progress:
 
     def update(self, summary: IngestSummary, *, final: bool = False) -> None:
         """Print the summary if enough time has passed, or if this is the last word."""
-        if self.out is None:
+        if self.out is None or not (final or self.out.isatty()):
             return
         now = time.perf_counter()
         if final or now - self._last >= self.interval:
             self._last = now
-            live = self.out.isatty() and not final
+            live = not final
             self.out.write(("\r" if live else "") + summary.line() + ("" if live else "\n"))
             self.out.flush()
 

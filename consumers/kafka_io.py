@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import signal
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -460,13 +461,15 @@ class PartitionReader(ClosedOnExit):
         """Return the next offset this reader will return, per partition."""
         return {tp.partition: self._consumer.position(tp) for tp in self._assigned}
 
-    def end_offsets(self) -> dict[int, int]:
+    def end_offsets(self, timeout_ms: int | None = None) -> dict[int, int]:
         """Return the offset the next message will get, per partition.
 
-        A reader whose positions have reached these offsets has caught up.
+        A reader whose positions have reached these offsets has caught up. A broker
+        that does not answer within ``timeout_ms`` (default: the client's request
+        timeout) raises BrokerUnavailableError.
         """
         try:
-            listed = self._consumer.end_offsets(list(self._assigned))
+            listed = self._consumer.end_offsets(list(self._assigned), timeout_ms)
         except kafka_errors.KafkaTimeoutError as error:
             raise BrokerUnavailableError(f"no end offsets for {self.topic!r}: {error}") from error
         ends = {}
@@ -482,6 +485,47 @@ class PartitionReader(ClosedOnExit):
     def close(self) -> None:
         """Close the connection; nothing is committed, because nothing needs to be."""
         self._consumer.close(autocommit=False)
+
+    def check_within_topic(self, start_offsets: Mapping[int, int], timeout_ms: int) -> None:
+        """Raise OffsetError if a start offset lies beyond its partition's end.
+
+        The broker does not refuse a fetch past the end (Tansu answers it with no
+        records), so a topic deleted and recreated with fewer messages would be
+        skipped to its end in silence. Tansu's listed end can fall short of the true
+        one, so each start past it is confirmed against the high watermark of a fetch
+        from that start. The reader is left paused and positioned for the check only.
+        """
+        ends = self.end_offsets(timeout_ms)
+        suspects = {
+            TopicPartition(self.topic, p): start
+            for p, start in start_offsets.items()
+            if p in ends and start > ends[p]
+        }
+        if not suspects:
+            return
+        for tp, start in suspects.items():
+            self._consumer.seek(tp, start)
+        # The others would be fetched from wherever they are, for nothing.
+        self._consumer.pause(*(tp for tp in self._assigned if tp not in suspects))
+        deadline = time.monotonic() + timeout_ms / 1000
+        while any(self._consumer.highwater(tp) is None for tp in suspects):
+            if time.monotonic() >= deadline:
+                raise BrokerUnavailableError(
+                    f"no fetch from {self.topic!r} answered within {timeout_ms / 1000:g}s"
+                )
+            self.poll_batch(timeout_ms=100)
+        beyond = {
+            tp.partition: (start, self._consumer.highwater(tp))
+            for tp, start in suspects.items()
+            if start > (self._consumer.highwater(tp) or 0)
+        }
+        if beyond:
+            partition, (start, end) = min(beyond.items())
+            raise OffsetError(
+                f"the store has {self.topic!r} partition {partition} up to offset {start - 1}, "
+                f"but the topic holds offsets below {end} only: it was deleted or recreated; "
+                "not skipping to its end"
+            )
 
     def _assign(
         self, start_offsets: Mapping[int, int], partitions: Collection[int] | None
@@ -535,6 +579,13 @@ class StopFlag:
         if self.reason is None:
             self.reason = reason
             log.info("%s; stopping after the current batch", reason)
+
+    def wait(self, seconds: float) -> bool:
+        """Sleep up to ``seconds``, ending early on a stop; return whether a stop was asked for."""
+        deadline = time.monotonic() + seconds
+        while not self.is_set() and (left := deadline - time.monotonic()) > 0:
+            time.sleep(min(left, 0.1))
+        return self.is_set()
 
     def __enter__(self) -> StopFlag:
         for signum in self.SIGNALS:

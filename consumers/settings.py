@@ -81,6 +81,8 @@ class Settings:
     """The partitions of the events topic this ingest reads (None: every one)."""
     batch_size: int = 500
     poll_timeout_ms: int = 1000
+    fault_deadline_s: int = 300
+    """How long the ingest retries a lost broker or database before it exits."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:
@@ -110,6 +112,9 @@ class Settings:
             batch_size=_int(environ, "TABLEWATCH_BATCH_SIZE", defaults.batch_size, minimum=1),
             poll_timeout_ms=_int(
                 environ, "TABLEWATCH_POLL_TIMEOUT_MS", defaults.poll_timeout_ms, minimum=0
+            ),
+            fault_deadline_s=_int(
+                environ, "TABLEWATCH_FAULT_DEADLINE_S", defaults.fault_deadline_s, minimum=1
             ),
         )
 

@@ -39,6 +39,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -130,9 +131,21 @@ class CheckingReader(ClosedOnExit):
         self._process.wait()
 
 
+LIVENESS_TIMEOUT_MS = 3000
+"""How long the end offsets may take after a poll that found nothing, or every few seconds.
+
+kafka-python's poll waits in silence while the broker is gone, and returns what it
+fetched ahead for a while longer; asking for the end offsets after every empty poll,
+and at least every LIVENESS_INTERVAL_S while records flow, turns a lost broker into
+BrokerUnavailableError, which the parent hears within seconds.
+"""
+
+LIVENESS_INTERVAL_S = 2.0
+
+
 def caught_up(reader: PartitionReader) -> bool:
-    """Return whether ``reader`` has read every partition to its end."""
-    ends = reader.end_offsets()
+    """Return whether ``reader`` has read every partition to its end (the broker answered)."""
+    ends = reader.end_offsets(LIVENESS_TIMEOUT_MS)
     positions = reader.positions()
     return all(positions.get(p, 0) >= end for p, end in ends.items())
 
@@ -149,9 +162,14 @@ def _serve(conn: Connection) -> None:
         with PartitionReader(
             settings.bootstrap, settings.topic, starts, partitions=settings.partitions
         ) as reader:
+            asked = time.monotonic()
             while os.getppid() == parent:
                 records = reader.poll_batch(settings.batch_size, settings.poll_timeout_ms)
-                conn.send(Polled(check_records(records), not records and caught_up(reader)))
+                done = False
+                if not records or time.monotonic() - asked >= LIVENESS_INTERVAL_S:
+                    done = caught_up(reader) and not records  # raises if the broker is gone
+                    asked = time.monotonic()
+                conn.send(Polled(check_records(records), done))
     except (EOFError, BrokenPipeError, ConnectionResetError):
         return  # the parent closed its end: it is done with us
     except BaseException as error:  # handed to the parent, which raises it

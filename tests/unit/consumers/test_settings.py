@@ -22,6 +22,7 @@ def test_an_empty_environment_gives_the_defaults():
         "table-alerts",
     )
     assert (settings.partitions, settings.batch_size, settings.poll_timeout_ms) == (4, 500, 1000)
+    assert settings.fault_deadline_s == 300
 
 
 def test_every_variable_is_read():
@@ -33,8 +34,10 @@ def test_every_variable_is_read():
             "TABLEWATCH_PARTITIONS": "12",
             "TABLEWATCH_BATCH_SIZE": "100",
             "TABLEWATCH_POLL_TIMEOUT_MS": "0",
+            "TABLEWATCH_FAULT_DEADLINE_S": "45",
         }
     )
+    assert settings.fault_deadline_s == 45
     assert settings.kafka_bootstrap_servers == "kafka-1:9092,kafka-2:9092"
     assert settings.database_url.get_secret_value() == "postgresql://audit:pw@db:5432/tablewatch"
     assert settings.data_dir == Path("/var/lib/tablewatch")
@@ -75,6 +78,14 @@ def test_settings_are_frozen():
         (
             {"TABLEWATCH_POLL_TIMEOUT_MS": "soon"},
             "TABLEWATCH_POLL_TIMEOUT_MS must be a whole number, not 'soon'",
+        ),
+        (
+            {"TABLEWATCH_FAULT_DEADLINE_S": "0"},
+            "TABLEWATCH_FAULT_DEADLINE_S must be at least 1, not '0'",
+        ),
+        (
+            {"TABLEWATCH_FAULT_DEADLINE_S": "5m"},
+            "TABLEWATCH_FAULT_DEADLINE_S must be a whole number, not '5m'",
         ),
         (
             {"DATABASE_URL": "sqlite:///data/audit.db"},
