@@ -270,6 +270,7 @@ def test_a_topic_recreated_shorter_than_the_store_read_it_stops_the_ingest(
         "TABLEWATCH_POLL_TIMEOUT_MS": "200",
     }.items():
         monkeypatch.setenv(name, value)
+    assert main(["db", "migrate"]) == 0  # the commands run no DDL on PostgreSQL
     assert main(["ingest", "--until-caught-up"]) == 0
     stored = _count_facts(pg_url)
     assert stored >= len(events)
