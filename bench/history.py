@@ -125,19 +125,26 @@ def fresh_copy(home: Path) -> Any:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+def _last_line(path: Path) -> str:
+    """Return a file's last line, reading only its end."""
+    with path.open("rb") as lines:
+        lines.seek(max(0, path.stat().st_size - 65_536))
+        return lines.read().decode().rstrip("\n").rsplit("\n", 1)[-1]
+
+
 def ingest_restart(home: Path) -> tuple[float, float]:
     """Return the ingest's wall seconds and peak RSS (MiB) re-reading one stored line."""
     with fresh_copy(home) as data, (data / "last.jsonl").open("w") as last:
-        *_, line = (home / "shift.jsonl").read_text().splitlines()
-        last.write(line + "\n")
+        last.write(_last_line(home / "shift.jsonl") + "\n")
         last.flush()
+        # VmHWM, not ru_maxrss: Linux keeps ru_maxrss across exec, so a child would report
+        # the benchmark's own peak (it holds the simulated days) rather than the ingest's.
         probe = (
-            "import resource, sys\n"
+            "import sys\n"
             "from consumers.cli import main\n"
             "code = main(['ingest', '--from-file', sys.argv[1]])\n"
-            "peak = max(resource.getrusage(who).ru_maxrss for who in "
-            "(resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))\n"
-            "print(peak, file=sys.stderr)\n"
+            "status = open('/proc/self/status').read().split('VmHWM:')[1]\n"
+            "print(int(status.split()[0]), file=sys.stderr)\n"
             "sys.exit(code)\n"
         )
         started = time.perf_counter()
