@@ -20,11 +20,16 @@ KNOWN_VARIABLES = {
     "TABLEWATCH_ENV",
 }  # fmt: skip
 _DEFAULTED = re.compile(r"\$\{[A-Z_]+:-([^}]*)\}")
+_REQUIRED = re.compile(r"\$\{[A-Z_]+:\?[^}]*\}")
 
 
 def resolve(environment: dict) -> dict:
-    """Return a service's variables as compose would, each ${NAME:-default} at its default."""
-    return {name: _DEFAULTED.sub(r"\1", value) for name, value in environment.items()}
+    """Return a service's variables as compose would: ${NAME:-default} at its default, and a
+    required ${NAME:?message} as if set (to "pw")."""
+    return {
+        name: _REQUIRED.sub("pw", _DEFAULTED.sub(r"\1", value))
+        for name, value in environment.items()
+    }
 
 
 def test_compose_has_kafka_postgres_and_the_ingest():
@@ -108,3 +113,20 @@ def test_the_read_models_run_as_a_service_with_a_readiness_check():
     serve = SERVICES["serve"]
     assert serve["command"][:2] == ["tablewatch", "serve"]
     assert "/readyz" in " ".join(serve["healthcheck"]["test"])
+
+
+def test_passwords_are_required_and_kafka_keeps_its_logs_in_its_volume():
+    text = (DEPLOY / "compose.yaml").read_text()
+    assert "change-me" not in text  # no default password anywhere
+    assert text.count(":?set TABLEWATCH_") >= 5
+    kafka = SERVICES["kafka"]
+    assert kafka["environment"]["KAFKA_LOG_DIRS"] == "/var/lib/kafka/data"
+    assert "kafka-data:/var/lib/kafka/data" in kafka["volumes"]
+
+
+def test_the_image_has_labels_a_health_check_and_a_writable_workdir():
+    dockerfile = (DEPLOY / "Dockerfile").read_text()
+    assert "LABEL org.opencontainers.image.title" in dockerfile
+    assert "HEALTHCHECK" in dockerfile
+    assert "WORKDIR /var/lib/tablewatch" in dockerfile
+    assert "chown nobody /var/lib/tablewatch" in dockerfile
