@@ -307,6 +307,7 @@ def ingest_from_kafka(
     until_caught_up: bool,
     out: TextIO = sys.stderr,
     readiness: Readiness | None = None,
+    progress: Progress | None = None,
 ) -> IngestSummary:
     """Run the ingest against the configured cluster, or a dev broker started for it."""
     with kafka(settings) as bootstrap:
@@ -316,6 +317,6 @@ def ingest_from_kafka(
             settings,
             ingestor,
             until_caught_up=until_caught_up,
-            progress=Progress(out),
+            progress=progress or Progress(out),
             readiness=readiness,
         )

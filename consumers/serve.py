@@ -8,7 +8,7 @@ retried with a back-off, logged, and makes the service not ready; the read model
 then opened afresh from what is stored, since what they had applied but not written
 is gone with the failed transaction.
 
-Beside the loop, a small HTTP server answers ``/healthz`` (the process is alive),
+Beside the loop, a small HTTP server (``consumers/health.py``) answers ``/healthz``,
 ``/readyz`` (the last pass succeeded) and ``/metrics`` (Prometheus text: each read
 model's lag behind the store, rows written, passes, failures, the last good pass).
 """
@@ -16,24 +16,21 @@ model's lag behind the store, rows written, passes, failures, the last good pass
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from http.server import ThreadingHTTPServer
 
 import psycopg
 from eventsourcing.persistence import InterfaceError, OperationalError
 from prometheus_client import (
-    CONTENT_TYPE_LATEST,
     CollectorRegistry,
     Counter,
     Gauge,
-    generate_latest,
 )
 
 from audit.store.application import FactStore
+from consumers.health import serve_health
 from projections.fact_projection import FactProjection
 from projections.findings import FindingsProjection
 from projections.hand_history import HandHistoryProjection
@@ -135,31 +132,9 @@ def _sleep_unless(stopped: Callable[[], bool], seconds: float) -> None:
 
 
 def health_server(service: Service, host: str, port: int) -> ThreadingHTTPServer:
-    """Return a started HTTP server for /healthz, /readyz and /metrics (serving on a thread)."""
+    """Return a started HTTP server for the service's /healthz, /readyz and /metrics."""
 
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            if self.path == "/healthz":
-                self._answer(200, b"ok\n", "text/plain")
-            elif self.path == "/readyz":
-                health = service.health
-                status = 200 if health.ready else 503
-                self._answer(status, f"{health.reason}\n".encode(), "text/plain")
-            elif self.path == "/metrics":
-                self._answer(200, generate_latest(service.registry), CONTENT_TYPE_LATEST)
-            else:
-                self._answer(404, b"not found\n", "text/plain")
+    def ready() -> tuple[bool, str]:
+        return service.health.ready, service.health.reason
 
-        def _answer(self, status: int, body: bytes, kind: str) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", kind)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: Any) -> None:
-            pass  # a probe every few seconds is not news
-
-    server = ThreadingHTTPServer((host, port), Handler)
-    threading.Thread(target=server.serve_forever, name="tablewatch-health", daemon=True).start()
-    return server
+    return serve_health(ready, service.registry, host, port)

@@ -9,6 +9,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from prometheus_client import CollectorRegistry
+
 from audit.store.application import FactStore
 from audit.store.heads import FiledHeads, dump_heads, heads_key, load_heads
 from audit.store.ingest import Ingestor
@@ -21,7 +23,10 @@ from audit.store.schema import (
 from audit.store.verify import ChainReport, verify_chain
 from consumers import alerts
 from consumers.errors import ConfigError
-from consumers.ingest import Progress, ingest_file
+from consumers.health import serve_health
+from consumers.ingest import IngestSummary, Progress, ingest_file
+from consumers.ingest_metrics import MeteredProgress
+from consumers.readiness import Readiness
 from consumers.settings import Settings
 from consumers.wiring import open_store, store_config
 from projections import findings, hand_history, reconciliation, round_index, table_state, win_rates
@@ -53,6 +58,11 @@ def register(commands: Any) -> None:
         action="store_true",
         help="stop once every partition is read to its end (default: run until stopped)",
     )
+    ingest.add_argument(
+        "--health-port", type=int, metavar="PORT",
+        help="serve /healthz, /readyz and /metrics here while reading Kafka",
+    )  # fmt: skip
+    ingest.add_argument("--health-host", default="127.0.0.1", help="their address (127.0.0.1)")
     ingest.set_defaults(handler=_ingest)
 
     verify = commands.add_parser("verify-chain", help="prove no stored event was altered")
@@ -93,11 +103,31 @@ def _ingest(args: argparse.Namespace) -> int:
     if args.from_file is not None:
         summary = ingest_file(args.from_file, ingestor, settings.batch_size, Progress(sys.stderr))
     else:
-        from consumers.kafka_ingest import ingest_from_kafka
-
-        summary = ingest_from_kafka(settings, ingestor, until_caught_up=args.until_caught_up)
+        summary = _from_kafka(args, settings, ingestor)
     print(summary.line())
     return 0
+
+
+def _from_kafka(args: argparse.Namespace, settings: Settings, ingestor: Ingestor) -> IngestSummary:
+    """Ingest from Kafka, with /healthz, /readyz and /metrics when a port is given."""
+    from consumers.kafka_ingest import ingest_from_kafka
+
+    if args.health_port is None:
+        return ingest_from_kafka(settings, ingestor, until_caught_up=args.until_caught_up)
+    registry, readiness = CollectorRegistry(), Readiness()
+
+    def ready() -> tuple[bool, str]:
+        state = readiness.state
+        why = "reading and storing" if state.ready else (state.last_error or "starting")
+        return state.ready, why
+
+    server = serve_health(ready, registry, args.health_host, args.health_port)
+    try:
+        return ingest_from_kafka(settings, ingestor, until_caught_up=args.until_caught_up,
+                                 readiness=readiness,
+                                 progress=MeteredProgress(sys.stderr, registry))  # fmt: skip
+    finally:
+        server.shutdown()
 
 
 def _verify_chain(args: argparse.Namespace) -> int:

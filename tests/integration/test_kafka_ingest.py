@@ -7,13 +7,16 @@ PostgreSQL (a database per test).
 import json
 import os
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
 import time
+import urllib.request
 import uuid
 from contextlib import closing
 from dataclasses import replace
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -28,6 +31,8 @@ from consumers.kafka_ingest import consume
 from consumers.kafka_io import PartitionReader, ensure_topics, flush, make_producer, publish
 from consumers.settings import Settings
 from consumers.wiring import SQLITE_FILE
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def events_for(tables: int, per_table: int) -> list[dict]:
@@ -297,3 +302,40 @@ def test_a_topic_recreated_shorter_than_the_store_read_it_stops_the_ingest(
     assert err[-1].startswith("tablewatch: the store has "), err
     assert "Traceback" not in "\n".join(err)
     assert _count_facts(pg_url) == stored
+
+
+def test_the_ingest_serves_readiness_and_its_totals_while_it_runs(kafka_bootstrap, tmp_path):
+    topic = f"table-events-{uuid.uuid4().hex[:8]}"
+    ensure_topics(kafka_bootstrap, {topic: 2, f"{topic}.dlq": 2})
+    events = events_for(tables=2, per_table=30)
+    produce(kafka_bootstrap, topic, [(e["table_id"].encode(), json.dumps(e).encode())
+                                     for e in events] + [(b"PG-00", b"{not json")])  # fmt: skip
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "KAFKA_BOOTSTRAP_SERVERS": kafka_bootstrap,
+           "TABLEWATCH_DATA_DIR": str(tmp_path), "TABLEWATCH_EVENTS_TOPIC": topic,
+           "TABLEWATCH_PARTITIONS": "2", "TABLEWATCH_POLL_TIMEOUT_MS": "200"}  # fmt: skip
+    env.pop("DATABASE_URL", None)
+    ingest = subprocess.Popen(
+        [sys.executable, "-m", "consumers.cli", "ingest", "--health-port", str(port)],
+        env=env, cwd=ROOT, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline, metrics = time.monotonic() + 60, ""
+        while 'tablewatch_ingest{total="stored"} 60.0' not in metrics:
+            assert ingest.poll() is None, "the ingest stopped"
+            assert time.monotonic() < deadline, metrics
+            time.sleep(0.2)
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=2) as m:
+                    metrics = m.read().decode()
+            except OSError:
+                continue  # not serving yet
+        assert 'tablewatch_ingest{total="rejected"} 1.0' in metrics
+        assert "tablewatch_ingest_last_batch_timestamp_seconds" in metrics
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=2) as answer:
+            assert (answer.status, answer.read()) == (200, b"reading and storing\n")
+    finally:
+        ingest.send_signal(signal.SIGTERM)
+        assert ingest.wait(timeout=30) == 0
