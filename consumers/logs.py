@@ -23,6 +23,11 @@ from consumers.errors import ConfigError
 
 _LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
+QUIET_LIBRARIES = ("kafka", "psycopg.pool", "psycopg_pool")
+"""Libraries that log each dropped connection, with its traceback, at ERROR: tablewatch
+reports a lost broker or database itself, in one line with its retries, so theirs are
+heard only at DEBUG."""
+
 
 class JsonFormatter(logging.Formatter):
     """Format a record as one JSON object: time, level, logger, message (and any error)."""
@@ -85,6 +90,8 @@ def configure_logging(
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(level)
+    for name in QUIET_LIBRARIES:
+        logging.getLogger(name).setLevel(logging.DEBUG if level == "DEBUG" else logging.CRITICAL)
 
 
 def _is_tty(stream: TextIO) -> bool:

@@ -7,16 +7,19 @@ import logging
 import pytest
 
 from consumers.errors import ConfigError
-from consumers.logs import configure_logging
+from consumers.logs import QUIET_LIBRARIES, configure_logging
 
 
 @pytest.fixture(autouse=True)
 def restore_root_logger():
     root = logging.getLogger()
     level, handlers = root.level, list(root.handlers)
+    quiet = {name: logging.getLogger(name).level for name in QUIET_LIBRARIES}
     yield
     root.setLevel(level)
     root.handlers[:] = handlers
+    for name, was in quiet.items():
+        logging.getLogger(name).setLevel(was)
 
 
 def test_off_a_terminal_each_record_is_one_json_object_with_time_and_level():
@@ -55,3 +58,16 @@ def test_the_threshold_is_a_setting_and_reconfiguring_replaces_the_handler():
 def test_a_bad_log_setting_is_named(environ, named):
     with pytest.raises(ConfigError, match=named):
         configure_logging(environ, io.StringIO())
+
+
+def test_a_librarys_dropped_connection_is_heard_only_at_debug():
+    stream = io.StringIO()
+    configure_logging({}, stream)
+    try:
+        raise ConnectionResetError("reset by peer")
+    except ConnectionResetError:
+        logging.getLogger("kafka.net.transport").exception("abort")
+    assert stream.getvalue() == ""  # tablewatch says it itself, in one line
+    configure_logging({"TABLEWATCH_LOG_LEVEL": "debug"}, stream)
+    logging.getLogger("kafka.net.transport").error("abort")
+    assert "abort" in stream.getvalue()
