@@ -143,7 +143,7 @@ class B21Plan(Dealer, ABC):
     @classmethod
     def open_table(cls, table: B21Table, rng: random.Random) -> tuple[str, ...]:
         """Go wrong as the table opens; return the codes the table's label names."""
-        raise NotImplementedError(f"{cls.name} is a round's irregularity")
+        raise TypeError(f"{cls.name} is a round's irregularity, not the table's")
 
     @classmethod
     @abstractmethod
