@@ -53,6 +53,11 @@ COLUMNS = (
 _MONEY = ("wager", "paid", "collected", "vigorish", "returned", "collection_fee", "pf_wager",
           "pf_paid")  # fmt: skip
 _FLAGS = ("is_bank", "voided")
+_INDEXES = (
+    "CREATE INDEX IF NOT EXISTS hand_history_dealer ON hand_history (dealer_id)",
+    "CREATE INDEX IF NOT EXISTS hand_history_round ON hand_history (round_id)",
+)
+"""What the replay and the dealer queries look hands up by (the key starts with the table)."""
 
 
 def _sql(money: str, flag: str, bigint: str) -> str:
@@ -195,12 +200,8 @@ class SQLiteHandHistoryView(Checkpoints, SQLiteTrackingRecorder):
         self.create_checkpoint_table()
         with self.datastore.transaction(commit=True) as cursor:
             cursor.execute(_sql("TEXT", "INTEGER", "INTEGER"))
-            cursor.execute(
-                "CREATE INDEX IF NOT EXISTS hand_history_dealer ON hand_history (dealer_id)"
-            )
-            cursor.execute(
-                "CREATE INDEX IF NOT EXISTS hand_history_round ON hand_history (round_id)"
-            )
+            for index in _INDEXES:
+                cursor.execute(index)
 
     def record(
         self,
@@ -242,12 +243,8 @@ class PostgresHandHistoryView(Checkpoints, PostgresTrackingRecorder):
         self.create_checkpoint_table()
         with self.datastore.transaction(commit=True) as cursor:
             cursor.execute(_sql("NUMERIC(14, 2)", "BOOLEAN", "BIGINT"))  # type: ignore[arg-type]
-            cursor.execute(
-                "CREATE INDEX IF NOT EXISTS hand_history_dealer ON hand_history (dealer_id)"
-            )
-            cursor.execute(
-                "CREATE INDEX IF NOT EXISTS hand_history_round ON hand_history (round_id)"
-            )
+            for index in _INDEXES:
+                cursor.execute(index)
 
     def record(
         self,
