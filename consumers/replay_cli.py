@@ -62,13 +62,7 @@ def register(commands: Any) -> None:
 
 def _replay(args: argparse.Namespace) -> int:
     store = open_store(Settings.from_env())
-    table = args.table or find_table(store, args.round_id)
-    events = table_events(store, table, args.round_id, sys.stderr)
-    game = next((e.game for e in reversed(events) if isinstance(e, TableOpened)), "paigow")
-    try:
-        replay = REPLAYS.get(game, replay_round)(events, args.round_id, table)
-    except RoundNotInEventsError as error:  # every fact of the round unreadable
-        raise RoundNotFoundError(str(error)) from None
+    replay = load_replay(store, args.round_id, args.table, errors=sys.stderr)
     out = sys.stdout
     colour = out.isatty() and "NO_COLOR" not in os.environ
     out.write(render(replay, colour=colour))
@@ -76,6 +70,23 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 # --- The store ---------------------------------------------------------------------------------
+
+
+def load_replay(
+    store: FactStore, round_id: str, table_id: str | None = None, *, errors: TextIO = sys.stderr
+) -> RoundReplay:
+    """Return the replay of one stored round: what the command, the API and the console show.
+
+    Raises :class:`RoundNotFoundError` when the round is not stored (at ``table_id``)
+    and :class:`AmbiguousRoundError` when several tables have it and none is named.
+    """
+    table = table_id or find_table(store, round_id)
+    events = table_events(store, table, round_id, errors)
+    game = next((e.game for e in reversed(events) if isinstance(e, TableOpened)), "paigow")
+    try:
+        return REPLAYS.get(game, replay_round)(events, round_id, table)
+    except RoundNotInEventsError as error:  # every fact of the round unreadable
+        raise RoundNotFoundError(str(error)) from None
 
 
 def _scan_for(store: FactStore, round_id: str) -> set[str]:
