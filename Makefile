@@ -18,3 +18,4 @@ test: install lint
 lint:
 	$(PYTHON) -m ruff check --output-format concise .
 	$(PYTHON) -m ruff format --check .
+	$(PYTHON) -m mypy

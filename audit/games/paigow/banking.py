@@ -26,13 +26,11 @@ from typing import NamedTuple
 
 from audit.games.errors import InvalidSettlementError
 from audit.games.money import Cents, ceil_div, check_amount
-from audit.games.paigow.outcome import Outcome
 from audit.games.paigow.settlement import (
     DEALER,
     BankingMode,
     CentrePayment,
     DealerWager,
-    Position,
     RoundSettlement,
     SettlementLine,
     Wager,
@@ -40,6 +38,7 @@ from audit.games.paigow.settlement import (
     settle_wager,
 )
 from audit.games.paigow.vigorish import VigRounding, vigorish
+from audit.games.wagering import Outcome, Position
 
 
 def dealer_wager_limit(banks_last_wager: Cents) -> Cents:

@@ -47,7 +47,6 @@ from dataclasses import replace
 from audit.games.errors import InvalidSettlementError
 from audit.games.money import Cents, check_amount
 from audit.games.paigow.collection import CollectionSchedule, collection_fees
-from audit.games.paigow.outcome import Outcome
 from audit.games.paigow.settlement import (
     BankingMode,
     RoundSettlement,
@@ -55,6 +54,7 @@ from audit.games.paigow.settlement import (
     Wager,
     check_wagers,
 )
+from audit.games.wagering import Outcome
 
 
 def coverage_taken(wager: Wager, coverage_left: Cents) -> Cents:

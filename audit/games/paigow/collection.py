@@ -28,7 +28,7 @@ from itertools import pairwise
 
 from audit.games.errors import InvalidSettlementError
 from audit.games.money import Cents, check_amount
-from audit.games.paigow.settlement import dataclass_repr
+from audit.games.wagering import dataclass_repr
 
 
 class CollectionBasis(Enum):

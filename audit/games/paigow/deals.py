@@ -29,7 +29,7 @@ Deal = tuple[Tile, Tile, Tile, Tile]
 
 def all_deals() -> Iterator[Deal]:
     """Yield all 35,960 four-tile deals, each as ascending tile numbers."""
-    yield from combinations(range(32), 4)  # type: ignore[misc]
+    yield from combinations(range(32), 4)
 
 
 def deal_mask(tiles: Sequence[Tile]) -> int:

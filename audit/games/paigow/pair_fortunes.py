@@ -88,7 +88,9 @@ def _pair_tables() -> tuple[tuple[TileKind | None, ...], tuple[PairType | None, 
         partner[kind] = kind
         pair_type[kind] = PairType.HEAVEN if kind == TEEN else PairType.IDENTICAL
     couples = [(GEE_JOON_THREE, GEE_JOON_SIX, PairType.GEE_JOON)]
-    couples += [(*map(parse_kind, text.split()), PairType.MIXED) for text in _MIXED_PAIRS]
+    for text in _MIXED_PAIRS:
+        one, other = map(parse_kind, text.split())
+        couples.append((one, other, PairType.MIXED))
     for one, other, kind_of_pair in couples:
         partner[one], partner[other] = other, one
         pair_type[one] = pair_type[other] = kind_of_pair
@@ -140,8 +142,10 @@ def _found_pairs(hand: Sequence[Tile]) -> tuple[PairType, ...]:
     kind, pair, n = TILE_KINDS, _PAIR_OF_KINDS, KIND_COUNT
     a, b, c, d = hand
     a, b, c, d = kind[a], kind[b], kind[c], kind[d]
-    candidates = (pair[a * n + b], pair[a * n + c], pair[a * n + d])
-    candidates += (pair[b * n + c], pair[b * n + d], pair[c * n + d])
+    candidates = (
+        *(pair[a * n + b], pair[a * n + c], pair[a * n + d]),
+        *(pair[b * n + c], pair[b * n + d], pair[c * n + d]),
+    )
     return tuple([found for found in candidates if found is not None])
 
 

@@ -36,7 +36,8 @@ from dataclasses import dataclass
 from audit.games.paigow.deals import deal_mask
 from audit.games.paigow.hands import NJ_RANKING, PA_RANKING, HandRanking
 from audit.games.paigow.house_way import HOUSE_WAYS, HouseWay
-from audit.games.paigow.outcome import Outcome, outcome_from_keys
+from audit.games.paigow.outcome import outcome_from_keys
+from audit.games.wagering import Outcome
 
 _TILES = tuple(range(32))
 
