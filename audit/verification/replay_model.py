@@ -1,12 +1,18 @@
 """What an analyst's replay of one round is, whatever the game: titled steps of text, with each
 finding placed under the step it concerns. Each game builds its own steps
 (``audit/verification/<game>/replay.py``); ``tablewatch replay`` prints any of them.
+
+Beside its lines of text, each step carries its facts as data (:class:`Compared`): what
+was recorded (tiles or cards by name, money in cents) beside what the rules engine
+expected, with the time the fact occurred, so the API and the console can draw them.
+A step's time is that of its first recorded fact (``None`` for a step of no fact).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 
 from audit.events.envelope import Event
@@ -22,13 +28,52 @@ class RoundNotInEventsError(ValueError):
 
 
 @dataclass(frozen=True)
+class Amount:
+    """One sum of a recorded fact, in cents, beside the engine's (``None``: none to say)."""
+
+    name: str
+    recorded: Cents | None
+    expected: Cents | None = None
+
+    @property
+    def same(self) -> bool | None:
+        """Return whether both sides agree (a missing side counts as nothing moved)."""
+        if self.expected is None:
+            return None
+        return (self.recorded or 0) == self.expected
+
+
+@dataclass(frozen=True)
+class Compared:
+    """One recorded fact of a step beside what the rules engine expected, as data.
+
+    ``pieces`` are the tiles (Pai Gow, ``'6-6a'``) or cards (21 Baccarat, ``'TH'``) the
+    fact recorded, by the name events carry; ``expected_pieces`` the engine's. ``same``
+    is ``None`` where the engine has nothing to compare the fact with.
+    """
+
+    label: str
+    recorded: str
+    expected: str | None = None
+    same: bool | None = None
+    pieces: tuple[str, ...] = ()
+    expected_pieces: tuple[str, ...] = ()
+    amounts: tuple[Amount, ...] = ()
+    at: datetime | None = None
+    """When the recorded fact occurred (UTC), if one was recorded."""
+
+
+@dataclass(frozen=True)
 class Step:
-    """One step of a replay: its kind (a game's own name), title, lines and findings."""
+    """One step of a replay: its kind (a game's own name), title, lines, findings and facts."""
 
     kind: str
     title: str
     lines: tuple[str, ...]
     findings: tuple[Finding, ...] = ()
+    facts: tuple[Compared, ...] = ()
+    at: datetime | None = None
+    """When the step began: its first recorded fact's time (UTC)."""
 
 
 @dataclass(frozen=True)
@@ -40,6 +85,8 @@ class RoundReplay:
     steps: tuple[Step, ...]
     position_names: tuple[str, ...] = ()
     """The layout's name for each position, to say where a finding is."""
+    game: str = "paigow"
+    """``paigow`` (its pieces are tiles) or ``baccarat21`` (cards)."""
 
     @property
     def findings(self) -> tuple[Finding, ...]:
@@ -49,6 +96,11 @@ class RoundReplay:
     def step(self, kind: str) -> Step:
         """Return the step of one kind."""
         return next(step for step in self.steps if step.kind == kind)
+
+
+def first_time(facts: Sequence[Compared]) -> datetime | None:
+    """Return the earliest time among ``facts``, or ``None`` when none has one."""
+    return min((f.at for f in facts if f.at is not None), default=None)
 
 
 def locate_round(

@@ -35,9 +35,12 @@ from audit.verification.baccarat21.verify import StreamVerifier
 from audit.verification.findings import Finding
 from audit.verification.replay_model import (
     MISMATCH,
+    Amount,
+    Compared,
     RoundReplay,
     Step,
     dollars,
+    first_time,
     locate_round,
     mark,
 )
@@ -102,6 +105,14 @@ def _build(view: B21RoundView, context: B21TableContext, findings: list[Finding]
         "wagers": _wagers(view),
         "cards": _cards(view, rules.draw_rule),
     }
+    facts: dict[str, list[Compared]] = {kind: [] for kind, _ in STEPS}
+    if view.events:
+        facts["round"].append(
+            Compared("started", f"dealer {view.dealer_id or context.dealer_id or '-'}",
+                     at=view.events[0].occurred_at)
+        )  # fmt: skip
+    facts["wagers"] = _wager_facts(view)
+    facts["cards"] = _card_facts(view, rules.draw_rule)
     emit = Emit(view.table_id, rules, view.round_id)
     deal = judge_deal(view, rules.draw_rule, emit, rules.draw_order)
     result = RoundResult.from_deal(deal)
@@ -111,18 +122,30 @@ def _build(view: B21RoundView, context: B21TableContext, findings: list[Finding]
         f"Bonus: Player {result.player_bonus.value.replace('_', ' ')}, "
         f"Banker {result.banker_bonus.value.replace('_', ' ')}",
     ]
-    lines["settlement"] = _settlement(view, result, rules.paytable)
+    facts["result"] = [
+        Compared(f"{hand.value.capitalize()}'s Hand", describe_total(deal.hand_cards(hand)),
+                 pieces=tuple(card_name(c) for c in deal.hand_cards(hand)))
+        for hand in (Hand.PLAYER, Hand.BANKER)
+    ]  # fmt: skip
+    lines["settlement"] = _settlement(view, result, rules.paytable, facts["settlement"])
     if view.voided is not None:
         lines["result"].append(f"round voided: {view.voided.reason}")
     placed: dict[str, list[Finding]] = {kind: [] for kind, _ in STEPS}
     for finding in findings:
         placed[step_for(finding.code)].append(finding)
     steps = tuple(
-        Step(kind, title, tuple(lines.get(kind, [])), tuple(placed[kind]))
+        Step(
+            kind,
+            title,
+            tuple(lines.get(kind, [])),
+            tuple(placed[kind]),
+            tuple(facts[kind]),
+            first_time(facts[kind]),
+        )
         for kind, title in STEPS
         if lines.get(kind) or placed[kind]
     )
-    return RoundReplay(view.table_id, view.round_id, steps, SEATS)
+    return RoundReplay(view.table_id, view.round_id, steps, SEATS, "baccarat21")
 
 
 def _hand(cards: Sequence[int]) -> str:
@@ -139,6 +162,49 @@ def _wagers(view: B21RoundView) -> list[str]:
         rows.append(f"seat {event.position}: {event.bet.value.replace('_', ' ')} "
                     f"{dollars(to_cents(event.amount))}{when}")  # fmt: skip
     return rows or ["no wagers"]
+
+
+def _wager_facts(view: B21RoundView) -> list[Compared]:
+    """Return each wager as data: PA 681a.6(b) wants it down before the first card."""
+    first = view.first_card
+    facts = []
+    for index, event in view.placed:
+        late = first is not None and index > first
+        bet = event.bet.value.replace("_", " ")
+        when = "after the first card" if late else "before the first card"
+        facts.append(Compared(
+            f"seat {event.position}", f"{bet} {dollars(to_cents(event.amount))}, {when}",
+            "before the first card", not late,
+            amounts=(Amount("wager", to_cents(event.amount)),), at=event.occurred_at,
+        ))  # fmt: skip
+    return facts
+
+
+def _card_facts(view: B21RoundView, rule: DrawRule) -> list[Compared]:
+    """Return each card as data: the hand it went to beside the hand the rules sent it to."""
+    dealt: list[DealtCard] = []
+    facts = []
+    bonus = view.bonus_on_table()
+    for number, (_, event) in enumerate(view.cards, start=1):
+        due = next_card(dealt, bonus, rule)
+        flagged = event.bonus_only
+        if flagged is None:  # the device did not say: as the rules deal it
+            flagged = due is not None and due.bonus_only
+        dealt.append(DealtCard(parse_card(event.card), event.hand, flagged))
+        hand_cards = [d.card for d in dealt if d.hand is event.hand and not d.bonus_only]
+        got = event.hand.value + (" (Bonus only)" if flagged else "")
+        want = "none: the hand was complete" if due is None else (
+            due.hand.value + (" (Bonus only)" if due.bonus_only else ""))  # fmt: skip
+        same = due is not None and (due.hand, due.bonus_only) == (event.hand, flagged)
+        facts.append(Compared(
+            f"card {number}", f"to {got}, {describe_total(hand_cards)}", want, same,
+            pieces=(card_name(parse_card(event.card)),), at=event.occurred_at,
+        ))  # fmt: skip
+    after = next_card(dealt, bonus, rule)
+    if after is not None:
+        facts.append(Compared("no more cards", "none dealt", f"{after.hand.value} was owed one",
+                              False))  # fmt: skip
+    return facts
 
 
 def _cards(view: B21RoundView, rule: DrawRule) -> list[str]:
@@ -165,7 +231,10 @@ def _cards(view: B21RoundView, rule: DrawRule) -> list[str]:
     return rows or ["no cards dealt"]
 
 
-def _settlement(view: B21RoundView, result: RoundResult, paytable: BonusPaytable) -> list[str]:
+def _settlement(
+    view: B21RoundView, result: RoundResult, paytable: BonusPaytable, facts: list[Compared]
+) -> list[str]:
+    """Return each wager's settlement beside the engine's (PA 681a.8); note each in ``facts``."""
     recorded: dict[tuple[int, Bet], B21WagerSettled] = {
         (e.position, e.bet): e for _, e in view.settled
     }
@@ -183,6 +252,17 @@ def _settlement(view: B21RoundView, result: RoundResult, paytable: BonusPaytable
         )  # fmt: skip
         rows.append(f"seat {position} {bet.value.replace('_', ' ')} {dollars(amount)}: "
                     f"recorded {shown}; engine {expected}  {mark(shown == expected)}")  # fmt: skip
+        want = (0, 0, amount) if view.voided is not None else (
+            line.paid, line.collected, line.returned)  # fmt: skip
+        got = (None, None, None) if event is None else (
+            to_cents(event.paid), to_cents(event.collected), to_cents(event.returned))  # fmt: skip
+        names = ("paid", "collected", "returned")
+        facts.append(Compared(
+            f"seat {position} {bet.value.replace('_', ' ')}", shown, expected, shown == expected,
+            amounts=(Amount("wager", amount), *(Amount(n, g, w) for n, g, w in zip(
+                names, got, want, strict=True))),
+            at=None if event is None else event.occurred_at,
+        ))  # fmt: skip
     return rows or ["nothing to settle"]
 
 

@@ -67,9 +67,12 @@ from audit.verification.paigow.wager_checks import live_wagers
 from audit.verification.replay_model import (
     MISMATCH,
     OK,
+    Amount,
+    Compared,
     RoundReplay,
     Step,
     dollars,
+    first_time,
     locate_round,
     mark,
 )
@@ -198,10 +201,20 @@ def _build(
         StepKind.SETTLEMENT: reader.settlement_step(),
         StepKind.OTHER: _summary(findings, placed[StepKind.OTHER]),
     }
+    facts = reader.facts
     steps = tuple(
-        Step(kind, STEP_TITLES[kind], tuple(lines[kind]), tuple(placed[kind])) for kind in StepKind
+        Step(
+            kind,
+            STEP_TITLES[kind],
+            tuple(lines[kind]),
+            tuple(placed[kind]),
+            tuple(facts[kind]),
+            first_time(facts[kind]),
+        )
+        for kind in StepKind
     )
-    return RoundReplay(view.table_id, view.round_id, steps, context.ruleset.layout.names)
+    names = context.ruleset.layout.names
+    return RoundReplay(view.table_id, view.round_id, steps, names, "paigow")
 
 
 def _summary(findings: Sequence[Finding], others: Sequence[Finding]) -> list[str]:
@@ -295,11 +308,14 @@ class _Reader:
     ruleset: RuleSet = field(init=False)
     layout: TableLayout = field(init=False)
     banking: _Banking = field(init=False)
+    facts: dict[StepKind, list[Compared]] = field(init=False)
+    """Each step's recorded facts beside the engine's, as data, filled as its lines are."""
 
     def __post_init__(self) -> None:
         self.ruleset = self.context.ruleset
         self.layout = self.ruleset.layout
         self.banking = self._banking()
+        self.facts = {kind: [] for kind in StepKind}
 
     def name(self, position: int) -> str:
         return _name(self.layout, position)
@@ -329,6 +345,9 @@ class _Reader:
         dealer = view.dealer_id or self.context.dealer_id or "not recorded"
         when = view.events[0].occurred_at.strftime("%Y-%m-%d %H:%M:%S UTC")
         lines.append(f"{number}, id {view.round_id}; dealer {dealer}; from {when}")
+        self.facts[StepKind.ROUND].append(
+            Compared("started", f"{number}, dealer {dealer}", at=view.events[0].occurred_at)
+        )
         vig = ruleset.vig_rounding.value if ruleset.vig_rounding else "none (collection fees)"
         lines.append(f"rules: house way {ruleset.house_way.name}; vigorish rounding {vig}")
         if opened is not None and opened.options:
@@ -389,6 +408,8 @@ class _Reader:
         lines: list[str] = []
         for index, event in enumerate(view.events):
             late = '   AFTER "no more bets"' if call is not None and index > call else ""
+            if isinstance(event, (wagers.WagerPlaced, wagers.WagerWithdrawn)):
+                self._wager_fact(event, late=bool(late), called=call is not None)
             if isinstance(event, wagers.WagerPlaced):
                 kind = "Pai Gow" if event.kind is wagers.WagerKind.PAI_GOW else "Pair Fortunes"
                 who = event.player_id or "player not recorded"
@@ -403,6 +424,10 @@ class _Reader:
                              f"{dollars(event.amount):>12}{late}")  # fmt: skip
             elif isinstance(event, play.NoMoreBets):
                 lines.append('  "no more bets"' + ("   (again)" if index != call else ""))
+                said = "called" if index == call else "called again"
+                self.facts[StepKind.WAGERS].append(
+                    Compared('"no more bets"', said, at=event.occurred_at)
+                )
         if not any(isinstance(e, wagers.WagerPlaced) for e in view.events):
             lines.insert(0, "  no wagers recorded")
         if call is None:
@@ -414,6 +439,24 @@ class _Reader:
         if side:
             total += f"; Pair Fortunes {dollars(sum(side.values(), Decimal(0)))}"
         return [*lines, total]
+
+    def _wager_fact(
+        self, event: wagers.WagerPlaced | wagers.WagerWithdrawn, *, late: bool, called: bool
+    ) -> None:
+        """Note a wager placed or withdrawn: PA 621a.6(c) wants it before "no more bets"."""
+        kind = "Pai Gow" if event.kind is wagers.WagerKind.PAI_GOW else "Pair Fortunes"
+        verb = "placed" if isinstance(event, wagers.WagerPlaced) else "withdrew"
+        when = 'after "no more bets"' if late else 'before "no more bets"'
+        self.facts[StepKind.WAGERS].append(
+            Compared(
+                self.name(event.position),
+                f"{verb} {kind} {dollars(event.amount)}, {when}",
+                'before "no more bets"' if called else None,
+                not late if called else None,
+                amounts=(Amount("wager", to_cents(event.amount)),),
+                at=event.occurred_at,
+            )
+        )
 
     # --- 3. Dice and the count ---------------------------------------------------------------
 
@@ -428,10 +471,16 @@ class _Reader:
                 lines.append(f"shaken {event.count} {times} by the {event.shaken_by}{after}")
             elif isinstance(event, play.DiceRevealed):
                 lines.append(self._dice_line(event) + after)
+                self.facts[StepKind.COUNT].append(
+                    Compared("dice", self._dice_line(event), at=event.occurred_at)
+                )
             elif isinstance(event, play.NoRollCalled):
                 lines.append(f"no roll called: {event.reason.replace('_', ' ')}")
             elif isinstance(event, play.RngNumberShown):
                 lines.append(f"RNG number shown: {event.number}{after}")
+                self.facts[StepKind.COUNT].append(
+                    Compared("RNG number", str(event.number), at=event.occurred_at)
+                )
         counted = self._count_source()
         if counted is None:
             return [*lines, "no dice or RNG number recorded: no count to follow"]
@@ -485,6 +534,15 @@ class _Reader:
             got = self.name(first_stack.position)
             same = first_stack.position == expected
             lines.append(f"{lands}; the first stack (order 0) went to {got}   [{mark(same)}]")
+            self.facts[StepKind.COUNT].append(
+                Compared(
+                    f"count {total}: first stack to",
+                    got,
+                    self.name(expected),
+                    same,
+                    at=first_stack.occurred_at,
+                )
+            )
         if layout.button_on_dealer is not None and source == "dice":
             lines.append(f"action button: {self.name(action_button(total, layout))}")
         return lines
@@ -569,13 +627,22 @@ class _Reader:
         lines = [f"  {'order':<7}{'received by':<15}{'tiles':<22}expected by the style and stacks"]
         for _, event in view.delivered:
             got = f"  {event.order + 1:<7}{self.name(event.position):<15}{_tiles(event.tiles):<22}"
+            label = f"stack {event.order + 1}"
             if groups is None:
                 lines.append(got + f"cannot say: {why}")
+                self.facts[StepKind.DEAL].append(
+                    Compared(label, self.name(event.position), f"cannot say: {why}",
+                             pieces=tuple(event.tiles), at=event.occurred_at)
+                )  # fmt: skip
                 continue
             where = walk[event.order] if walk is not None else event.position
             want = groups[event.order]
             same = set(event.tiles) == set(want) and where == event.position
             lines.append(got + f"{self.name(where):<15}{_tiles(want):<22}[{mark(same)}]")
+            self.facts[StepKind.DEAL].append(
+                Compared(label, self.name(event.position), self.name(where), same,
+                         tuple(event.tiles), tuple(want), at=event.occurred_at)
+            )  # fmt: skip
         return lines
 
     def _after_deal(self) -> list[str]:
@@ -626,12 +693,39 @@ class _Reader:
             elif position == self.layout.dealer and self.banking.mode is BankingMode.CALIFORNIA:
                 notes += self._free_setting(hand)
             lines += [f"  {'':<14}{note}" for note in notes]
+            self.facts[StepKind.HANDS].append(
+                self._hand_fact(hand, house_set=position in house_set)
+            )
         for index, surrendered in view.surrenders:
             revealed = view.reveals.get(surrendered.position)
             when = "before" if revealed is None or revealed > index else "AFTER"
             lines.append(f"  {self.name(surrendered.position)} surrendered, "
                          f"{when} its hands were revealed")  # fmt: skip
         return lines
+
+    def _hand_fact(self, hand: play.HandSet, *, house_set: bool) -> Compared:
+        """Return a hand as set (high then low tiles) beside the house way, where it binds.
+
+        The house way binds the dealer's hand and a co-bank's (PA 621a.9(e)); a player
+        sets freely, so a player's hand has nothing expected beside it.
+        """
+        label = self.name(hand.position)
+        shown = f"high {_tiles(hand.high)} ({_hand_name(hand.high)}), " \
+            f"low {_tiles(hand.low)} ({_hand_name(hand.low)})"  # fmt: skip
+        recorded = (*hand.high, *hand.low)
+        setting = hand_setting(hand)
+        if not house_set or setting is None:
+            return Compared(label, shown, pieces=recorded, at=hand.occurred_at)
+        way = self.ruleset.house_way
+        try:
+            expected = way.setting(setting.tiles, self.ruleset.ranking)
+        except RulesError:
+            return Compared(label, shown, "house way: cannot say", pieces=recorded,
+                            at=hand.occurred_at)  # fmt: skip
+        same = _same_setting(setting, expected, self.ruleset)
+        names = tuple(TILE_NAMES[t] for t in (*expected.high, *expected.low))
+        return Compared(label, shown, f"house way ({way.name}): {expected}", same, recorded,
+                        names, at=hand.occurred_at)  # fmt: skip
 
     def _house_set_positions(self) -> set[int]:
         """Return the positions the house sets: the dealer's, and a co-bank's (PA 621a.9(e))."""
@@ -718,12 +812,14 @@ class _Reader:
             found = expected.lines.get(event.position)
             if found is None:
                 rows.append("    expected: cannot be derived from the record")
+                self._settled_fact(name, facts.stakes[event.position], event, None)
                 continue
             line, known = found
             want = _expected_row(line)
             assumed |= not known
             label = "  expected" + ("" if known else "*")
             rows += _row(label, None, want, same=want == _recorded(event))
+            self._settled_fact(name, facts.stakes[event.position], event, want)
         unsettled = [
             (self.name(p), facts.stakes[p]) for p in facts.stakes if p not in facts.settled
         ]
@@ -749,9 +845,42 @@ class _Reader:
         amount = facts.side[event.position]
         rows = _row(label, amount, _recorded(event))
         want = self._pair_fortunes(event.position, amount)
+        self._settled_fact(label, amount, event, want)
         if want is None:
             return [*rows, "    expected: cannot be derived (no paytable, or the tiles unknown)"]
         return rows + _row("  expected", None, want, same=want == _recorded(event))
+
+    def _settled_fact(
+        self, label: str, stake: Cents, event: settlement.WagerSettled, want: _Money | None
+    ) -> None:
+        """Note one wager's settlement, its money recorded beside the engine's (in cents)."""
+        got = _recorded(event)
+        amounts = [Amount("wager", stake)]
+        for index, name in enumerate(("paid", "collected", "vigorish", "returned"), start=1):
+            amounts.append(Amount(name, got[index], None if want is None else want[index]))
+        self.facts[StepKind.SETTLEMENT].append(
+            Compared(
+                label,
+                got[0],
+                None if want is None else want[0],
+                None if want is None else want == got,
+                amounts=tuple(amounts),
+                at=event.occurred_at,
+            )
+        )
+
+    def _flow_fact(self, what: str, event: Event | None, pairs: dict[str, _Pair]) -> None:
+        """Note one bank flow (PA 621a.9(o), (r)), recorded beside expected, if money moved."""
+        if all(not got and not want for got, want in pairs.values()):
+            return
+        amounts = tuple(Amount(name, got, want) for name, (got, want) in pairs.items())
+        known = all(want is not None for _, want in pairs.values())
+        same = all(a.same for a in amounts) if known else None
+        shown = "recorded" if event is not None else "nothing recorded"
+        self.facts[StepKind.SETTLEMENT].append(
+            Compared(what, shown, None, same, amounts=amounts,
+                     at=None if event is None else event.occurred_at)
+        )  # fmt: skip
 
     def _pair_fortunes(self, position: int, amount: Cents) -> _Money | None:
         """Return the Pair Fortunes settlement the paytable gives on the tiles delivered."""
@@ -822,30 +951,39 @@ class _Reader:
                 line += f"; expected {owed}   [{mark(shown == owed)}]"
             lines.append(line)
 
-        def pair(event: Event | None, name: str, engine: str) -> tuple[Cents | None, Cents | None]:
+        def pair(event: Event | None, name: str, engine: str) -> _Pair:
             return _amount(event, name), getattr(settled, engine) if settled else None
 
+        flows: list[tuple[str, Event | None, dict[str, _Pair]]] = []
         if mode is BankingMode.PLAYER_BANK:  # PA 621a.9(o)
-            lines += _flow_lines("bank shortfall", {
+            flows.append(("bank shortfall", view.shortfall, {
                 "paid in by the bank": pair(view.shortfall, "amount", "shortfall_from_bank"),
-            })  # fmt: skip
-            lines += _flow_lines("bank surplus", {
+            }))  # fmt: skip
+            flows.append(("bank surplus", view.surplus, {
                 "surplus": pair(view.surplus, "surplus", "surplus"),
                 "vigorish": pair(view.surplus, "vigorish", "surplus_vigorish"),
                 "to the bank": pair(view.surplus, "paid_to_bank", "surplus_to_bank"),
-            })  # fmt: skip
+            }))  # fmt: skip
         elif mode is BankingMode.CO_BANK:  # PA 621a.9(r)
             split = view.co_bank_split
-            lines += _flow_lines("co-bank split", {
+            flows.append(("co-bank split", split, {
                 "co-bank pays in": pair(split, "shortfall_from_co_bank", "shortfall_from_bank"),
                 "house pays in": pair(split, "shortfall_from_house", "shortfall_from_house"),
                 "surplus to house": pair(split, "surplus_to_house", "surplus_to_house"),
                 "vigorish": pair(split, "surplus_vigorish", "surplus_vigorish"),
                 "to the co-bank": pair(split, "surplus_to_co_bank", "surplus_to_bank"),
-            })  # fmt: skip
+            }))  # fmt: skip
+        for what, event, pairs in flows:
+            lines += _flow_lines(what, pairs)
+            self._flow_fact(what, event, pairs)
         if settled is not None:
             nets = [f"{self._party(p)} {_signed(c)}" for p, c in settled.nets().items()]
             lines += _wrap("expected nets: ", [n + "," for n in nets[:-1]] + nets[-1:])
+            self.facts[StepKind.SETTLEMENT].append(
+                Compared("nets", "each party's net, as the engine settles the round", amounts=tuple(
+                    Amount(str(self._party(p)), None, c) for p, c in settled.nets().items()
+                ))
+            )  # fmt: skip
         else:
             lines.append("expected nets: cannot be derived (a wager could not be settled)")
         return lines
@@ -879,6 +1017,10 @@ class _Reader:
             taken, owed = got.get(position, 0), want.get(position, 0)
             lines.append(f"  {self.name(position):<16}recorded {dollars(taken):>8}   "
                          f"expected {dollars(owed):>8}   [{mark(taken == owed)}]")  # fmt: skip
+            self.facts[StepKind.SETTLEMENT].append(
+                Compared(f"{self.name(position)} collection fee", dollars(taken), dollars(owed),
+                         taken == owed, amounts=(Amount("fee", taken, owed),))
+            )  # fmt: skip
         options = sorted({fee.schedule_option for fee in view.fees} - {schedule.option})
         if options:
             lines.append(f"  fees recorded under schedule option(s) {options}   [{MISMATCH}]")
@@ -887,6 +1029,8 @@ class _Reader:
 
 _Money = tuple[str, Cents, Cents, Cents, Cents]
 """A settlement as (outcome, paid, collected, vigorish, returned), in cents."""
+_Pair = tuple[Cents | None, Cents | None]
+"""One bank flow's sum: (recorded, expected), in cents; ``None`` where there is none."""
 
 _ROW_HEADER = (
     f"  {'':<16}{'wager':>10}  {'outcome':<12}{'paid':>10}{'collected':>11}"
@@ -952,7 +1096,7 @@ def _amount(event: Event | None, name: str) -> Cents | None:
     return None if event is None else to_cents(getattr(event, name))
 
 
-def _flow_lines(what: str, pairs: dict[str, tuple[Cents | None, Cents | None]]) -> list[str]:
+def _flow_lines(what: str, pairs: dict[str, _Pair]) -> list[str]:
     """Return one bank flow, recorded beside expected; nothing when neither moved money."""
     if all(not got and not want for got, want in pairs.values()):
         return []
