@@ -1,12 +1,14 @@
 """The SVG pictures (consumers/web/render): every tile and every card, drawn and well formed."""
 
 import xml.etree.ElementTree as ET
+from decimal import Decimal
 
 import pytest
 
 from audit.games.baccarat21.cards import CARD_NAMES, CARD_SUITS
 from audit.games.paigow.tiles import GEE_JOON_KINDS, TILE_KINDS, TILE_NAMES, TILE_SPOTS
 from consumers.web.render.cards import card_svg
+from consumers.web.render.hold_chart import HoldRow, hold_chart_svg, parse_band
 from consumers.web.render.tiles import tile_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -68,3 +70,29 @@ def test_a_name_that_is_no_card_is_drawn_blank():
 
 def test_a_label_joins_the_accessible_name():
     assert 'aria-label="6-6a (Teen), expected"' in tile_svg("6-6a", label="expected")
+
+
+# --- The MGR's hold chart ----------------------------------------------------------------------
+
+
+def test_each_shift_is_a_band_and_a_dot_coloured_by_whether_the_hold_is_inside():
+    rows = [
+        HoldRow("PG-01 day", Decimal("12.00"), (Decimal("-4.1"), Decimal("18.6"))),
+        HoldRow("PG-02 day", Decimal("31.50"), (Decimal("2.0"), Decimal("20.0"))),
+        HoldRow("PG-03 day", None, None),
+    ]
+    root = parsed(hold_chart_svg(rows))
+    dots = [c for c in root.iter(f"{SVG}circle")]
+    assert [d.get("class") for d in dots] == ["hold inside", "hold outside"]
+    bands = [r for r in root.iter(f"{SVG}rect") if r.get("class") == "band"]
+    assert len(bands) == 2
+    # The outside dot sits right of its band's right edge.
+    band = bands[1]
+    assert float(dots[1].get("cx")) > float(band.get("x")) + float(band.get("width"))
+    texts = " ".join(t.text or "" for t in root.iter(f"{SVG}text"))
+    assert "no hold: no drop counted" in texts
+
+
+def test_a_band_is_read_from_the_mgr_text():
+    assert parse_band("2.5..7.25") == (Decimal("2.5"), Decimal("7.25"))
+    assert parse_band("") is None
