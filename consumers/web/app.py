@@ -1,0 +1,47 @@
+"""The web application: the JSON API under ``/api/``, the console, login and logout.
+
+``create_app`` wires a store (opened from the settings unless given) to the routers.
+Every read is of a read model (the projections' views), never a replay of the store
+per request; the views are kept caught up by ``tablewatch serve``'s projection loop.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, FastAPI
+from fastapi.responses import RedirectResponse, Response
+
+from audit.store.application import FactStore
+from consumers.settings import Settings
+from consumers.web import auth
+from consumers.web.db import WebDB
+from consumers.web.errors import install_error_handlers
+from consumers.wiring import open_store
+
+
+def create_app(settings: Settings, *, store: FactStore | None = None) -> FastAPI:
+    """Return the app over ``store`` (by default the store the settings name)."""
+    store = store if store is not None else open_store(settings)
+    app = FastAPI(
+        title="tablewatch",
+        summary="Audit and surveillance of casino table games: findings, replays, reports.",
+        version="1",
+        docs_url="/api/docs",
+        redoc_url=None,
+        openapi_url="/openapi.json",
+    )
+    app.state.settings = settings
+    app.state.store = store
+    app.state.db = WebDB(store)
+    if not store.is_postgres:
+        app.state.db.create_tables()  # PostgreSQL: made by 'tablewatch db migrate', its owner
+    install_error_handlers(app)
+    app.include_router(auth.router)
+
+    @app.get("/", include_in_schema=False)
+    def home(user: Annotated[auth.User, Depends(auth.require(*auth.ROLES))]) -> Response:
+        """Send a signed-in user to the API's pages (the console's router answers first)."""
+        return RedirectResponse("/api/docs", status_code=303)
+
+    return app
