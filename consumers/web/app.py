@@ -14,7 +14,8 @@ from fastapi.responses import RedirectResponse, Response
 
 from audit.store.application import FactStore
 from consumers.settings import Settings
-from consumers.web import auth
+from consumers.web import auth, console
+from consumers.web.api import rounds as rounds_api
 from consumers.web.db import WebDB
 from consumers.web.errors import install_error_handlers
 from consumers.wiring import open_store
@@ -38,6 +39,8 @@ def create_app(settings: Settings, *, store: FactStore | None = None) -> FastAPI
         app.state.db.create_tables()  # PostgreSQL: made by 'tablewatch db migrate', its owner
     install_error_handlers(app)
     app.include_router(auth.router)
+    app.include_router(rounds_api.router)
+    app.include_router(console.router)  # before the home route below: its "/" answers first
 
     @app.get("/", include_in_schema=False)
     def home(user: Annotated[auth.User, Depends(auth.require(*auth.ROLES))]) -> Response:
