@@ -10,7 +10,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
-from consumers.web.auth import request_session
+from consumers.web.auth import NotAuthenticatedError, request_session
 from consumers.web.console import rounds, static
 from consumers.web.console.pages import HOME
 
@@ -24,5 +24,6 @@ def home(request: Request) -> Response:
     """Send a signed-in user to the page of their role, anyone else to the login form."""
     session = request_session(request)
     if session is None:
-        return RedirectResponse("/login", status_code=303)
+        raise NotAuthenticatedError  # to the login form, coming back here after
+
     return RedirectResponse(HOME[session.user.role], status_code=303)
