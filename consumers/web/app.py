@@ -15,7 +15,9 @@ from fastapi.responses import RedirectResponse, Response
 from audit.store.application import FactStore
 from consumers.settings import Settings
 from consumers.web import auth, console
+from consumers.web.api import findings
 from consumers.web.api import rounds as rounds_api
+from consumers.web.api.views import Views
 from consumers.web.db import WebDB
 from consumers.web.errors import install_error_handlers
 from consumers.wiring import open_store
@@ -37,8 +39,10 @@ def create_app(settings: Settings, *, store: FactStore | None = None) -> FastAPI
     app.state.db = WebDB(store)
     if not store.is_postgres:
         app.state.db.create_tables()  # PostgreSQL: made by 'tablewatch db migrate', its owner
+    app.state.views = Views.open(store)
     install_error_handlers(app)
     app.include_router(auth.router)
+    app.include_router(findings.router)
     app.include_router(rounds_api.router)
     app.include_router(console.router)  # before the home route below: its "/" answers first
 

@@ -17,6 +17,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from consumers.web.api.inputs import BadInputError
 from consumers.web.auth import CsrfError, ForbiddenError, NotAuthenticatedError
 from consumers.web.templating import templates
 
@@ -25,6 +26,10 @@ log = logging.getLogger(__name__)
 
 class NotFoundError(LookupError):
     """Raised by a route for a round, finding, case or report that does not exist."""
+
+
+class PendingError(Exception):
+    """Raised for a request this version understands but cannot answer yet (501)."""
 
 
 def _wants_json(request: Request) -> bool:
@@ -80,6 +85,15 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(CsrfError)
     async def csrf(request: Request, exc: CsrfError) -> Response:
         return error_response(request, 403, str(exc))
+
+    @app.exception_handler(BadInputError)
+    async def bad_input(request: Request, exc: BadInputError) -> Response:
+        return error_response(request, 422, str(exc),
+                              errors=[{"field": exc.field, "message": exc.message}])  # fmt: skip
+
+    @app.exception_handler(PendingError)
+    async def pending(request: Request, exc: PendingError) -> Response:
+        return error_response(request, 501, str(exc))
 
     @app.exception_handler(NotFoundError)
     async def not_found(request: Request, exc: NotFoundError) -> Response:

@@ -62,3 +62,31 @@ def as_role(app):
         return client
 
     return signed_in
+
+
+@pytest.fixture(scope="module")
+def shift_app(tmp_path_factory):
+    """An app over a careless shift's store, every read model caught up (one per module)."""
+    from tests.unit.web.shift_store import careless_store
+
+    path = tmp_path_factory.mktemp("shift")
+    store, labels = careless_store(path / "shift.sqlite")
+    app = make_app(path, store=store)
+    app.state.labels = labels
+    return app
+
+
+@pytest.fixture(scope="module")
+def shift_as(shift_app):
+    """Return a function giving a client of the shift's app signed in as a role."""
+    clients = {}
+
+    def signed_in(role: str) -> TestClient:
+        if role not in clients:
+            name = next(n for n, r in USERS.items() if r == role)
+            client = TestClient(shift_app, base_url="http://testserver")
+            assert login(client, name).status_code == 303
+            clients[role] = client
+        return clients[role]
+
+    return signed_in
