@@ -29,7 +29,11 @@ class RoundNotInEventsError(ValueError):
 
 @dataclass(frozen=True)
 class Amount:
-    """One sum of a recorded fact, in cents, beside the engine's (``None``: none to say)."""
+    """One sum of a recorded fact, in cents, beside the engine's (``None``: none to say).
+
+    A flow the record should hold but does not is recorded as ``0`` (nothing moved), so it
+    compares; an expected-only sum (the engine's nets) has ``recorded`` ``None``.
+    """
 
     name: str
     recorded: Cents | None
@@ -37,10 +41,10 @@ class Amount:
 
     @property
     def same(self) -> bool | None:
-        """Return whether both sides agree (a missing side counts as nothing moved)."""
-        if self.expected is None:
+        """Return whether both sides agree; ``None`` when either side has nothing to say."""
+        if self.expected is None or self.recorded is None:
             return None
-        return (self.recorded or 0) == self.expected
+        return self.recorded == self.expected
 
 
 @dataclass(frozen=True)

@@ -254,7 +254,7 @@ def _settlement(
                     f"recorded {shown}; engine {expected}  {mark(shown == expected)}")  # fmt: skip
         want = (0, 0, amount) if view.voided is not None else (
             line.paid, line.collected, line.returned)  # fmt: skip
-        got = (None, None, None) if event is None else (
+        got = (0, 0, 0) if event is None else (
             to_cents(event.paid), to_cents(event.collected), to_cents(event.returned))  # fmt: skip
         names = ("paid", "collected", "returned")
         facts.append(Compared(

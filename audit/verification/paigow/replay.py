@@ -873,7 +873,7 @@ class _Reader:
         """Note one bank flow (PA 621a.9(o), (r)), recorded beside expected, if money moved."""
         if all(not got and not want for got, want in pairs.values()):
             return
-        amounts = tuple(Amount(name, got, want) for name, (got, want) in pairs.items())
+        amounts = tuple(Amount(name, got or 0, want) for name, (got, want) in pairs.items())
         known = all(want is not None for _, want in pairs.values())
         same = all(a.same for a in amounts) if known else None
         shown = "recorded" if event is not None else "nothing recorded"
