@@ -15,7 +15,8 @@ from fastapi.responses import RedirectResponse, Response
 from audit.store.application import FactStore
 from consumers.settings import Settings
 from consumers.web import auth
-from consumers.web.api import findings
+from consumers.web.api import alerts, chain, findings, reports, stats, tables, users
+from consumers.web.api.chain import ChainWatch
 from consumers.web.api.views import Views
 from consumers.web.db import WebDB
 from consumers.web.errors import install_error_handlers
@@ -41,7 +42,17 @@ def create_app(settings: Settings, *, store: FactStore | None = None) -> FastAPI
     app.state.views = Views.open(store)
     install_error_handlers(app)
     app.include_router(auth.router)
-    app.include_router(findings.router)
+    app.state.chain_watch = ChainWatch(store)
+    for router in (
+        findings.router,
+        tables.router,
+        reports.router,
+        stats.router,
+        chain.router,
+        alerts.router,
+        users.router,
+    ):
+        app.include_router(router)
 
     @app.get("/", include_in_schema=False)
     def home(user: Annotated[auth.User, Depends(auth.require(*auth.ROLES))]) -> Response:
