@@ -18,8 +18,18 @@ from audit.store.application import FactStore
 from consumers.web.auth import User
 from consumers.web.db import ACCESS_LOG, WebDB
 
-KINDS = ("round", "finding", "findings", "case", "cases", "report", "table", "floor",
-         "stats", "chain")  # fmt: skip
+KINDS = (
+    "round",
+    "finding",
+    "findings",
+    "case",
+    "cases",
+    "report",
+    "table",
+    "floor",
+    "stats",
+    "chain",
+)
 """What can be viewed: one item (a round, a finding, a case) or a list or report of them."""
 
 

@@ -15,8 +15,9 @@ from fastapi.responses import RedirectResponse, Response
 from audit.store.application import FactStore
 from consumers.settings import Settings
 from consumers.web import auth, console
-from consumers.web.api import findings
+from consumers.web.api import alerts, chain, findings, reports, stats, tables, users
 from consumers.web.api import rounds as rounds_api
+from consumers.web.api.chain import ChainWatch
 from consumers.web.api.views import Views
 from consumers.web.db import WebDB
 from consumers.web.errors import install_error_handlers
@@ -42,9 +43,19 @@ def create_app(settings: Settings, *, store: FactStore | None = None) -> FastAPI
     app.state.views = Views.open(store)
     install_error_handlers(app)
     app.include_router(auth.router)
-    app.include_router(findings.router)
-    app.include_router(rounds_api.router)
-    app.include_router(console.router)  # before the home route below: its "/" answers first
+    app.state.chain_watch = ChainWatch(store)
+    for router in (
+        findings.router,
+        tables.router,
+        reports.router,
+        stats.router,
+        chain.router,
+        alerts.router,
+        users.router,
+        rounds_api.router,
+        console.router,  # before the home route below: its "/" answers first
+    ):
+        app.include_router(router)
 
     @app.get("/", include_in_schema=False)
     def home(user: Annotated[auth.User, Depends(auth.require(*auth.ROLES))]) -> Response:

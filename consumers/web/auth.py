@@ -146,9 +146,14 @@ def open_session(db: WebDB, user: User) -> tuple[str, Session]:
     db.execute(
         f"INSERT INTO {SESSIONS} (token_hash, user_name, csrf_token, created_at, expires_at) "
         "VALUES ({p}, {p}, {p}, {p}, {p})",
-        [_token_hash(token), user.name, csrf, now.isoformat(),
-         (now + timedelta(hours=SESSION_HOURS)).isoformat()],
-    )  # fmt: skip
+        [
+            _token_hash(token),
+            user.name,
+            csrf,
+            now.isoformat(),
+            (now + timedelta(hours=SESSION_HOURS)).isoformat(),
+        ],
+    )
     return token, Session(user, csrf)
 
 
@@ -251,8 +256,14 @@ def _login_form(request: Request, next_path: str, error: str | None, status: int
     response = templates.TemplateResponse(
         request, "login.html", {"next": _safe_next(next_path), "error": error}, status_code=status
     )
-    response.set_cookie(LOGIN_CSRF_COOKIE, token, httponly=True, samesite="lax",
-                        secure=_secure(request), path="/login")  # fmt: skip
+    response.set_cookie(
+        LOGIN_CSRF_COOKIE,
+        token,
+        httponly=True,
+        samesite="lax",
+        secure=_secure(request),
+        path="/login",
+    )
     return response
 
 
@@ -274,8 +285,15 @@ def login(
         return _login_form(request, next, "wrong user name or password", 401)
     token, _ = open_session(db, user)
     response = RedirectResponse(_safe_next(next), status_code=303)
-    response.set_cookie(SESSION_COOKIE, token, max_age=SESSION_HOURS * 3600, httponly=True,
-                        samesite="lax", secure=_secure(request), path="/")  # fmt: skip
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        max_age=SESSION_HOURS * 3600,
+        httponly=True,
+        samesite="lax",
+        secure=_secure(request),
+        path="/",
+    )
     response.delete_cookie(LOGIN_CSRF_COOKIE, path="/login")
     return response
 

@@ -28,6 +28,10 @@ class NotFoundError(LookupError):
     """Raised by a route for a round, finding, case or report that does not exist."""
 
 
+class BadRequestError(ValueError):
+    """Raised for a request whose content cannot be acted on (400), e.g. a name taken."""
+
+
 class PendingError(Exception):
     """Raised for a request this version understands but cannot answer yet (501)."""
 
@@ -44,19 +48,22 @@ def error_response(request: Request, status: int, message: str, **extra: Any) ->
         return JSONResponse({"detail": message, **extra}, status_code=status)
     titles = {401: "Sign in needed", 403: "Not allowed", 404: "Not found", 422: "Bad request"}
     return templates.TemplateResponse(
-        request, "error.html",
-        {"status": status, "title": titles.get(status, "Something went wrong"),
-         "message": message},
+        request,
+        "error.html",
+        {"status": status, "title": titles.get(status, "Something went wrong"), "message": message},
         status_code=status,
-    )  # fmt: skip
+    )
 
 
 def field_errors(exc: RequestValidationError) -> list[dict[str, str]]:
     """Return each invalid input as its field's name and what is wrong with it."""
     found = []
     for error in exc.errors():
-        location = [str(part) for part in error.get("loc", ()) if part not in ("query", "path",
-                    "body", "form", "header")]  # fmt: skip
+        location = [
+            str(part)
+            for part in error.get("loc", ())
+            if part not in ("query", "path", "body", "form", "header")
+        ]
         message = str(error.get("msg", "invalid")).removeprefix("Value error, ")
         found.append({"field": ".".join(location) or "request", "message": message})
     return found
@@ -88,8 +95,13 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(BadInputError)
     async def bad_input(request: Request, exc: BadInputError) -> Response:
-        return error_response(request, 422, str(exc),
-                              errors=[{"field": exc.field, "message": exc.message}])  # fmt: skip
+        return error_response(
+            request, 422, str(exc), errors=[{"field": exc.field, "message": exc.message}]
+        )
+
+    @app.exception_handler(BadRequestError)
+    async def bad_request(request: Request, exc: BadRequestError) -> Response:
+        return error_response(request, 400, str(exc))
 
     @app.exception_handler(PendingError)
     async def pending(request: Request, exc: PendingError) -> Response:
@@ -109,8 +121,7 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def unforeseen(request: Request, exc: Exception) -> Response:
         reference = secrets.token_hex(4)
-        log.error("error %s on %s %s", reference, request.method, request.url.path,
-                  exc_info=exc)  # fmt: skip
+        log.error("error %s on %s %s", reference, request.method, request.url.path, exc_info=exc)
         return error_response(
             request, 500, f"the server failed to answer (reference {reference}); it is logged"
         )

@@ -96,16 +96,29 @@ def list_findings(
         if value is None:
             continue
         if name in PENDING_FILTERS:
-            raise PendingError(f"filtering by {name} needs the findings view's {name} column, "
-                               "which this version does not have yet")  # fmt: skip
+            raise PendingError(
+                f"filtering by {name} needs the findings view's {name} column, "
+                "which this version does not have yet"
+            )
         extra[name] = value
     query = FindingFilter(
-        table_id=table, dealer_id=dealer, code=code,
+        table_id=table,
+        dealer_id=dealer,
+        code=code,
         min_severity=Severity(severity) if severity else None,
-        since=start, until=end, by_time=True, **extra,  # type: ignore[arg-type]
-    )  # fmt: skip
-    found = select_page(views.findings, query, round_id=round_, code_prefix=code_prefix,
-                        limit=per_page, offset=(page - 1) * per_page)  # fmt: skip
+        since=start,
+        until=end,
+        by_time=True,
+        **extra,  # type: ignore[arg-type]
+    )
+    found = select_page(
+        views.findings,
+        query,
+        round_id=round_,
+        code_prefix=code_prefix,
+        limit=per_page,
+        offset=(page - 1) * per_page,
+    )
     record_access(request.app.state.db, user, "findings", str(request.url.query) or "all")
     return FindingsPage(
         findings=[_out(row) for row in found.rows],

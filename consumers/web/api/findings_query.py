@@ -88,6 +88,7 @@ def select_page(
 def select_one(view: FindingsView, finding_id: str) -> dict[str, Any] | None:
     """Return one finding by its stable id, or None."""
     p = _placeholder(view)
-    rows = _run(view, f"SELECT {', '.join(NAMES)} FROM findings WHERE finding_id = {p}",
-                [finding_id])  # fmt: skip
+    rows = _run(
+        view, f"SELECT {', '.join(NAMES)} FROM findings WHERE finding_id = {p}", [finding_id]
+    )
     return _as_dict(rows[0]) if rows else None

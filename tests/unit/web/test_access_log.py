@@ -11,8 +11,12 @@ def test_a_view_is_recorded_with_who_what_and_when(app):
     record_access(app.state.store, User("ann", "analyst"), "round", "T01/R0007")
     record_access(app.state.db, User("aud", "auditor"), "report", "mgr/2026-11-21")
     newest, first = read_access(app.state.db)
-    assert (first.user, first.role, first.kind, first.ref) == ("ann", "analyst", "round",
-                                                                "T01/R0007")  # fmt: skip
+    assert (first.user, first.role, first.kind, first.ref) == (
+        "ann",
+        "analyst",
+        "round",
+        "T01/R0007",
+    )
     assert first.at.endswith("+00:00")
     assert (newest.user, newest.kind) == ("aud", "report")
     assert [a.ref for a in read_access(app.state.db, user="ann")] == ["T01/R0007"]

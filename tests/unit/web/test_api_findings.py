@@ -1,6 +1,7 @@
 """``/api/findings`` over a careless shift: filters, paging, order, 404 and 422, the access log."""
 
 from datetime import datetime
+from decimal import Decimal
 
 import pytest
 
@@ -29,16 +30,19 @@ def test_the_queue_pages_every_finding_in_the_order_they_occurred(shift_app, shi
             break
         page += 1
     assert seen == expected
-    times = [f["occurred_at"] or "" for f in client.get(
-        "/api/findings", params={"per_page": 500}).json()["findings"]]  # fmt: skip
+    times = [
+        f["occurred_at"] or ""
+        for f in client.get("/api/findings", params={"per_page": 500}).json()["findings"]
+    ]
     assert times == sorted(times)
 
 
 def test_each_finding_carries_its_rule_and_money_at_stake(shift_app, shift_as):
-    row = next(r for r in every_finding(shift_app) if r["code"].startswith("PG-"))
+    cited = [r for r in every_finding(shift_app) if r["rule"].startswith(("PA ", "NJ ", "CA "))]
+    row = max(cited, key=lambda r: Decimal(r["at_stake"]))
+    assert Decimal(row["at_stake"]) > 0
     body = shift_as("analyst").get(f"/api/findings/{row['finding_id']}").json()
     assert body["rule"] == row["rule"]
-    assert body["rule"].startswith(("PA ", "NJ ", "CA "))
     assert body["at_stake"] == row["at_stake"]
     assert body["table_id"] == row["table_id"]
 
@@ -63,8 +67,12 @@ def test_each_filter_narrows_to_exactly_the_matching_findings(shift_app, shift_a
 
 def test_code_dealer_and_round_filters_find_a_known_finding(shift_app, shift_as):
     row = next(r for r in every_finding(shift_app) if r["round_id"] and r["dealer_id"])
-    params = {"code": row["code"], "dealer": row["dealer_id"], "round": row["round_id"],
-              "table": row["table_id"]}  # fmt: skip
+    params = {
+        "code": row["code"],
+        "dealer": row["dealer_id"],
+        "round": row["round_id"],
+        "table": row["table_id"],
+    }
     body = shift_as("analyst").get("/api/findings", params=params).json()
     assert row["finding_id"] in [f["finding_id"] for f in body["findings"]]
     assert all(f["round_id"] == row["round_id"] for f in body["findings"])
@@ -130,8 +138,8 @@ def test_only_an_analyst_reads_findings(shift_as, role):
 def test_every_view_of_findings_is_in_the_access_log(shift_app, shift_as):
     row = every_finding(shift_app)[0]
     client = shift_as("analyst")
-    client.get("/api/findings", params={"table": "PG-41"})
+    client.get("/api/findings", params={"table": row["table_id"]})
     client.get(f"/api/findings/{row['finding_id']}")
     newest, before = read_access(shift_app.state.db, user="ann", limit=2)
     assert (newest.kind, newest.ref) == ("finding", row["finding_id"])
-    assert (before.kind, before.ref) == ("findings", "table=PG-41")
+    assert (before.kind, before.ref) == ("findings", f"table={row['table_id']}")

@@ -23,8 +23,9 @@ def test_signing_in_opens_a_session_with_a_hardened_cookie(client):
     response = login(client, "ann")
     assert response.status_code == 303
     assert response.headers["location"] == "/api/me"
-    cookie = next(c for c in response.headers.get_list("set-cookie")
-                  if c.startswith("tablewatch_session="))  # fmt: skip
+    cookie = next(
+        c for c in response.headers.get_list("set-cookie") if c.startswith("tablewatch_session=")
+    )
     assert "HttpOnly" in cookie
     assert "SameSite=lax" in cookie
     assert "Secure" not in cookie  # plain HTTP without TABLEWATCH_SECURE_COOKIES
@@ -48,9 +49,10 @@ def test_a_wrong_password_or_name_is_refused_alike(client):
 
 def test_a_login_without_its_form_token_is_refused(client):
     response = client.post(
-        "/login", data={"name": "ann", "password": PASSWORD, "csrf_token": "forged"},
+        "/login",
+        data={"name": "ann", "password": PASSWORD, "csrf_token": "forged"},
         follow_redirects=False,
-    )  # fmt: skip
+    )
     assert response.status_code == 403
     assert client.get("/api/me").status_code == 401
 
@@ -60,9 +62,10 @@ def test_login_never_sends_the_user_to_another_site(client, target):
     page = client.get("/login")
     token = page.text.split('name="csrf_token" value="')[1].split('"')[0]
     response = client.post(
-        "/login", data={"name": "ann", "password": PASSWORD, "csrf_token": token, "next": target},
+        "/login",
+        data={"name": "ann", "password": PASSWORD, "csrf_token": token, "next": target},
         follow_redirects=False,
-    )  # fmt: skip
+    )
     assert response.headers["location"] == "/"
 
 
