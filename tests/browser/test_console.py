@@ -9,6 +9,7 @@ role is kept to its pages. Every page is saved as a screenshot (tests/browser/ar
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from consumers.web.access_log import read_access
 from tests.unit.web.conftest import PASSWORD
@@ -63,3 +64,53 @@ def test_an_analyst_opens_a_finding_steps_through_its_replay_and_works_a_case(pa
     assert not deal.is_visible()
 
     assert [a.kind for a in read_access(app.state.db, user="ann")][:2] == ["round", "finding"]
+
+
+def test_an_auditor_opens_the_mgr_and_downloads_its_csv(page, shoot, app):
+    sign_in(page, "aud")
+    assert page.url.endswith("/reports/mgr")
+    shoot(page, "05-mgr")
+    chart = page.locator("svg.hold-chart")
+    assert chart.is_visible()
+    holds = page.locator("tr.shift td.hold").all_inner_texts()
+    assert chart.locator("circle.hold").count() == sum(h != "-" for h in holds) > 0
+    day = page.locator("nav.days strong").inner_text()
+    with page.expect_download() as download:
+        page.click("#mgr-csv")
+    saved = download.value
+    assert saved.suggested_filename == f"mgr-{day}.csv"
+    text = Path(saved.path()).read_text()
+    assert text.splitlines()[0].startswith("row_type,gaming_day,table")
+    assert len(text.splitlines()) > page.locator("tr.shift").count()
+    page.click(f"a[href='/reports/variance?gaming_day={day}']")
+    page.wait_for_url(re.compile("/reports/variance"))
+    shoot(page, "06-variance")
+    views = [(a.kind, a.ref) for a in read_access(app.state.db, user="aud")]
+    assert views.count(("report", f"mgr/{day}")) == 2  # the page, then its CSV
+    assert ("report", f"variance/{day}") in views
+
+
+def test_each_role_is_kept_to_its_pages(page, shoot):
+    sign_in(page, "ann")
+    for path in ("/reports/mgr", "/admin/users"):
+        answer = page.goto(path)
+        assert answer.status == 403
+        assert "may not open this" in page.locator("[role=alert]").inner_text()
+    shoot(page, "07-analyst-refused-mgr")
+    page.goto("/findings")
+    page.click("header form button")  # sign out
+    page.goto("/findings")
+    assert "/login" in page.url
+    sign_in(page, "aud")
+    assert page.goto("/findings").status == 403
+
+
+def test_the_admin_reads_the_access_log_the_others_wrote(page, shoot, app):
+    sign_in(page, "adm")
+    assert page.url.endswith("/admin/users")
+    logged = page.locator("table.access tbody tr")
+    assert logged.count() == len(read_access(app.state.db))
+    text = page.locator("table.access").inner_text()
+    for kind in ("round", "finding", "report"):
+        assert kind in text
+    shoot(page, "08-admin-access-log")
