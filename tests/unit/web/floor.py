@@ -17,12 +17,9 @@ import pytest
 
 from audit.store.application import FactStore
 from consumers.cli import main
+from consumers.serve import Service
 from consumers.settings import Settings
 from consumers.wiring import open_store
-from projections.findings import FindingsProjection
-from projections.reconciliation import ReconciliationProjection
-from projections.table_state import TableStateProjection
-from projections.together import catch_up_together
 
 SHIFT = ["--tables", "3", "--rounds", "4", "--seed", "7", "--game", "mixed"]
 TWIN_ROUND = "TWIN-r1"
@@ -60,7 +57,6 @@ def build_floor(root: Path) -> dict[str, Any]:
         path.write_text("".join(json.dumps(e) + "\n" for e in events))
         assert main(["ingest", "--from-file", str(path)]) == 0
         store: FactStore = open_store(Settings.from_env())
-    catch_up_together([FindingsProjection(store), ReconciliationProjection(store),
-                       TableStateProjection(store)])  # fmt: skip
+    Service(store).run_pass()  # every read model caught up, as `tablewatch serve` keeps them
     games = {e["table_id"]: e.get("game", "paigow") for e in events if e["type"] == "table_opened"}
     return {"store": store, "events": events, "wrong": wrong, "games": games, "root": root}
