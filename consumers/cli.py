@@ -31,6 +31,7 @@ from consumers import (
     serve_cli,
     stats_cli,
     store_cli,
+    users_cli,
     verify_cli,
 )
 from consumers.errors import TablewatchError
@@ -64,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     stats_cli.register(commands)
     report_cli.register(commands)
     serve_cli.register(commands)
+    users_cli.register(commands)
     return parser
 
 

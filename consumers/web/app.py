@@ -15,10 +15,11 @@ from fastapi.responses import RedirectResponse, Response
 from audit.store.application import FactStore
 from consumers.settings import Settings
 from consumers.web import auth, console
-from consumers.web.api import alerts, chain, findings, reports, stats, tables, users
+from consumers.web.api import alerts, cases, chain, findings, reports, stats, tables, users
 from consumers.web.api import rounds as rounds_api
 from consumers.web.api.chain import ChainWatch
 from consumers.web.api.views import Views
+from consumers.web.cases import Cases
 from consumers.web.db import WebDB
 from consumers.web.errors import install_error_handlers
 from consumers.wiring import open_store
@@ -38,12 +39,12 @@ def create_app(settings: Settings, *, store: FactStore | None = None) -> FastAPI
     app.state.settings = settings
     app.state.store = store
     app.state.db = WebDB(store)
-    if not store.is_postgres:
-        app.state.db.create_tables()  # PostgreSQL: made by 'tablewatch db migrate', its owner
+    app.state.db.ensure_tables()  # on PostgreSQL 'tablewatch db migrate' made them already
     app.state.views = Views.open(store)
     install_error_handlers(app)
     app.include_router(auth.router)
     app.state.chain_watch = ChainWatch(store)
+    app.state.cases = Cases(store)
     for router in (
         findings.router,
         tables.router,
@@ -52,6 +53,7 @@ def create_app(settings: Settings, *, store: FactStore | None = None) -> FastAPI
         chain.router,
         alerts.router,
         users.router,
+        cases.router,
         rounds_api.router,
         console.router,  # before the home route below: its "/" answers first
     ):

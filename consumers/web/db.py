@@ -54,9 +54,28 @@ class WebDB:
     """Run the web's statements in the store's database, ``{p}`` for each placeholder."""
 
     def __init__(self, store: FactStore) -> None:
+        self.store = store  # held: a store collected closes its connections
         self.datastore: Any = store.recorder.datastore  # type: ignore[attr-defined]
         self.is_postgres = store.is_postgres
         self.placeholder = "%s" if store.is_postgres else "?"
+
+    def missing_tables(self) -> list[str]:
+        """Return the web's tables not yet in the database."""
+        if self.is_postgres:
+            found = {t for t in WEB_TABLES if self.query("SELECT to_regclass({p})", [t])[0][0]}
+        else:
+            rows = self.query("SELECT name FROM sqlite_master WHERE type = 'table'")
+            found = {row[0] for row in rows}
+        return [t for t in WEB_TABLES if t not in found]
+
+    def ensure_tables(self) -> None:
+        """Create the web's tables when any is missing; run no DDL when all are there.
+
+        A PostgreSQL store is migrated by its owner (``tablewatch db migrate``), and the
+        roles the services run as may not run DDL: they find the tables made.
+        """
+        if self.missing_tables():
+            self.create_tables()
 
     def create_tables(self) -> None:
         """Create the web's tables and the access log's guard (idempotent)."""

@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from consumers.web.api.inputs import BadInputError
 from consumers.web.auth import CsrfError, ForbiddenError, NotAuthenticatedError
+from consumers.web.cases import CaseError, CaseNotFoundError
 from consumers.web.templating import templates
 
 log = logging.getLogger(__name__)
@@ -102,6 +103,14 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(BadRequestError)
     async def bad_request(request: Request, exc: BadRequestError) -> Response:
         return error_response(request, 400, str(exc))
+
+    @app.exception_handler(CaseNotFoundError)
+    async def no_case(request: Request, exc: CaseNotFoundError) -> Response:
+        return error_response(request, 404, str(exc))
+
+    @app.exception_handler(CaseError)
+    async def case_conflict(request: Request, exc: CaseError) -> Response:
+        return error_response(request, 409, str(exc))
 
     @app.exception_handler(PendingError)
     async def pending(request: Request, exc: PendingError) -> Response:
