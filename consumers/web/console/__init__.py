@@ -11,7 +11,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
 from consumers.web.auth import NotAuthenticatedError, request_session
-from consumers.web.console import admin, findings, floor, reports, rounds, static
+from consumers.web.console import admin, cases, findings, floor, reports, rounds, static
 from consumers.web.console.pages import HOME
 
 router = APIRouter()
@@ -20,6 +20,7 @@ router.include_router(findings.router)
 router.include_router(floor.router)
 router.include_router(reports.router)
 router.include_router(admin.router)
+router.include_router(cases.router)
 router.include_router(rounds.router)
 
 
