@@ -8,9 +8,13 @@ role is kept to its pages. Every page is saved as a screenshot (tests/browser/ar
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
+from audit.events.catalogue import parse_event
+from audit.store.ingest import Accepted, Ingestor
+from consumers.serve import Service
 from consumers.web.access_log import read_access
 from tests.unit.web.conftest import PASSWORD
 
@@ -40,6 +44,7 @@ def test_an_analyst_opens_a_finding_steps_through_its_replay_and_works_a_case(pa
 
     page.click("#open-replay")
     page.wait_for_url(re.compile(r"/rounds/"))
+    round_id = page.url.split("/rounds/", 1)[1].split("?", 1)[0]
     finding = page.locator(f"#finding-{finding_id}")
     step = page.locator("section.step", has=finding)
     assert step.get_attribute("data-kind") == "settlement"
@@ -63,13 +68,41 @@ def test_an_analyst_opens_a_finding_steps_through_its_replay_and_works_a_case(pa
     assert page.locator("section.step[data-kind=hands]").is_visible()
     assert not deal.is_visible()
 
-    assert [a.kind for a in read_access(app.state.db, user="ann")][:2] == ["round", "finding"]
+    # Back to the finding: open a case from it, note it, link a round, close it.
+    page.goto(f"/findings/{finding_id}")
+    page.fill("input[name=note]", "paid $5 over the paytable")
+    page.click("#open-case")
+    page.wait_for_url(re.compile(r"/cases/C-\d{5}$"))
+    case_id = page.url.rsplit("/", 1)[1]
+    assert page.locator("#case-status").inner_text() == "open"
+    page.fill("#note-form textarea[name=text]", "dealer spoken to; tape reviewed")
+    page.click("#note-form button")
+    page.fill("#round-form input[name=round_id]", round_id)
+    page.click("#round-form button")
+    assert page.locator("ul.rounds a").inner_text() == round_id
+    shoot(page, "05-case-open")
+    page.select_option("#close-form select[name=disposition]", "procedure_violation")
+    page.fill("#close-form input[name=note]", "retraining booked")
+    page.click("#close-form button")
+    page.wait_for_load_state()
+    assert page.locator("#case-status").inner_text() == "closed"
+    assert page.locator("#disposition").inner_text().startswith("procedure_violation")
+    assert page.locator("#close-form").count() == 0
+    assert page.locator("ul.notes li").count() == 2
+    shoot(page, "06-case-closed")
+    page.click("header nav >> text=Cases")
+    assert page.locator(f'tr.case-row[data-case="{case_id}"]').count() == 1
+
+    views = [(a.kind, a.ref) for a in read_access(app.state.db, user="ann")]
+    assert ("finding", finding_id) in views
+    assert any(kind == "round" and ref.endswith(f"/{round_id}") for kind, ref in views)
+    assert ("case", case_id) in views
 
 
 def test_an_auditor_opens_the_mgr_and_downloads_its_csv(page, shoot, app):
     sign_in(page, "aud")
     assert page.url.endswith("/reports/mgr")
-    shoot(page, "05-mgr")
+    shoot(page, "07-mgr")
     chart = page.locator("svg.hold-chart")
     assert chart.is_visible()
     holds = page.locator("tr.shift td.hold").all_inner_texts()
@@ -84,7 +117,7 @@ def test_an_auditor_opens_the_mgr_and_downloads_its_csv(page, shoot, app):
     assert len(text.splitlines()) > page.locator("tr.shift").count()
     page.click(f"a[href='/reports/variance?gaming_day={day}']")
     page.wait_for_url(re.compile("/reports/variance"))
-    shoot(page, "06-variance")
+    shoot(page, "08-variance")
     views = [(a.kind, a.ref) for a in read_access(app.state.db, user="aud")]
     assert views.count(("report", f"mgr/{day}")) == 2  # the page, then its CSV
     assert ("report", f"variance/{day}") in views
@@ -96,7 +129,7 @@ def test_each_role_is_kept_to_its_pages(page, shoot):
         answer = page.goto(path)
         assert answer.status == 403
         assert "may not open this" in page.locator("[role=alert]").inner_text()
-    shoot(page, "07-analyst-refused-mgr")
+    shoot(page, "09-analyst-refused-mgr")
     page.goto("/findings")
     page.click("header form button")  # sign out
     page.goto("/findings")
@@ -111,6 +144,25 @@ def test_the_admin_reads_the_access_log_the_others_wrote(page, shoot, app):
     logged = page.locator("table.access tbody tr")
     assert logged.count() == len(read_access(app.state.db))
     text = page.locator("table.access").inner_text()
-    for kind in ("round", "finding", "report"):
+    for kind in ("round", "finding", "case", "report"):
         assert kind in text
-    shoot(page, "08-admin-access-log")
+    shoot(page, "10-admin-access-log")
+
+
+def test_the_floor_shows_each_table_and_an_alert_arriving_live(page, shoot, floor):
+    sign_in(page, "ann")
+    page.goto("/floor")
+    tables = {e["table_id"] for e in floor["events"] if e["type"] == "table_opened"}
+    assert page.locator("table.floor tbody tr").count() == len(tables)
+    page.wait_for_function("document.getElementById('live-status').textContent === 'live'")
+    # A settlement recorded again under its event id, with another payout: DATA-ID-REUSED.
+    settled = next(e for e in floor["events"] if e["type"] == "wager_settled")
+    changed = parse_event(json.dumps({**settled, "paid": "999.00"}))
+    store = floor["store"]
+    Ingestor(store).record_batch([Accepted(changed, "browser-test")], "browser-test", 0)
+    Service(store).run_pass()  # the projection loop of `tablewatch serve`, once
+    alert = page.locator("#alerts li.critical")
+    alert.wait_for()
+    assert "DATA-ID-REUSED" in alert.inner_text()
+    assert settled["table_id"] in alert.inner_text()
+    shoot(page, "11-floor-live-alert")
