@@ -44,7 +44,6 @@ from consumers.web.app import create_app
 from consumers.web.auth import add_user
 from projections.findings import open_findings_view
 from projections.findings_view import FindingFilter
-from projections.round_index import open_round_index_view
 
 TARGET_P99_MS = 100.0
 PASSWORD = "a bench password, long enough"
@@ -59,9 +58,9 @@ def _figures(samples: list[float]) -> dict[str, float]:
     return {"p50_ms": statistics.median(samples) * 1000, "p99_ms": _quantile(samples, 0.99) * 1000}
 
 
-def pick_rounds(store: FactStore, count: int) -> list[tuple[str, str]]:
+def pick_rounds(store: FactStore, shift: Path, count: int) -> list[tuple[str, str]]:
     """Return (table, round) pairs: the newest rounds with a finding, one per table, and
-    as many rounds chosen at random (seeded) from the round index."""
+    as many rounds chosen at random (seeded) from the shift the store was built from."""
     found = open_findings_view(store).select(FindingFilter())
     flagged: dict[str, str] = {}
     for row in reversed(found):
@@ -69,12 +68,14 @@ def pick_rounds(store: FactStore, count: int) -> list[tuple[str, str]]:
             flagged[row["table_id"]] = row["round_id"]
         if len(flagged) >= count:
             break
-    index = open_round_index_view(store)
-    with index.datastore.transaction(commit=False) as cursor:
-        cursor.execute("SELECT table_id, round_id FROM round_index")
-        every = [tuple(row) for row in cursor.fetchall()]
+    every = []
+    with shift.open() as lines:
+        for line in lines:
+            if '"round_started"' in line:
+                fact = json.loads(line)
+                every.append((str(fact["table_id"]), str(fact["round_id"])))
     chosen = random.Random(2026).sample(every, min(count, len(every)))
-    return list(flagged.items()) + [(str(t), str(r)) for t, r in chosen]
+    return list(flagged.items()) + chosen
 
 
 def in_process(store: FactStore, rounds: list[tuple[str, str]], repeats: int) -> list[float]:
@@ -136,7 +137,7 @@ def main() -> None:
         shutil.copy2(home / "data" / STORE, scratch / STORE)
         store = FactStore(StoreConfig.sqlite(scratch / STORE))
         facts = store.last_notification_id()
-        rounds = pick_rounds(store, 10)
+        rounds = pick_rounds(store, home / "shift.jsonl", 10)
         local = _figures(in_process(store, rounds, args.repeats))
         http = _figures(over_http(scratch, rounds, args.repeats))
     finally:
