@@ -20,9 +20,11 @@ from zoneinfo import ZoneInfo
 from fastapi import APIRouter, Depends, Path, Request
 from fastapi.responses import HTMLResponse
 
+from consumers.web.access_log import record_access
 from consumers.web.api import findings as api
 from consumers.web.api.inputs import BadInputError
 from consumers.web.api.views import Views, views_of
+from consumers.web.cases import CaseFilter
 from consumers.web.console.pages import Analyst, page
 from consumers.web.errors import PendingError
 
@@ -123,4 +125,8 @@ def finding_page(
 ) -> HTMLResponse:
     """Show one finding: its rule, evidence, money at stake; its replay; open a case from it."""
     finding = api.one_finding(request, user, views, finding_id)  # 404s, and logs the view
-    return page(request, "finding.html", {"finding": finding})
+    # The cases already opened from it, so a second analyst joins one rather than open another.
+    cases = request.app.state.cases.select(CaseFilter(finding_id=finding.finding_id))
+    if cases:
+        record_access(request.app.state.db, user, "cases", f"finding={finding.finding_id}")
+    return page(request, "finding.html", {"finding": finding, "cases": cases})

@@ -64,6 +64,8 @@ def test_a_case_is_opened_noted_linked_and_closed_from_forms(app, floor, analyst
     assert 'id="close-form"' not in page  # a closed case takes nothing more
     assert ("case", case_id) in [(a.kind, a.ref) for a in read_access(app.state.db, user="ann")]
 
+    on_finding = analyst.get(f"/findings/{finding['finding_id']}").text
+    assert f'<a href="/cases/{case_id}">{case_id}</a> (closed, procedure_violation)' in on_finding
     listed = analyst.get("/cases?status=closed&disposition=procedure_violation").text
     assert f'data-case="{case_id}"' in listed
     assert f'data-case="{case_id}"' not in analyst.get("/cases?status=open").text
