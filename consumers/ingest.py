@@ -221,7 +221,7 @@ def to_checked(raw: bytes, origin: str) -> Checked | Rejected:
     and the message is refused with the error as its reason: kept, never dropped.
     """
     try:
-        return check(parse_arriving(raw), origin)
+        return check(parse_arriving(raw), origin, raw)
     except InvalidEventError as error:
         return Rejected(raw, origin, str(error))
     except Exception as error:  # the message is kept as a rejection, its defect logged
