@@ -24,6 +24,9 @@ False
 >>> args = ("00000000-0000-0000-0000-000000000001", 2, "2026-11-21T08:00:00+00:00", "x", "s@1")
 >>> fact_link(GENESIS, *args, digest("{}")) == fact_link(GENESIS, *args[:-1], "s@2", digest("{}"))
 False
+>>> sent, resent = (hashlib.sha256(raw).hexdigest() for raw in (b'{"a":1}', b'{"a": 1}'))
+>>> len({fact_link(GENESIS, *args, digest("{}"), each) for each in (None, sent, resent)})
+3
 """
 
 from __future__ import annotations
