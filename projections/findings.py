@@ -7,6 +7,11 @@ it does not start afresh with a gaming day (a table's tile set and bank rotation
 over, an opener is judged against the prior day's closer, a slip is reused across
 tables and days), so a restart loads it rather than replaying any day, and a restart,
 or a rebuild from zero, gives the same findings.
+
+At each ``table_opened`` it also writes the table's state in its game's verifier as it
+stood just before (``replay_contexts``): a replay takes the table up there and reads
+only the facts since, so it costs the round's gaming day, not the table's history,
+and judges as this projection did (``consumers/replay_cli.py``).
 """
 
 from __future__ import annotations
@@ -14,10 +19,17 @@ from __future__ import annotations
 from typing import Any
 
 from audit.events.envelope import Event
+from audit.events.table import TableOpened
 from audit.store.application import FactStore
 from audit.verification.floor import FloorVerifier
+from projections.checkpoint import dumps
 from projections.fact_projection import FactProjection
-from projections.findings_view import FindingsView, PostgresFindingsView, SQLiteFindingsView
+from projections.findings_view import (
+    FindingsView,
+    PostgresFindingsView,
+    ReplayContext,
+    SQLiteFindingsView,
+)
 from projections.rows_view import open_view
 
 TRACKING_NAME = "findings<-tablewatch"
@@ -40,5 +52,13 @@ class FindingsProjection(FactProjection):
         super().__init__(store, view or open_findings_view(store))
 
     def apply(self, fact: Event, notification_id: int) -> list[tuple[Any, ...]]:
-        """Judge one fact; return the findings it completes, each with its position."""
-        return [(finding, notification_id) for finding in self.verifier.feed(fact)]
+        """Judge one fact; return the findings it completes, each with its position, and at a
+        table's opening its state before it (a :class:`ReplayContext`)."""
+        rows: list[tuple[Any, ...]] = []
+        if isinstance(fact, TableOpened):
+            game = self.verifier.game_after(fact)
+            state = dumps({"table": self.verifier.table_state(fact.table_id, game)})
+            day = fact.gaming_day.isoformat()
+            rows.append(ReplayContext(fact.table_id, notification_id, game, day, state))
+        rows += [(finding, notification_id) for finding in self.verifier.feed(fact)]
+        return rows

@@ -23,7 +23,7 @@ import psycopg
 from psycopg import sql
 
 SCHEMA_TABLE = "tablewatch_schema"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """Raise it whenever the DDL changes: a store migrated before is refused until migrated again."""
 _LOCK_KEY = 0x7461_626C_6577_6174  # any fixed bigint: "tablewat", as bytes
 _MARK_SQL = [

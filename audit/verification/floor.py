@@ -14,7 +14,7 @@ series.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Protocol
+from typing import Any, Protocol
 
 from audit.accounting.reconcile import Reconciler
 from audit.events.envelope import Event
@@ -36,6 +36,14 @@ class GameVerifier(Protocol):
 
     def finish(self) -> list[Finding]:
         """Judge what the end of a finite stream completes."""
+        ...
+
+    def table_state(self, table_id: str) -> Any:
+        """Return all the verifier holds of one table."""
+        ...
+
+    def restore_table(self, table_id: str, state: Any) -> None:
+        """Take up a table as :meth:`table_state` returned it."""
         ...
 
 
@@ -67,6 +75,16 @@ class FloorVerifier:
             self.games[event.table_id] = event.game
         game = self.games.get(event.table_id, DEFAULT_GAME)
         return self._verifier(game).feed(event) + self.accounts.feed(event)
+
+    def game_after(self, event: TableOpened) -> str:
+        """Return the game whose verifier judges the table once ``event`` opens it."""
+        if event.game in VERIFIERS:
+            return event.game
+        return self.games.get(event.table_id, DEFAULT_GAME)
+
+    def table_state(self, table_id: str, game: str) -> Any:
+        """Return what a game's verifier holds of a table (``table_state`` of that verifier)."""
+        return self._verifier(game).table_state(table_id)
 
     def finish(self) -> list[Finding]:
         """Judge what the end of a finite stream completes."""
