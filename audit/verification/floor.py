@@ -57,11 +57,12 @@ VERIFIERS: dict[str, Callable[[], GameVerifier]] = {
 class FloorVerifier:
     """Judges a floor's stream one fact at a time."""
 
-    def __init__(self) -> None:
+    def __init__(self, retire_after_days: int | None = None) -> None:
+        """``retire_after_days``: the accounts' retirement window (None, offline: never)."""
         self.verifiers: dict[str, GameVerifier] = {}
         self.games: dict[str, str] = {}
         """Table -> the game it opened for."""
-        self.accounts = Reconciler()
+        self.accounts = Reconciler(retire_after_days, track_changes=False)
 
     def _verifier(self, game: str) -> GameVerifier:
         verifier = self.verifiers.get(game)

@@ -6,63 +6,13 @@ by careless dealers, so a table's context (its tile set, dice, bank rotation, sh
 carries from one day into the next, where the replay must take it up.
 """
 
-import json
-import random
-from datetime import UTC, datetime, timedelta
-
 import pytest
 
-from audit.events.catalogue import event_json, parse_event
-from audit.simulation.irregularities import careless_shift
-from audit.simulation.shift import ShiftConfig
 from audit.store.application import FactStore, StoreConfig
-from audit.store.ingest import Accepted, Ingestor
 from consumers.replay_cli import load_replay
 from projections.findings import FindingsProjection
 from projections.findings_view import FindingFilter
-from projections.round_index import RoundIndexProjection
-
-START = datetime(2026, 11, 21, 20, tzinfo=UTC)
-
-
-def floor_day(day, *, tables=4, rounds=6, rate=0.3):
-    """One gaming day of the same tables every day (renamed: the simulation draws numbers)."""
-    config = ShiftConfig(
-        tables, rounds, start=START + timedelta(days=day), shifts=2,
-        games=(("paigow", 0.5), ("baccarat21", 0.5)),
-    )  # fmt: skip
-    events, _ = careless_shift(config, random.Random(1000 + day), rate)
-    events = list(events)
-    names: dict[str, str] = {}
-    for table_id in sorted({e.table_id for e in events}):
-        prefix = table_id.split("-")[0]
-        same_game = sum(1 for name in names.values() if name.startswith(prefix))
-        names[table_id] = f"{prefix}-T{same_game}"
-    return [_with(e, table_id=names.get(e.table_id, e.table_id)) for e in events]
-
-
-def _with(event, **changes):
-    return parse_event(json.dumps({**json.loads(event_json(event)), **changes}))
-
-
-def store_days(config, days):
-    """Ingest the days in order, each table's seq running on from the day before."""
-    store = FactStore(config)
-    ingestor = Ingestor(store)
-    next_seq: dict[str, int] = {}
-    for number, day in enumerate(days):
-        events = floor_day(day)
-        ends: dict[str, int] = {}
-        moved = []
-        for event in events:
-            seq = event.seq + next_seq.get(event.table_id, 0)
-            ends[event.table_id] = max(seq, ends.get(event.table_id, -1))
-            moved.append(_with(event, seq=seq))
-        next_seq.update((table, seq + 1) for table, seq in ends.items())
-        ingestor.record_batch([Accepted(e, "t") for e in moved], f"day-{number}", len(moved) - 1)
-    FindingsProjection(store).catch_up()
-    RoundIndexProjection(store).catch_up()
-    return store
+from tests.integration.floor_history import store_days
 
 
 def _rounds(store):
