@@ -5,6 +5,10 @@ which, every hand as set beside the house way, each wager's settlement beside th
 engine's, and verification's findings placed under the step each concerns. The
 replay itself is pure (``audit/verification/paigow/replay.py``); this module finds
 the round's table and events in the store and prints the steps as plain text.
+
+A replay reads one table's gaming day, not the history: the table's verification
+state at its opening before the round (kept by the findings projection), then the
+table's facts since, by aggregate (:func:`read_round`; docs/history.md).
 """
 
 from __future__ import annotations
