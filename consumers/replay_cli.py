@@ -40,11 +40,12 @@ from projections.checkpoint import loads
 from projections.findings import FindingsProjection
 from projections.round_index import RoundIndexProjection
 
-REPLAYS: dict[str, Callable[[list[Event], str, str], Any]] = {
+REPLAYS: dict[str, Callable[..., RoundReplay]] = {
     "paigow": replay_round,
     "baccarat21": replay_b21_round,
 }
-"""Game -> its replay builder; every replay has titled steps of lines and findings."""
+"""Game -> its replay builder (events, round id, table id, and ``verifier=`` a verifier holding
+the table as it stood before the events); every replay has titled steps of lines and findings."""
 WIDTH = 100
 """Every line printed fits in this many columns."""
 
