@@ -36,6 +36,7 @@ failure and exits non-zero.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 import time
@@ -51,8 +52,10 @@ from eventsourcing.persistence import Tracking
 
 from audit.store.application import FactStore
 from audit.verification.findings import Severity
+from consumers.alert_metrics import KAFKA, WEBHOOK, DeliveryMetrics
 from consumers.errors import ConfigError, TablewatchError
 from consumers.kafka_io import Producer, StopFlag, ensure_topics, flush, make_producer, publish
+from consumers.readiness import Readiness
 from consumers.settings import Settings, kafka_connection
 from projections.findings import FindingsProjection
 from projections.findings_view import FindingFilter
@@ -149,8 +152,16 @@ class Webhook:
     def __repr__(self) -> str:
         return f"Webhook({self.name!r})"
 
-    def post(self, alert: Mapping[str, Any], idempotency_key: str) -> int:
-        """Deliver ``alert`` with ``"alert_type": "finding"``; return the answer's status."""
+    def post(
+        self,
+        alert: Mapping[str, Any],
+        idempotency_key: str,
+        on_retry: Callable[[float], None] | None = None,
+    ) -> int:
+        """Deliver ``alert`` with ``"alert_type": "finding"``; return the answer's status.
+
+        ``on_retry`` is told the wait before each retry.
+        """
         body = json.dumps({**alert, "alert_type": "finding"}).encode()
         attempt = 0
         while True:
@@ -176,6 +187,8 @@ class Webhook:
                 self.retries,
                 delay,
             )
+            if on_retry is not None:
+                on_retry(delay)
             self._sleep(delay)
 
     def _attempt(self, body: bytes, idempotency_key: str) -> tuple[int, str, float | None]:
@@ -232,7 +245,8 @@ class Alerter:
 
     ``producer`` None: no topic leg (no real Kafka). ``hold_webhook_failures``: a webhook
     that fails leaves its leg where it is, to be tried again after a back-off, instead of
-    raising (:data:`OUTAGE_MAX_BACKOFF_S`).
+    raising (:data:`OUTAGE_MAX_BACKOFF_S`). ``metrics`` counts each leg's deliveries
+    (``consumers/alert_metrics.py``).
     """
 
     def __init__(
@@ -244,6 +258,7 @@ class Alerter:
         *,
         hold_webhook_failures: bool = False,
         clock: Callable[[], float] = time.monotonic,
+        metrics: DeliveryMetrics | None = None,
     ) -> None:
         self.view = view
         self.producer = producer
@@ -254,6 +269,13 @@ class Alerter:
         self.webhook_failures = 0
         """Failed passes of the webhook leg in a row (0 while it delivers)."""
         self._webhook_retry_at = 0.0
+        self.webhook_error: str | None = None
+        """Why the webhook leg last failed, while it is held (None while it delivers)."""
+        self.metrics = metrics if metrics is not None else DeliveryMetrics()
+        if producer is not None:
+            self.metrics.leg(KAFKA, topic)
+        if webhook is not None:
+            self.metrics.leg(WEBHOOK, webhook.name)
 
     @property
     def position(self) -> int:
@@ -275,10 +297,20 @@ class Alerter:
                 if row["row_number"] > topic_at:
                     self._publish(self.producer, row)
                     sent += 1
+            self._stand(KAFKA, self.topic, rows, topic_at, sent)
         if self.webhook is not None and hook_at is not None:
             sent_to_hook = self._webhook_leg(self.webhook, rows, hook_at)
+            self._stand(WEBHOOK, self.webhook.name, rows, hook_at, sent_to_hook)
             sent = sent if self.producer is not None else sent_to_hook
         return sent
+
+    def _stand(
+        self, sink: str, target: str, rows: list[dict[str, Any]], at: int, delivered: int
+    ) -> None:
+        """Note where a leg stands after its pass: ``delivered`` of the rows beyond ``at``."""
+        beyond = [row["row_number"] for row in rows if row["row_number"] > at]
+        position = beyond[delivered - 1] if delivered else at
+        self.metrics.standing(sink, target, position, len(beyond) - delivered)
 
     def _webhook_leg(self, webhook: Webhook, rows: list[dict[str, Any]], hook_at: int) -> int:
         """POST each row after ``hook_at``; return how many went. A failure holds the leg."""
@@ -291,15 +323,19 @@ class Alerter:
                     self._post(webhook, row)
                     posted += 1
         except AlertDeliveryError as error:
+            self.metrics.failed(WEBHOOK, webhook.name)
             if not self.hold_webhook_failures:
                 raise
             self.webhook_failures += 1
+            self.webhook_error = str(error)
             delay = min(webhook.backoff_s * 2**self.webhook_failures, OUTAGE_MAX_BACKOFF_S)
             self._webhook_retry_at = self._clock() + delay
+            self.metrics.retrying(WEBHOOK, webhook.name, delay)
             log.error("%s; the webhook leg holds its position and tries again in %.1fs",
                       error, delay)  # fmt: skip
         else:
             self.webhook_failures = 0
+            self.webhook_error = None
         return posted
 
     def _webhook_position(self, topic_at: int) -> int | None:
@@ -315,22 +351,29 @@ class Alerter:
     def _publish(self, producer: Producer, row: Mapping[str, Any]) -> None:
         """Publish, flush, then record the row: a crash repeats only this alert."""
         finding_id: str = row["finding_id"]
-        publish(
-            producer,
-            self.topic,
-            str(row["table_id"]).encode(),
-            json.dumps(alert_body(row)).encode(),
-            [(FINDING_ID_HEADER, finding_id.encode())],
-        )
-        flush(producer)
+        try:
+            publish(
+                producer,
+                self.topic,
+                str(row["table_id"]).encode(),
+                json.dumps(alert_body(row)).encode(),
+                [(FINDING_ID_HEADER, finding_id.encode())],
+            )
+            flush(producer)
+        except Exception:  # counted, and raised: the alerter stops, its position unmoved
+            self.metrics.failed(KAFKA, self.topic)
+            raise
         self.view.insert_tracking(Tracking(TRACKING_NAME, row["row_number"]))
+        self.metrics.delivered(KAFKA, self.topic, row["row_number"])
         log.info("alert %s (%s %s) published", finding_id, row["severity"], row["code"])
 
     def _post(self, webhook: Webhook, row: Mapping[str, Any]) -> None:
         """POST, then record the row: a crash repeats only this alert."""
         finding_id: str = row["finding_id"]
-        webhook.post(alert_body(row), finding_id)
+        retrying = functools.partial(self.metrics.retrying, WEBHOOK, webhook.name)
+        webhook.post(alert_body(row), finding_id, on_retry=retrying)
         self.view.insert_tracking(Tracking(WEBHOOK_TRACKING_NAME, row["row_number"]))
+        self.metrics.delivered(WEBHOOK, webhook.name, row["row_number"])
         log.info("alert %s posted to %s", finding_id, webhook.name)
 
 
@@ -341,12 +384,16 @@ def run_alerts(
     webhook_url: str | None = None,
     follow: bool = False,
     poll_s: float = 1.0,
+    metrics: DeliveryMetrics | None = None,
+    readiness: Readiness | None = None,
 ) -> int:
     """Bring the findings up to date and send the new alerts; with ``follow``, until SIGTERM.
 
     Return how many alerts were sent (published to the topic, or posted to the webhook
     when there is no topic leg). The topic leg needs ``KAFKA_BOOTSTRAP_SERVERS``; without
     it the webhook leg runs alone, and with neither there is nowhere to send alerts.
+    ``readiness`` is up once a pass has gone through, and down while the webhook leg is
+    held by a failing webhook (the topic leg goes on meanwhile).
     """
     bootstrap = kafka_connection(settings)
     if bootstrap is None and webhook_url is None:
@@ -369,7 +416,7 @@ def run_alerts(
         else:
             log.warning("no KAFKA_BOOTSTRAP_SERVERS: alerts go to the webhook only")
         alerter = Alerter(projection.view, producer, settings.alerts_topic, webhook,
-                          hold_webhook_failures=follow)  # fmt: skip
+                          hold_webhook_failures=follow, metrics=metrics)  # fmt: skip
         if not follow:
             projection.catch_up()
             return alerter.publish_new()
@@ -378,6 +425,11 @@ def run_alerts(
         while not stop.is_set():
             projection.catch_up()
             sent += alerter.publish_new()
+            if readiness is not None:
+                if alerter.webhook_error is None:
+                    readiness.up()
+                else:
+                    readiness.down(alerter.webhook_error)
             if not stop.is_set():
                 time.sleep(poll_s)
     return sent

@@ -48,6 +48,10 @@ class IngestSummary:
     rejected: int = 0
     batches: int = 0
     started: float = field(default_factory=time.perf_counter)
+    next_offsets: dict[str, int] = field(default_factory=dict)
+    """Per Kafka source (``table-events[3]``), the next offset the ingest will store."""
+    end_offsets: dict[str, int] = field(default_factory=dict)
+    """Per Kafka source, its end offset as the broker last told it (asked every few seconds)."""
 
     def add(self, messages: int, result: BatchResult) -> None:
         """Add one recorded batch."""
@@ -57,6 +61,17 @@ class IngestSummary:
         self.observations += result.observations
         self.rejected += result.rejected
         self.batches += 1
+
+    def lag(self) -> dict[str, int]:
+        """Return, per Kafka source with a known end, the messages not yet stored.
+
+        Never negative: an end told before the latest commits (or Tansu's listed end,
+        which falls short of the true one) means nothing is waiting, not less than nothing.
+        """
+        return {
+            source: max(0, end - self.next_offsets.get(source, 0))
+            for source, end in self.end_offsets.items()
+        }
 
     @property
     def seconds(self) -> float:
@@ -187,6 +202,16 @@ def source_name(topic: str, partition: int) -> str:
     return f"{topic}[{partition}]"
 
 
+def split_source(source: str) -> tuple[str, int]:
+    """Return the topic and partition a :func:`source_name` names.
+
+    >>> split_source("table-events[3]")
+    ('table-events', 3)
+    """
+    topic, _, partition = source.rpartition("[")
+    return topic, int(partition.rstrip("]"))
+
+
 def to_checked(raw: bytes, origin: str) -> Checked | Rejected:
     """Validate one message's bytes: what the store needs of the event, or why it was refused.
 
@@ -196,7 +221,7 @@ def to_checked(raw: bytes, origin: str) -> Checked | Rejected:
     and the message is refused with the error as its reason: kept, never dropped.
     """
     try:
-        return check(parse_arriving(raw), origin)
+        return check(parse_arriving(raw), origin, raw)
     except InvalidEventError as error:
         return Rejected(raw, origin, str(error))
     except Exception as error:  # the message is kept as a rejection, its defect logged

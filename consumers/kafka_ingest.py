@@ -38,7 +38,7 @@ from typing import Any, TextIO
 from eventsourcing.persistence import IntegrityError
 
 from audit.store.application import FactStore
-from audit.store.ingest import BatchResult, Ingestor, PreparedBatch
+from audit.store.ingest import Ingestor, PreparedBatch
 from consumers.faults import (
     STALL_WARNING_S,
     Recovery,
@@ -172,13 +172,15 @@ def _run(
             settings.dlq_topic: settings.partitions,
         }
         ensure_topics(bootstrap, topics, replication_factor=settings.replication_factor)
-        reader.start(_start_offsets(bootstrap, settings, ingestor))
+        reader.start(_starting(summary, settings, _start_offsets(bootstrap, settings, ingestor)))
         with make_producer(bootstrap) as producer:
             dead_letters = DeadLetter(producer, settings.dlq_topic)
-            in_flight: Future[list[tuple[int, BatchResult]]] | None = None
+            in_flight: Future[list[tuple[int, PreparedBatch]]] | None = None
             try:
                 while not stop.is_set():
                     polled = reader.receive()
+                    for partition, end in polled.ends.items():
+                        summary.end_offsets[source_name(settings.events_topic, partition)] = end
                     prepared = prepare_checked(polled.batches, ingestor, dead_letters)
                     try:
                         _settle(in_flight, summary, recovery)
@@ -188,7 +190,8 @@ def _run(
                         ingestor.recover()
                         reader.close()
                         reader = _reader(bootstrap, settings)
-                        reader.start(_start_offsets(bootstrap, settings, ingestor))
+                        starts = _start_offsets(bootstrap, settings, ingestor)
+                        reader.start(_starting(summary, settings, starts))
                         continue
                     committed, in_flight = in_flight is not None, None  # counted once
                     if committed or not polled.batches:
@@ -215,14 +218,30 @@ def _run(
         reader.close()
 
 
+def _starting(summary: IngestSummary, settings: Settings, starts: dict[int, int]) -> dict[int, int]:
+    """Note where each partition starts as the next offset to store (for the lag); return them."""
+    for partition, start in starts.items():
+        summary.next_offsets[source_name(settings.events_topic, partition)] = start
+    return starts
+
+
 def _commit_all(
     ingestor: Ingestor, prepared: list[tuple[int, PreparedBatch]]
-) -> list[tuple[int, BatchResult]]:
-    return [(count, ingestor.commit(batch)) for count, batch in prepared]
+) -> list[tuple[int, PreparedBatch]]:
+    for _, batch in prepared:
+        ingestor.commit(batch)
+    return prepared
+
+
+def _count(summary: IngestSummary, committed: list[tuple[int, PreparedBatch]]) -> None:
+    """Add committed batches to the totals, and move their sources' next offsets past them."""
+    for count, batch in committed:
+        summary.add(count, batch.result)
+        summary.next_offsets[batch.source] = batch.position + 1
 
 
 def _settle(
-    in_flight: Future[list[tuple[int, BatchResult]]] | None,
+    in_flight: Future[list[tuple[int, PreparedBatch]]] | None,
     summary: IngestSummary,
     recovery: Recovery,
 ) -> None:
@@ -241,8 +260,7 @@ def _settle(
         except FutureTimeout:
             recovery.stalled(time.monotonic() - started)
             continue
-        for count, result in results:
-            summary.add(count, result)
+        _count(summary, results)
         return
 
 
@@ -250,7 +268,7 @@ _Job = tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]
 
 
 def _wait_out(
-    in_flight: Future[list[tuple[int, BatchResult]]], summary: IngestSummary, recovery: Recovery
+    in_flight: Future[list[tuple[int, PreparedBatch]]], summary: IngestSummary, recovery: Recovery
 ) -> None:
     """Wait until a commit ends, and count it if it went through.
 
@@ -262,8 +280,7 @@ def _wait_out(
     while not wait([in_flight], timeout=STALL_WARNING_S).done:
         recovery.stalled(time.monotonic() - started)
     if in_flight.exception() is None:
-        for count, result in in_flight.result():
-            summary.add(count, result)
+        _count(summary, in_flight.result())
 
 
 class _Writer:

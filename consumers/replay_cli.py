@@ -5,6 +5,10 @@ which, every hand as set beside the house way, each wager's settlement beside th
 engine's, and verification's findings placed under the step each concerns. The
 replay itself is pure (``audit/verification/paigow/replay.py``); this module finds
 the round's table and events in the store and prints the steps as plain text.
+
+A replay reads one table's gaming day, not the history: the table's verification
+state at its opening before the round (kept by the findings projection), then the
+table's facts since, by aggregate (:func:`read_round`; docs/history.md).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import os
 import sys
 import textwrap
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 from eventsourcing.application import AggregateNotFoundError
@@ -21,21 +26,26 @@ from eventsourcing.application import AggregateNotFoundError
 from audit.events.catalogue import InvalidEventError, parse_event
 from audit.events.envelope import Event
 from audit.events.table import TableOpened
-from audit.store.application import FactStore
+from audit.store.aggregates import round_aggregate_id, table_day_id
+from audit.store.application import FactStore, StoredFact
 from audit.verification.baccarat21.replay import replay_b21_round
 from audit.verification.findings import Finding, Severity
+from audit.verification.floor import VERIFIERS
 from audit.verification.paigow.replay import replay_round
 from audit.verification.replay_model import MISMATCH, RoundNotInEventsError, RoundReplay
 from consumers.errors import AmbiguousRoundError, RoundNotFoundError
 from consumers.settings import Settings
 from consumers.wiring import open_store
+from projections.checkpoint import loads
+from projections.findings import FindingsProjection
 from projections.round_index import RoundIndexProjection
 
-REPLAYS: dict[str, Callable[[list[Event], str, str], Any]] = {
+REPLAYS: dict[str, Callable[..., RoundReplay]] = {
     "paigow": replay_round,
     "baccarat21": replay_b21_round,
 }
-"""Game -> its replay builder; every replay has titled steps of lines and findings."""
+"""Game -> its replay builder (events, round id, table id, and ``verifier=`` a verifier holding
+the table as it stood before the events); every replay has titled steps of lines and findings."""
 WIDTH = 100
 """Every line printed fits in this many columns."""
 
@@ -80,82 +90,120 @@ def load_replay(
     Raises :class:`RoundNotFoundError` when the round is not stored (at ``table_id``)
     and :class:`AmbiguousRoundError` when several tables have it and none is named.
     """
-    table = table_id or find_table(store, round_id)
-    events = table_events(store, table, round_id, errors)
-    game = next((e.game for e in reversed(events) if isinstance(e, TableOpened)), "paigow")
+    index = RoundIndexProjection(store)
+    index.catch_up()  # exactly once, so always safe
+    table = table_id or find_table(store, round_id, index)
+    read = read_round(store, table, round_id, index, errors)
+    game = read.game or next(
+        (e.game for e in reversed(read.events) if isinstance(e, TableOpened)), "paigow"
+    )
+    verifier = None
+    if read.state is not None:
+        verifier = VERIFIERS[game]()
+        verifier.restore_table(table, read.state)
     try:
-        return REPLAYS.get(game, replay_round)(events, round_id, table)
+        return REPLAYS.get(game, replay_round)(read.events, round_id, table, verifier=verifier)
     except RoundNotInEventsError as error:  # every fact of the round unreadable
         raise RoundNotFoundError(str(error)) from None
 
 
-def _scan_for(store: FactStore, round_id: str) -> set[str]:
-    """Return the tables whose stored facts name ``round_id`` (a round never started)."""
-    tables: set[str] = set()
-    for stored in store.facts():
-        if round_id not in stored.fact_json:  # a cheap test before the JSON is read
-            continue
-        fact = stored.fact
-        if fact.get("round_id") == round_id:
-            tables.add(str(fact.get("table_id")))
-    return tables
-
-
-def find_table(store: FactStore, round_id: str) -> str:
+def find_table(store: FactStore, round_id: str, index: RoundIndexProjection | None = None) -> str:
     """Return the one table at which ``round_id`` was recorded.
 
     Raises :class:`RoundNotFoundError` when no table has it and
-    :class:`AmbiguousRoundError`, naming the tables, when several do.
+    :class:`AmbiguousRoundError`, naming the tables, when several do. Every round fact
+    is indexed (``projections/round_index.py``), so a round the index lacks is not stored.
     """
-    index = RoundIndexProjection(store)
-    index.catch_up()  # exactly once, so always safe
-    tables = set(index.view.tables_of(round_id)) or _scan_for(store, round_id)
+    if index is None:
+        index = RoundIndexProjection(store)
+        index.catch_up()
+    tables = index.view.tables_of(round_id)
     if not tables:
         raise RoundNotFoundError(f"no round {round_id!r} in the store")
     if len(tables) > 1:
         raise AmbiguousRoundError(
             f"round {round_id!r} was recorded at {len(tables)} tables: "
-            f"{', '.join(sorted(tables))}; name one with --table"
+            f"{', '.join(tables)}; name one with --table"
         )
-    return tables.pop()
+    return tables[0]
 
 
-def table_events(store: FactStore, table_id: str, round_id: str, errors: TextIO) -> list[Event]:
-    """Return the table's stored events in stored order, up to the round's last fact.
+@dataclass
+class RoundRead:
+    """What a replay reads of the store: the table's events from where its context starts."""
 
-    Earlier rounds and the table's own events come with it, so the replay judges
-    the round in the context the live stream had. A stored fact the catalogue can
-    no longer read is left out and counted on ``errors``.
+    events: list[Event]
+    state: Any = None
+    """The game verifier's state of the table before ``events`` (None: from the table's start)."""
+    game: str | None = None
+    """The game the table was opened for at the context's start, if it was."""
+    facts_read: int = 0
+    """Stored facts read for the replay (the round's own aggregate not counted)."""
+
+
+def read_round(
+    store: FactStore,
+    table_id: str,
+    round_id: str,
+    index: RoundIndexProjection,
+    errors: TextIO = sys.stderr,
+) -> RoundRead:
+    """Return the table's events from its last opening before the round, up to the round's end.
+
+    The table's verification state at that opening is the findings projection's
+    (``replay_contexts``), so only the facts since are read, by their aggregates: the
+    gaming day's ``Table`` aggregate and the rounds the round index holds in those
+    contexts. A round before its table ever opened, or one whose opening the findings
+    projection did not record (a store judged before replay contexts), is read from
+    the table's first fact instead, as every replay once was. A stored fact the
+    catalogue can no longer read is left out and counted on ``errors``.
     """
     try:
         wanted = len(store.round(table_id, round_id).fact_jsons)
     except AggregateNotFoundError:
         raise RoundNotFoundError(f"no round {round_id!r} at table {table_id!r}") from None
-    events: list[Event] = []
+    contexts = index.view.contexts_of(table_id, round_id)
+    read = RoundRead([])
+    facts: Iterator[StoredFact] | None = None
+    if contexts and contexts[0] > 0:
+        findings = FindingsProjection(store)
+        findings.catch_up()
+        first, last = contexts[0], contexts[-1]
+        openings = findings.view.replay_contexts(table_id, first, last)
+        if openings and openings[0].position == first:
+            state = loads(openings[0].state)["table"]
+            read.state, read.game = state, openings[0].game
+            aggregates = {table_day_id(table_id, o.gaming_day) for o in openings}
+            rounds = set(index.view.rounds_in(table_id, first, last)) | _open_rounds(state)
+            aggregates |= {round_aggregate_id(table_id, r) for r in rounds}
+            facts = store.facts_of(aggregates, start=first)
+    if facts is None:
+        facts = (f for f in store.facts() if table_id in f.fact_json)
     unreadable = 0
-    for fact_json, fact in _table_facts(store, table_id):
+    for stored in facts:
+        read.facts_read += 1
         try:
-            events.append(parse_event(fact_json))
+            event = parse_event(stored.fact_json)
         except InvalidEventError:
             unreadable += 1
             continue
-        if fact.get("round_id") == round_id:
+        if event.table_id != table_id:
+            continue
+        read.events.append(event)
+        if event.round_id == round_id:
             wanted -= 1
             if wanted == 0:
                 break  # the rest of the table's stream comes after the round
     if unreadable:
         print(f"tablewatch: {unreadable} stored fact(s) of {table_id} could not be read; "
               "replayed without them", file=errors)  # fmt: skip
-    return events
+    return read
 
 
-def _table_facts(store: FactStore, table_id: str) -> Iterator[tuple[str, dict[str, Any]]]:
-    for stored in store.facts():
-        if table_id not in stored.fact_json:  # a cheap test before the JSON is read
-            continue
-        fact = stored.fact
-        if fact.get("table_id") == table_id:
-            yield stored.fact_json, fact
+def _open_rounds(state: Any) -> set[str]:
+    """Return the rounds a table's verifier state holds open (their later facts are read too)."""
+    rounds = state.open_rounds
+    return {key[1] if isinstance(key, tuple) else key for key in rounds}
 
 
 # --- Rendering ---------------------------------------------------------------------------------

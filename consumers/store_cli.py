@@ -159,6 +159,8 @@ def _print_heads(report: ChainReport) -> None:
     for source, head in sorted(report.rejection_heads.items()):
         count = report.rejection_counts[source]
         print(f"  rejections of {source}: chain head {head} ({count:,} rejections)")
+    if report.case_facts:
+        print(f"  casebook: chain head {report.case_head} ({report.case_facts:,} case facts)")
 
 
 def _export_heads(args: argparse.Namespace) -> int:

@@ -41,7 +41,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 
 from consumers.ingest import CheckedBatch, check_records
@@ -58,6 +58,8 @@ class Polled:
 
     batches: list[CheckedBatch]
     caught_up: bool
+    ends: dict[int, int] = field(default_factory=dict)
+    """Each partition's end offset, when this poll asked the broker for them (else empty)."""
 
 
 @dataclass(frozen=True)
@@ -145,7 +147,10 @@ LIVENESS_INTERVAL_S = 2.0
 
 def caught_up(reader: PartitionReader) -> bool:
     """Return whether ``reader`` has read every partition to its end (the broker answered)."""
-    ends = reader.end_offsets(LIVENESS_TIMEOUT_MS)
+    return _read_to(reader, reader.end_offsets(LIVENESS_TIMEOUT_MS))
+
+
+def _read_to(reader: PartitionReader, ends: Mapping[int, int]) -> bool:
     positions = reader.positions()
     return all(positions.get(p, 0) >= end for p, end in ends.items())
 
@@ -162,14 +167,16 @@ def _serve(conn: Connection) -> None:
         with PartitionReader(
             settings.bootstrap, settings.topic, starts, partitions=settings.partitions
         ) as reader:
-            asked = time.monotonic()
+            asked = -LIVENESS_INTERVAL_S  # the first poll asks: a backlog shows from the start
             while os.getppid() == parent:
                 records = reader.poll_batch(settings.batch_size, settings.poll_timeout_ms)
-                done = False
+                done, ends = False, {}
                 if not records or time.monotonic() - asked >= LIVENESS_INTERVAL_S:
-                    done = caught_up(reader) and not records  # raises if the broker is gone
+                    # The same answer feeds the parent's lag gauges: no extra request for them.
+                    ends = reader.end_offsets(LIVENESS_TIMEOUT_MS)  # raises if the broker is gone
+                    done = not records and _read_to(reader, ends)
                     asked = time.monotonic()
-                conn.send(Polled(check_records(records), done))
+                conn.send(Polled(check_records(records), done, ends))
     except (EOFError, BrokenPipeError, ConnectionResetError):
         return  # the parent closed its end: it is done with us
     except BaseException as error:  # handed to the parent, which raises it

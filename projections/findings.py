@@ -7,17 +7,35 @@ it does not start afresh with a gaming day (a table's tile set and bank rotation
 over, an opener is judged against the prior day's closer, a slip is reused across
 tables and days), so a restart loads it rather than replaying any day, and a restart,
 or a rebuild from zero, gives the same findings.
+
+The accounts it judges retire a gaming day's ledgers and slips a window after later days
+open (:data:`~audit.accounting.reconcile.RETIRE_AFTER_DAYS`), so the state, and its
+checkpoint, hold a window of days, not the history; a late record for a retired day is
+judged ``ACC-LATE-RECORD`` (docs/history.md).
+
+At each ``table_opened`` it also writes the table's state in its game's verifier as it
+stood just before (``replay_contexts``): a replay takes the table up there and reads
+only the facts since, so it costs the round's gaming day, not the table's history,
+and judges as this projection did (``consumers/replay_cli.py``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from audit.accounting.reconcile import RETIRE_AFTER_DAYS
 from audit.events.envelope import Event
+from audit.events.table import TableOpened
 from audit.store.application import FactStore
 from audit.verification.floor import FloorVerifier
+from projections.checkpoint import dumps
 from projections.fact_projection import FactProjection
-from projections.findings_view import FindingsView, PostgresFindingsView, SQLiteFindingsView
+from projections.findings_view import (
+    FindingsView,
+    PostgresFindingsView,
+    ReplayContext,
+    SQLiteFindingsView,
+)
 from projections.rows_view import open_view
 
 TRACKING_NAME = "findings<-tablewatch"
@@ -34,11 +52,21 @@ class FindingsProjection(FactProjection):
 
     tracking_name = TRACKING_NAME
     state_names = ("verifier",)
+    retire_after_days: int | None = RETIRE_AFTER_DAYS
+    """The accounts' retirement window (audit/accounting/reconcile.py, "Retirement")."""
 
     def __init__(self, store: FactStore, view: FindingsView | None = None) -> None:
-        self.verifier = FloorVerifier()
+        self.verifier = FloorVerifier(self.retire_after_days)
         super().__init__(store, view or open_findings_view(store))
 
     def apply(self, fact: Event, notification_id: int) -> list[tuple[Any, ...]]:
-        """Judge one fact; return the findings it completes, each with its position."""
-        return [(finding, notification_id) for finding in self.verifier.feed(fact)]
+        """Judge one fact; return the findings it completes, each with its position, and at a
+        table's opening its state before it (a :class:`ReplayContext`)."""
+        rows: list[tuple[Any, ...]] = []
+        if isinstance(fact, TableOpened):
+            game = self.verifier.game_after(fact)
+            state = dumps({"table": self.verifier.table_state(fact.table_id, game)})
+            day = fact.gaming_day.isoformat()
+            rows.append(ReplayContext(fact.table_id, notification_id, game, day, state))
+        rows += [(finding, notification_id) for finding in self.verifier.feed(fact)]
+        return rows

@@ -12,7 +12,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from eventsourcing.persistence import Tracking
 from eventsourcing.postgres import PostgresTrackingRecorder
@@ -37,6 +37,39 @@ _INDEXES = (
     "CREATE INDEX IF NOT EXISTS findings_occurred ON findings (occurred_at)",
 )
 """What ``tablewatch findings`` filters on, and a shift's findings (its rounds, its hours)."""
+_CONTEXTS_CREATE = (
+    "CREATE TABLE IF NOT EXISTS replay_contexts (table_id TEXT NOT NULL, "
+    "position BIGINT NOT NULL, game TEXT NOT NULL, gaming_day TEXT NOT NULL, "
+    "state {blob} NOT NULL, PRIMARY KEY (table_id, position))"
+)
+_CONTEXTS_INSERT = (
+    "INSERT INTO replay_contexts (table_id, position, game, gaming_day, state) "
+    "VALUES ({p}, {p}, {p}, {p}, {p}) ON CONFLICT DO NOTHING"
+)
+_CONTEXTS_SELECT = (
+    "SELECT table_id, position, game, gaming_day, state FROM replay_contexts "
+    "WHERE table_id = {p} AND position >= {p} AND position <= {p} ORDER BY position"
+)
+
+
+class ReplayContext(NamedTuple):
+    """A table's verification state as it stood before one of its ``table_opened`` facts.
+
+    Written by the findings projection at each opening, so a replay can take up the
+    table there (``consumers/replay_cli.py``) rather than judge its whole history again.
+    """
+
+    table_id: str
+    position: int
+    """The ``table_opened``'s notification id: the state is as of just before it."""
+    game: str
+    """The game whose verifier judges the table from this opening."""
+    gaming_day: str
+    """The day opened: the table's facts from here go to this day's ``Table`` aggregate."""
+    state: bytes
+    """The game verifier's ``table_state``, pickled as checkpoints are."""
+
+
 _ROUNDS_AT_ONCE = 500
 """Round ids asked for in one statement: well inside either database's limit on parameters."""
 
@@ -122,6 +155,25 @@ def _shift_queries(
     return queries
 
 
+def _split(
+    rows: Sequence[tuple[Finding, int] | ReplayContext],
+) -> tuple[list[tuple[Finding, int]], list[ReplayContext]]:
+    """Return a batch's findings (each with its position) and its replay contexts apart."""
+    found: list[tuple[Finding, int]] = []
+    contexts: list[ReplayContext] = []
+    for row in rows:
+        if isinstance(row, ReplayContext):
+            contexts.append(row)
+        else:
+            found.append(row)
+    return found, contexts
+
+
+def _context(row: Sequence[Any]) -> ReplayContext:
+    table_id, position, game, gaming_day, state = row
+    return ReplayContext(str(table_id), int(position), str(game), str(gaming_day), bytes(state))
+
+
 def _as_dict(row: Sequence[Any], names: Sequence[str]) -> dict[str, Any]:
     found = dict(zip(names, row, strict=True))
     found["event_ids"] = json.loads(found["event_ids"])
@@ -148,20 +200,25 @@ class SQLiteFindingsView(Checkpoints, SQLiteTrackingRecorder):
             )
             for statement in _INDEXES:
                 cursor.execute(statement)
+            cursor.execute(_CONTEXTS_CREATE.format(blob="BLOB"))
 
     def record(
         self,
-        findings: Sequence[tuple[Finding, int]],
+        findings: Sequence[tuple[Finding, int] | ReplayContext],
         tracking: Tracking,
         checkpoint: Checkpoint | None = None,
     ) -> None:
-        """Write findings and the view's position and checkpoint in one transaction."""
+        """Write findings, replay contexts, the view's position and checkpoint in one
+        transaction."""
+        found, contexts = _split(findings)
         with self.datastore.transaction(commit=True) as cursor:
             cursor.executemany(
                 f"INSERT OR IGNORE INTO findings ({', '.join(_COLUMNS)}) "
                 f"VALUES ({', '.join('?' * len(_COLUMNS))})",
-                [_row(finding, position) for finding, position in findings],
+                [_row(finding, position) for finding, position in found],
             )
+            if contexts:
+                cursor.executemany(_CONTEXTS_INSERT.format(p="?"), contexts)
             self._insert_tracking(cursor, tracking)
             self._insert_checkpoint(cursor, tracking.application_name, checkpoint)
 
@@ -188,6 +245,12 @@ class SQLiteFindingsView(Checkpoints, SQLiteTrackingRecorder):
                 found += [_as_dict(tuple(row), names) for row in cursor.fetchall()]
         return sorted(found, key=lambda row: row["row_number"])
 
+    def replay_contexts(self, table_id: str, first: int, last: int) -> list[ReplayContext]:
+        """Return a table's replay contexts at positions from ``first`` to ``last``."""
+        with self.datastore.transaction(commit=False) as cursor:
+            cursor.execute(_CONTEXTS_SELECT.format(p="?"), (table_id, first, last))
+            return [_context(tuple(row)) for row in cursor.fetchall()]
+
 
 class PostgresFindingsView(Checkpoints, PostgresTrackingRecorder):
     """The findings view in PostgreSQL."""
@@ -208,22 +271,27 @@ class PostgresFindingsView(Checkpoints, PostgresTrackingRecorder):
             )
             for statement in _INDEXES:
                 cursor.execute(statement)  # type: ignore[arg-type]
+            cursor.execute(_CONTEXTS_CREATE.format(blob="BYTEA"))  # type: ignore[arg-type]
 
     def record(
         self,
-        findings: Sequence[tuple[Finding, int]],
+        findings: Sequence[tuple[Finding, int] | ReplayContext],
         tracking: Tracking,
         checkpoint: Checkpoint | None = None,
     ) -> None:
-        """Write findings and the view's position and checkpoint in one transaction."""
+        """Write findings, replay contexts, the view's position and checkpoint in one
+        transaction."""
+        found, contexts = _split(findings)
         with self.datastore.transaction(commit=True) as cursor:
-            if findings:
+            if found:
                 cursor.executemany(
                     f"INSERT INTO findings ({', '.join(_COLUMNS)}) "
                     f"VALUES ({', '.join(['%s'] * len(_COLUMNS))}) "
                     "ON CONFLICT (finding_id) DO NOTHING",
-                    [_row(finding, position) for finding, position in findings],
+                    [_row(finding, position) for finding, position in found],
                 )
+            if contexts:
+                cursor.executemany(_CONTEXTS_INSERT.format(p="%s"), contexts)  # type: ignore[arg-type]
             self._insert_tracking(cursor, tracking)
             self._insert_checkpoint(cursor, tracking.application_name, checkpoint)
 
@@ -250,6 +318,12 @@ class PostgresFindingsView(Checkpoints, PostgresTrackingRecorder):
                 cursor.execute(sql, params)  # type: ignore[arg-type]
                 found += [_as_dict([row[n] for n in names], names) for row in cursor.fetchall()]
         return sorted(found, key=lambda row: row["row_number"])
+
+    def replay_contexts(self, table_id: str, first: int, last: int) -> list[ReplayContext]:
+        """Return a table's replay contexts at positions from ``first`` to ``last``."""
+        with self.datastore.transaction(commit=False) as cursor:
+            cursor.execute(_CONTEXTS_SELECT.format(p="%s"), (table_id, first, last))  # type: ignore[arg-type]
+            return [_context(tuple(row.values())) for row in cursor.fetchall()]
 
 
 FindingsView = SQLiteFindingsView | PostgresFindingsView

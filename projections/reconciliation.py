@@ -8,6 +8,12 @@ once, and a rebuild from zero writes the same ledgers. The reports read them.
 State (every ledger, each table's current shift and last closer, the casino-wide slip
 series) is checkpointed with every write (projections/fact_projection.py): a shift's
 count arrives after its day, and a day's opener is judged against the prior closer.
+
+A gaming day's ledgers are retired from the state a window after later days open
+(:data:`~audit.accounting.reconcile.RETIRE_AFTER_DAYS`, 7 gaming days), once written:
+the state and its checkpoint hold a window of days, whatever the history, and a retired
+day's row stays as last written. A late count or slip for it is a fact judged
+``ACC-LATE-RECORD`` by the findings projection, never folded into the closed row.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from typing import Any
 from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 
-from audit.accounting.reconcile import Reconciler
+from audit.accounting.reconcile import RETIRE_AFTER_DAYS, Reconciler
 from audit.events.envelope import Event
 from audit.store.application import FactStore
 from projections.fact_projection import FactProjection
@@ -78,9 +84,11 @@ class ReconciliationProjection(FactProjection):
 
     tracking_name = TRACKING_NAME
     state_names = ("reconciler",)
+    retire_after_days: int | None = RETIRE_AFTER_DAYS
+    """Gaming days a day's ledgers are held after later days open (reconcile.py, "Retirement")."""
 
     def __init__(self, store: FactStore, view: ReconciliationView | None = None) -> None:
-        self.reconciler = Reconciler()
+        self.reconciler = Reconciler(self.retire_after_days)
         super().__init__(store, view or open_reconciliation_view(store))
 
     def apply(self, fact: Event, notification_id: int) -> list[tuple[Any, ...]]:

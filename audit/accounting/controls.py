@@ -36,6 +36,12 @@ _KINDS = (
     ("ACC-SLIP-SEQUENCE", _W, "a slip number lower than one the table already used", "serials"),
     ("ACC-SLIP-GAP", _W, "a slip number missing from its series for the gaming day", "serials"),
     ("ACC-HOLD-BAND", _I, "replayed hold outside the band the game's variance allows", "hold"),
+    (
+        "ACC-LATE-RECORD",
+        _W,
+        "money recorded for a gaming day already closed and reconciled",
+        "late",
+    ),
 )
 ACCOUNTING_KINDS: dict[str, FindingKind] = {row[0]: FindingKind(*row) for row in _KINDS}
 STATISTICAL_CODES = frozenset({"ACC-HOLD-BAND"})
@@ -50,6 +56,7 @@ CITATIONS: dict[str, dict[str, str]] = {
         "win": "PA 465a.36(b)",
         "serials": "PA 465a.3(c)",
         "hold": "tablewatch statistical review (no regulation)",
+        "late": "tablewatch reconciliation window (no regulation)",
     },
     "NJ": {
         "opener": "NJ 13:69D-1.21(e)",
@@ -58,6 +65,7 @@ CITATIONS: dict[str, dict[str, str]] = {
         "win": "NJ 13:69D-1.20(a)",
         "serials": "NJ 13:69D-1.23(d)",
         "hold": "tablewatch statistical review (no regulation)",
+        "late": "tablewatch reconciliation window (no regulation)",
     },
     "CA": {
         "opener": f"CA cardroom internal controls ({_NO_TEXT})",
@@ -66,6 +74,7 @@ CITATIONS: dict[str, dict[str, str]] = {
         "win": f"CA cardroom internal controls ({_NO_TEXT})",
         "serials": f"CA cardroom internal controls ({_NO_TEXT})",
         "hold": "tablewatch statistical review (no regulation)",
+        "late": "tablewatch reconciliation window (no regulation)",
     },
 }
 """Jurisdiction -> rule key -> citation."""

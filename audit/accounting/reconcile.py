@@ -24,12 +24,33 @@ Readings where the texts leave a choice:
   recorded last; before any opener, to a shift named ``no-opener``.
 - Money variances at or under the report threshold are shown in the report, not
   raised as findings (:class:`~audit.accounting.controls.Thresholds`).
+
+Retirement (the projections' reconciler; ``retire_after_days``, default
+:data:`RETIRE_AFTER_DAYS`): a read model that follows the store for years must not
+hold every ledger and slip ever seen. When a table opens a gaming day D, every gaming
+day before D minus the window is retired: its ledgers, drop boxes, judged flags and
+slip numbers are let go (the ledgers are in the view already, written as they last
+changed). Days are the facts' own gaming days, never the clock, so a rebuild retires
+exactly as the live projection did. What that changes, and only that:
+
+- a fact that would change a retired day (a count, a slip, an opener, a box exchanged,
+  a buy-in or a round's money for a shift of that day) is recorded as every fact is,
+  but judged as ``ACC-LATE-RECORD`` (a warning, with the money on it) and left out of
+  the ledger, whose row stays as it was when the day was retired; a table's rounds and
+  buy-ins under a retired day are reported once per shift, a slip or count each time;
+- a slip number reused more than the window after its first use is no longer
+  ``ACC-SLIP-REUSED`` (its first use is let go); at a table that has since used a
+  higher number it is still ``ACC-SLIP-SEQUENCE``.
+
+Without ``retire_after_days`` (offline ``tablewatch verify`` of a finite file) nothing
+is retired and the series' gaps are judged over the whole file, as always.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 
 from audit.accounting.controls import ACCOUNTING_KINDS, Thresholds, cite
 from audit.accounting.games import GAMES, GameMoney, Unread
@@ -59,6 +80,20 @@ from audit.games.money import Cents, to_cents, to_dollars
 from audit.verification.findings import Finding, Severity
 
 NO_OPENER = "no-opener"
+RETIRE_AFTER_DAYS = 7
+"""Gaming days a day's ledgers and slips are held after a later day opens, in the projections:
+a week for late counts and slips to arrive (see the module's docstring, "Retirement")."""
+_STANDALONE = frozenset({"opener_recorded", "closer_recorded", "fill_recorded",
+                         "credit_recorded", "drop_box_exchanged", "drop_counted"})  # fmt: skip
+"""Facts each judged late on their own; rounds and buy-ins are judged late once per shift."""
+
+
+class _LateError(Exception):
+    """Raised inside the reconciler when a fact would change a retired day's ledger."""
+
+    def __init__(self, key: ShiftKey) -> None:
+        super().__init__(key)
+        self.key = key
 
 
 @dataclass
@@ -70,6 +105,8 @@ class _Table:
     current: ShiftKey | None = None
     last_closer: ShiftLedger | None = None
     last_slip: dict[str, int] = field(default_factory=dict)
+    late_reported: ShiftKey | None = None
+    """The retired shift this table's rounds and buy-ins were last reported late for."""
 
 
 @dataclass
@@ -81,7 +118,10 @@ class _Judged:
 class Reconciler:
     """Builds every table's shift ledgers from the facts, and judges their variances."""
 
-    def __init__(self) -> None:
+    def __init__(self, retire_after_days: int | None = None, *, track_changes: bool = True) -> None:
+        """``retire_after_days``: the window after which a gaming day is retired (None: never).
+        ``track_changes``: keep the ledgers changed for :meth:`drain_changed` (a judge that
+        only wants the findings keeps none)."""
         self.ledgers: dict[ShiftKey, ShiftLedger] = {}
         self.tables: dict[str, _Table] = {}
         self.boxes: dict[str, ShiftKey] = {}
@@ -89,16 +129,29 @@ class Reconciler:
         self.changed: set[ShiftKey] = set()
         """Ledgers changed since the last :meth:`drain_changed`."""
         self._judged: dict[ShiftKey, _Judged] = {}
+        self.retire_after_days = retire_after_days
+        self.track_changes = track_changes
+        self.retired_before: str | None = None
+        """Gaming days before this one are retired (None: none is)."""
+        self._unwritten: dict[ShiftKey, ShiftLedger] = {}
+        """Retired ledgers changed since the last :meth:`drain_changed`: still to be written."""
 
     # --- reading facts ---------------------------------------------------------------------
 
     def feed(self, event: Event) -> list[Finding]:
         """Take one fact; return the variances it completes (often none)."""
+        try:
+            return self._feed(event)
+        except _LateError as late:
+            return self._late(event, late.key)
+
+    def _feed(self, event: Event) -> list[Finding]:
         if isinstance(event, TableOpened):
             table = self._table(event.table_id, event.game)
             table.gaming_day = event.gaming_day.isoformat()
             table.thresholds = Thresholds.from_options(dict(event.options))
             table.money.observe(event, ReplayedWin(), HoldBand())
+            self._retire_before(event.gaming_day)
             return []
         handler = _HANDLERS.get(event.type_name())
         if handler is not None:
@@ -109,8 +162,54 @@ class Reconciler:
         ledger = self._ledger(self._current(table, event))
         if table.money.observe(event, ledger.replay, ledger.band):
             ledger.round_ids.append(event.round_id)
-        self.changed.add(ledger.key)
+        if self.track_changes:
+            self.changed.add(ledger.key)
         return []
+
+    # --- retirement ------------------------------------------------------------------------
+
+    def _retire_before(self, opened: date) -> None:
+        """Retire every gaming day more than the window before a day just opened."""
+        if self.retire_after_days is None:
+            return
+        cutoff = (opened - timedelta(days=self.retire_after_days)).isoformat()
+        if self.retired_before is not None and cutoff <= self.retired_before:
+            return  # the usual opening: nothing newly out of the window
+        self.retired_before = cutoff
+        for key in [key for key in self.ledgers if key.gaming_day < cutoff]:
+            ledger = self.ledgers.pop(key)
+            self._judged.pop(key, None)
+            if key in self.changed:  # not yet written: written with the next drain
+                self.changed.discard(key)
+                self._unwritten[key] = ledger
+        self.boxes = {box: key for box, key in self.boxes.items() if key.gaming_day >= cutoff}
+        for series, used in self.slips.items():
+            self.slips[series] = {n: first for n, first in used.items() if first[1] >= cutoff}
+        for table in self.tables.values():
+            if table.current is not None and table.current.gaming_day < cutoff:
+                table.current = None
+
+    def _late(self, event: Event, key: ShiftKey) -> list[Finding]:
+        """Judge a fact that would change a retired day: recorded, reported, not reconciled."""
+        kind = event.type_name()
+        table = self.tables.get(key.table_id)  # a count comes from the count room
+        if kind not in _STANDALONE and table is not None:
+            if table.late_reported == key:
+                return []  # the shift's later rounds and buy-ins: reported once
+            table.late_reported = key
+        amount = _money_of(event)
+        jurisdiction = table.money.jurisdiction if table else "PA"
+        late = ACCOUNTING_KINDS["ACC-LATE-RECORD"]
+        return [Finding(
+            code=late.code, severity=late.severity, rule=cite(jurisdiction, late.rule_key),
+            title=late.title, table_id=key.table_id, round_id=event.round_id, position=None,
+            dealer_id=None, recorded=f"{kind} for {key.gaming_day} {key.shift}, recorded "
+            f"{event.occurred_at.isoformat()}",
+            expected=f"recorded within {self.retire_after_days} gaming days: days before "
+            f"{self.retired_before} are closed and reconciled",
+            at_stake=to_dollars(abs(amount)), event_ids=(str(event.event_id),),
+            occurred_at=event.occurred_at.isoformat(),
+        )]  # fmt: skip
 
     def _table(self, table_id: str, game: str = "paigow") -> _Table:
         table = self.tables.get(table_id)
@@ -127,28 +226,32 @@ class Reconciler:
     def _ledger(self, key: ShiftKey) -> ShiftLedger:
         ledger = self.ledgers.get(key)
         if ledger is None:
+            if self.retired_before is not None and key.gaming_day < self.retired_before:
+                raise _LateError(key)
             table = self.tables.get(key.table_id)
             ledger = self.ledgers[key] = ShiftLedger(
                 key,
                 game=table.game if table else "unknown",
                 jurisdiction=table.money.jurisdiction if table else "PA",
             )
-        self.changed.add(key)
+        if self.track_changes:
+            self.changed.add(key)
         return ledger
 
     def drain_changed(self) -> list[ShiftLedger]:
-        """Return the ledgers changed since the last call."""
-        changed = [self.ledgers[key] for key in sorted(self.changed)]
+        """Return the ledgers changed since the last call (retired ones among them)."""
+        found = {**self._unwritten, **{key: self.ledgers[key] for key in self.changed}}
         self.changed.clear()
-        return changed
+        self._unwritten.clear()
+        return [found[key] for key in sorted(found)]
 
     # --- the slips -------------------------------------------------------------------------
 
     def _opener(self, event: OpenerRecorded) -> list[Finding]:
         table = self._table(event.table_id, self._game(event.table_id))
         key = ShiftKey(event.table_id, event.gaming_day.isoformat(), event.shift)
+        ledger = self._ledger(key)  # first: an opener for a retired day moves nothing
         table.current = key
-        ledger = self._ledger(key)
         ledger.opener, ledger.opener_slip = to_cents(total(event.chips)), event.slip_number
         ledger.opened_at = event.occurred_at.isoformat()
         ledger.event_ids.append(str(event.event_id))
@@ -230,8 +333,8 @@ class Reconciler:
 
     def _exchange(self, event: DropBoxExchanged) -> list[Finding]:
         key = ShiftKey(event.table_id, event.gaming_day.isoformat(), event.shift)
-        self.boxes[event.removed_box_id] = key
         ledger = self._ledger(key)
+        self.boxes[event.removed_box_id] = key
         ledger.box_id = event.removed_box_id
         ledger.event_ids.append(str(event.event_id))
         return []
@@ -360,6 +463,17 @@ class Reconciler:
             expected=expected, at_stake=to_dollars(abs(amount)),
             event_ids=event_ids, occurred_at=occurred_at,
         )  # fmt: skip
+
+
+def _money_of(event: Event) -> Cents:
+    """Return the money a late fact records: a count's drop, a slip's chips, a buy-in."""
+    if isinstance(event, DropCounted):
+        return to_cents(total(event.cash) + event.coupons + event.markers + event.chips)
+    if isinstance(event, OpenerRecorded | CloserRecorded | FillRecorded | CreditRecorded):
+        return to_cents(total(event.chips))
+    if isinstance(event, BuyInRecorded):
+        return to_cents(event.amount)
+    return 0  # a round's money is in its wagers: the round is reported, not summed here
 
 
 _HANDLERS: dict[str, Callable[[Reconciler, Event], list[Finding]]] = {

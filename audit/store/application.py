@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,7 @@ from uuid import UUID
 import psycopg
 from eventsourcing.application import Application
 from eventsourcing.domain import DomainEventProtocol
-from eventsourcing.persistence import ProcessRecorder, StoredEvent, Tracking
+from eventsourcing.persistence import Notification, ProcessRecorder, StoredEvent, Tracking
 from eventsourcing.utils import get_topic
 from psycopg.conninfo import conninfo_to_dict
 from psycopg.sql import SQL
@@ -346,6 +346,62 @@ class FactStore(Application[UUID]):
             if len(notifications) < batch:
                 return
             start = notifications[-1].id + 1
+
+    def facts_of(
+        self, aggregate_ids: Collection[UUID], start: int = 1, batch: int = 2_000
+    ) -> Iterator[StoredFact]:
+        """Yield the facts of some aggregates, from notification id ``start``, in stored order.
+
+        One table's stream over a day is its day's aggregate and its rounds': read by
+        their ids (the stored events' key), not by scanning everything stored since.
+        """
+        ids = sorted(aggregate_ids)
+        if not ids:
+            return
+        if self.is_postgres:
+            sql = (
+                "SELECT notification_id, originator_id, originator_version, topic, state "
+                f"FROM {self.events_table} WHERE originator_id = ANY(%s) "
+                "AND notification_id >= %s ORDER BY notification_id LIMIT %s"
+            )
+            keys: Any = ids
+        else:
+            marks = ", ".join("?" * len(ids))
+            sql = (
+                "SELECT rowid, originator_id, originator_version, topic, state "
+                f"FROM {self.events_table} WHERE originator_id IN ({marks}) "
+                "AND rowid >= ? ORDER BY rowid LIMIT ?"
+            )
+            keys = [each.hex for each in ids]
+        datastore: Any = self.recorder.datastore  # type: ignore[attr-defined]
+        while True:
+            params = [keys, start, batch] if self.is_postgres else [*keys, start, batch]
+            with datastore.transaction(commit=False) as cursor:
+                cursor.execute(sql, params)
+                found = cursor.fetchall()
+            rows = [tuple(r.values()) if isinstance(r, dict) else tuple(r) for r in found]
+            for notification_id, originator_id, version, topic, state in rows:
+                notification = Notification(
+                    id=notification_id,
+                    originator_id=UUID(str(originator_id)),
+                    originator_version=version,
+                    topic=topic,
+                    state=bytes(state),
+                )
+                event = self.mapper.to_domain_event(notification)
+                if isinstance(event, FactRecorded):
+                    yield StoredFact(
+                        notification_id,
+                        event.originator_id,
+                        event.originator_version,
+                        event.fact_json,
+                        event.source,
+                        event.chain_prev,
+                        event.chain_hash,
+                    )
+            if len(rows) < batch:
+                return
+            start = rows[-1][0] + 1
 
     def round(self, table_id: str, round_id: str) -> Round:
         """Return a round's aggregate (raises ``AggregateNotFoundError`` if never recorded)."""

@@ -61,9 +61,17 @@ from audit.events.envelope import Event
 from audit.events.table import TableOpened
 from audit.store.aggregates import NAMESPACE, Round, Table, round_aggregate_id, table_day_id
 from audit.store.application import FactStore
-from audit.store.chain import GENESIS, digest, fact_link, rejection_link
+from audit.store.chain import (
+    CHAIN_VERSION,
+    GENESIS,
+    LINK_RECEIVED,
+    digest,
+    fact_link,
+    rejection_link,
+)
 from audit.store.encoding import fact_recorded, timestamp_now
 from audit.store.ingest_state import StateChange, TableHead, migrate
+from audit.store.received import Received
 from audit.store.sequencing import IN_ORDER, fact_json, judge_known, observe
 
 _MAX_CACHED_VERSIONS = 20_000
@@ -154,10 +162,12 @@ class Checked(NamedTuple):
     seq: int
     day: str
     """The gaming day of a ``table_opened``; for any other event, its UTC date."""
+    received: bytes | None = None
+    """The message exactly as it arrived (None for an event handed over parsed)."""
 
 
-def check(event: Event, origin: str) -> Checked:
-    """Reduce a validated event to what the store needs."""
+def check(event: Event, origin: str, received: bytes | None = None) -> Checked:
+    """Reduce a validated event to what the store needs, with the bytes it arrived as."""
     text = fact_json(event)
     if isinstance(event, TableOpened):
         day = event.gaming_day.isoformat()
@@ -173,6 +183,7 @@ def check(event: Event, origin: str) -> Checked:
         str(event.event_id),
         event.seq,
         day,
+        received,
     )
 
 
@@ -441,6 +452,12 @@ class Ingestor:
             # Rare: a gap, a reorder or a reused id. The observed facts need the full event.
             for observation in observe(judgement, parse_event(checked.text), checked.digest):
                 observed = check(observation, checked.origin)
+                if not judgement.store_event:
+                    # A reused id's message is stored only in this observation: its bytes
+                    # go with it, filed under the id they arrived with.
+                    observed = observed._replace(
+                        received=checked.received, event_id=checked.event_id
+                    )
                 self._append(state, observed, timestamp, prepared)
                 prepared.result.observations += 1
         if judgement.store_event:
@@ -451,9 +468,15 @@ class Ingestor:
         self, state: _TableState, fact: Checked, timestamp: str, prepared: PreparedBatch
     ) -> None:
         aggregate_id, version = self._next_version(state, fact, prepared.events)
+        received_digest = None
+        if fact.received is not None:
+            received_digest = hashlib.sha256(fact.received).hexdigest()
+            prepared.state.received.append(
+                Received(aggregate_id, version, fact.event_id, fact.received)
+            )
         chain_hash = fact_link(
             state.chain_head, str(aggregate_id), version, timestamp, fact.kind, fact.origin,
-            fact.digest,
+            fact.digest, received_digest,
         )  # fmt: skip
         prepared.events.append(
             fact_recorded(
@@ -465,6 +488,7 @@ class Ingestor:
                 fact.origin,
                 state.chain_head,
                 chain_hash,
+                CHAIN_VERSION if received_digest is None else LINK_RECEIVED,
             )
         )
         state.chain_head = chain_hash

@@ -35,7 +35,9 @@ from psycopg.rows import tuple_row
 
 from audit.events.ingest import INGEST, EventIdReused
 from audit.events.table import TableOpened
+from audit.store import received
 from audit.store.chain import GENESIS, digest
+from audit.store.received import Received
 
 if TYPE_CHECKING:
     from audit.store.application import StoredFact
@@ -64,6 +66,8 @@ class StateChange:
     event_ids: list[tuple[str, str, str]] = field(default_factory=list)
     """(event_id, table_id, digest) of each arriving event stored for the first time."""
     heads: list[TableHead] = field(default_factory=list)
+    received: list[Received] = field(default_factory=list)
+    """The bytes each new fact arrived as (``audit/store/received.py``)."""
 
 
 @dataclass
@@ -133,6 +137,8 @@ class PostgresFactRecorder(PostgresProcessRecorder):
     ) -> None:
         super()._insert_events(curs, stored_events, **kwargs)
         change: StateChange | None = kwargs.get("state")
+        if change is not None:
+            received.insert(curs, change.received, postgres=True)
         if change is None or not change.heads:
             return  # a batch of rejections only: no table moved
         ids, tables, digests = (
@@ -171,6 +177,7 @@ class SQLiteFactRecorder(SQLiteProcessRecorder):
                 " VALUES (?, ?, ?, ?)" + _UPSERT_SET,
                 [(h.table_id, h.next_seq, h.chain_head, h.gaming_day) for h in change.heads],
             )
+            received.insert(c, change.received, postgres=False)
         return returning
 
 
@@ -199,7 +206,7 @@ class IngestState:
         )
         if create:
             with datastore.transaction(commit=True) as cursor:
-                for statement in _create_sql(postgres):
+                for statement in _create_sql(postgres) + received.create_sql(postgres):
                     cursor.execute(statement)
 
     def _rows(self, statement: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:

@@ -23,8 +23,12 @@ import psycopg
 from psycopg import sql
 
 SCHEMA_TABLE = "tablewatch_schema"
-SCHEMA_VERSION = 1
-"""Raise it whenever the DDL changes: a store migrated before is refused until migrated again."""
+SCHEMA_VERSION = 2
+"""Raise it whenever the DDL changes: a store migrated before is refused until migrated again.
+
+2: ``tablewatch_received``, the bytes each fact arrived as; the replay's
+``replay_contexts`` and ``round_contexts`` views.
+"""
 _LOCK_KEY = 0x7461_626C_6577_6174  # any fixed bigint: "tablewat", as bytes
 _MARK_SQL = [
     f"CREATE TABLE IF NOT EXISTS {SCHEMA_TABLE} (id INTEGER PRIMARY KEY CHECK (id = 1),"
@@ -63,7 +67,7 @@ def migrated_version(url: str) -> int | None:
 
 
 STORE_TABLES = ("tablewatch_events", "tablewatch_tracking", "tablewatch_event_ids",
-                "tablewatch_table_heads", SCHEMA_TABLE)  # fmt: skip
+                "tablewatch_table_heads", "tablewatch_received", SCHEMA_TABLE)  # fmt: skip
 """The store's own tables; every other table in its schema is a projection's view."""
 _EVENTS_SEQUENCE = "tablewatch_events_notification_id_seq"
 _TRACKING = "tablewatch_tracking"
@@ -98,6 +102,7 @@ def grant_statements(
             ("SELECT, INSERT, UPDATE", _TRACKING),
             ("SELECT, INSERT", "tablewatch_event_ids"),
             ("SELECT, INSERT, UPDATE", "tablewatch_table_heads"),
+            ("SELECT, INSERT", "tablewatch_received"),  # append-only, as the bytes arrived
             ("SELECT", SCHEMA_TABLE),
         ):
             statements.append(

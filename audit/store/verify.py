@@ -6,6 +6,10 @@ What each check catches:
   previous link, every rejection's from its source's (an altered record, one
   removed or inserted out of place, breaks it; see ``audit/store/chain.py`` for
   what each link format covers);
+- a fact linked with its received bytes' digest (format 3) is recomputed from the
+  bytes stored beside it (``audit/store/received.py``): bytes altered, deleted or
+  given another event id are reported, and so are bytes beside a fact chained
+  without any (a forged row);
 - each aggregate's versions run without a hole (a deleted event leaves one);
 - every case fact's link is recomputed from its stored fields and the casebook's
   previous link (``audit/store/casebook.py``);
@@ -27,9 +31,12 @@ mid-batch) leaves its ids unused.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
+from typing import Any
 from uuid import UUID
 
+from audit.store import received
 from audit.store.aggregates import FactRecorded
 from audit.store.application import FactStore
 from audit.store.casebook import Casebook
@@ -37,6 +44,7 @@ from audit.store.chain import (
     GENESIS,
     LINK_ALL_FIELDS,
     LINK_FACT_ONLY,
+    LINK_RECEIVED,
     case_link,
     digest,
     fact_link,
@@ -45,6 +53,7 @@ from audit.store.chain import (
 )
 from audit.store.heads import ChainHead, FiledHeads
 from audit.store.ingest import Rejections
+from audit.store.received import ReceivedFact
 
 
 @dataclass
@@ -96,6 +105,8 @@ class _Walk:
     full_links: set[str] = field(default_factory=set)
     """Tables whose chain has reached the all-fields link format."""
     rejection_sources: dict[UUID, str] = field(default_factory=dict)
+    received: dict[tuple[UUID, int], ReceivedFact] = field(default_factory=dict)
+    """The received bytes stored beside the facts of the page being walked."""
 
 
 def verify_chain(
@@ -111,8 +122,16 @@ def verify_chain(
     expected_id = 1
     start = 1
     recorder = store.process_recorder
+    datastore: Any = recorder.datastore  # type: ignore[attr-defined]
+    keeps_received = received.exists(datastore, postgres=store.is_postgres)
     while True:
         notifications = recorder.select_notifications(start, batch)
+        if keeps_received:
+            walk.received = received.for_events(
+                datastore,
+                [(each.originator_id, each.originator_version) for each in notifications],
+                postgres=store.is_postgres,
+            )
         for notification in notifications:
             report.events += 1
             report.last_notification_id = notification.id
@@ -168,6 +187,10 @@ def _check_fact(
         )
     fact_digest = digest(event.fact_json)
     version = event.chain_version
+    beside = walk.received.get((event.originator_id, event.originator_version))
+    if beside is not None and version != LINK_RECEIVED:
+        report.problems.append(f"{where} has received bytes stored beside it, but was chained "
+                               "without any (a forged row)")  # fmt: skip
     if version == LINK_FACT_ONLY:
         recomputed = link(event.chain_prev, fact_digest)
         if table in walk.full_links:
@@ -180,6 +203,9 @@ def _check_fact(
             event.chain_prev, str(event.originator_id), event.originator_version,
             event.timestamp.isoformat(), event.fact_type, event.source, fact_digest,
         )  # fmt: skip
+    elif version == LINK_RECEIVED:
+        walk.full_links.add(table)
+        recomputed = _received_link(report, where, fact, event, fact_digest, beside)
     else:
         report.problems.append(f"{where} has an unknown link format {version!r}")
         recomputed = ""
@@ -191,6 +217,32 @@ def _check_fact(
     report.heads[table] = event.chain_hash
     count = report.counts[table] = report.counts.get(table, 0) + 1
     _at_filed_position(report, walk, "table", table, count, event.chain_hash)
+
+
+def _received_link(
+    report: ChainReport,
+    where: str,
+    fact: dict[str, Any],
+    event: FactRecorded,
+    fact_digest: str,
+    beside: ReceivedFact | None,
+) -> str:
+    """Return a format-3 fact's link recomputed with its received bytes ("" without them)."""
+    if beside is None:
+        report.problems.append(f"{where}: the bytes it was received as are missing")
+        return ""
+    # A reused id's message is stored as the ingest's observation, filed under the id it bore.
+    arrived_as = str(fact.get("reused_event_id") or fact.get("event_id"))
+    if beside.event_id != arrived_as:
+        report.problems.append(
+            f"{where}: its received bytes are filed under event id {beside.event_id!r}, "
+            f"not {arrived_as!r}"
+        )
+    return fact_link(
+        event.chain_prev, str(event.originator_id), event.originator_version,
+        event.timestamp.isoformat(), event.fact_type, event.source, fact_digest,
+        hashlib.sha256(beside.raw).hexdigest(),
+    )  # fmt: skip
 
 
 def _check_rejection(

@@ -14,7 +14,7 @@ series.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Protocol
+from typing import Any, Protocol
 
 from audit.accounting.reconcile import Reconciler
 from audit.events.envelope import Event
@@ -38,6 +38,14 @@ class GameVerifier(Protocol):
         """Judge what the end of a finite stream completes."""
         ...
 
+    def table_state(self, table_id: str) -> Any:
+        """Return all the verifier holds of one table."""
+        ...
+
+    def restore_table(self, table_id: str, state: Any) -> None:
+        """Take up a table as :meth:`table_state` returned it."""
+        ...
+
 
 VERIFIERS: dict[str, Callable[[], GameVerifier]] = {
     "paigow": PaiGowVerifier,
@@ -49,11 +57,12 @@ VERIFIERS: dict[str, Callable[[], GameVerifier]] = {
 class FloorVerifier:
     """Judges a floor's stream one fact at a time."""
 
-    def __init__(self) -> None:
+    def __init__(self, retire_after_days: int | None = None) -> None:
+        """``retire_after_days``: the accounts' retirement window (None, offline: never)."""
         self.verifiers: dict[str, GameVerifier] = {}
         self.games: dict[str, str] = {}
         """Table -> the game it opened for."""
-        self.accounts = Reconciler()
+        self.accounts = Reconciler(retire_after_days, track_changes=False)
 
     def _verifier(self, game: str) -> GameVerifier:
         verifier = self.verifiers.get(game)
@@ -67,6 +76,16 @@ class FloorVerifier:
             self.games[event.table_id] = event.game
         game = self.games.get(event.table_id, DEFAULT_GAME)
         return self._verifier(game).feed(event) + self.accounts.feed(event)
+
+    def game_after(self, event: TableOpened) -> str:
+        """Return the game whose verifier judges the table once ``event`` opens it."""
+        if event.game in VERIFIERS:
+            return event.game
+        return self.games.get(event.table_id, DEFAULT_GAME)
+
+    def table_state(self, table_id: str, game: str) -> Any:
+        """Return what a game's verifier holds of a table (``table_state`` of that verifier)."""
+        return self._verifier(game).table_state(table_id)
 
     def finish(self) -> list[Finding]:
         """Judge what the end of a finite stream completes."""

@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from audit.store.application import FactStore
 from audit.store.casebook import CASEBOOK, Casebook, casebook_id
+from audit.store.chain import GENESIS
 from consumers.errors import TablewatchError
 from consumers.web.auth import User
 
@@ -240,6 +241,11 @@ class Cases:
             )  # type: ignore[arg-type]
 
         return self._record(make)
+
+    def chain_head(self) -> tuple[str, int]:
+        """Return the casebook chain's head and how many case facts it covers."""
+        book = self._book()
+        return (GENESIS, 0) if book is None else (book.chain_head, book.count)
 
     def get(self, case_id: str) -> dict[str, Any]:
         """Return one case with its notes, rounds and closing."""

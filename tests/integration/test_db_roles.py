@@ -16,6 +16,7 @@ import pytest
 from psycopg import errors
 
 from audit.events.examples import EXAMPLES
+from audit.store.schema import SCHEMA_VERSION
 from consumers.cli import main
 from tests.conftest import ADMIN_URL
 
@@ -85,13 +86,20 @@ def test_the_writer_ingests_but_cannot_change_or_unprotect_stored_events(
             "UPDATE tablewatch_events SET originator_version = 99",
             "DELETE FROM tablewatch_events",
             "DROP TABLE tablewatch_events",
+            # The bytes as received: INSERT and SELECT only.
+            "UPDATE tablewatch_received SET received = 'x'",
+            "DELETE FROM tablewatch_received",
+            "TRUNCATE tablewatch_received",
+            "ALTER TABLE tablewatch_received DISABLE TRIGGER USER",
         ):
             with pytest.raises(errors.InsufficientPrivilege):
                 conn.execute(statement)
         with pytest.raises(errors.RaiseException, match="immutable"):
             conn.execute("TRUNCATE tablewatch_events")  # granted for LOCK TABLE; refused
         count = conn.execute("SELECT count(*) FROM tablewatch_events").fetchone()
+        kept = conn.execute("SELECT count(*) FROM tablewatch_received").fetchone()
     assert count[0] > 4
+    assert kept[0] == 4
     assert main(["verify-chain"]) == 0
 
 
@@ -117,6 +125,7 @@ def test_the_reader_reports_but_cannot_write_facts_or_positions(
             " VALUES (gen_random_uuid(), 1, 'x', 'x')",
             "UPDATE tablewatch_table_heads SET chain_head = 'x'",
             "DELETE FROM tablewatch_event_ids",
+            "INSERT INTO tablewatch_received VALUES (gen_random_uuid(), 1, gen_random_uuid(), 'x')",
             "INSERT INTO tablewatch_tracking VALUES ('file:shift.jsonl#forged', 10)",
         ):
             with pytest.raises(errors.InsufficientPrivilege):
@@ -178,4 +187,4 @@ def test_concurrent_migrations_on_a_fresh_database_all_succeed(roles):
     assert [run.returncode for run in runs] == [0, 0, 0, 0], results
     with psycopg.connect(roles["owner"], autocommit=True) as conn:
         version = conn.execute("SELECT version FROM tablewatch_schema").fetchone()
-    assert version == (1,)
+    assert version == (SCHEMA_VERSION,)

@@ -83,7 +83,8 @@ def test_the_query_commands_read_no_fact_of_a_caught_up_store(
     assert main(["stats"]) == 0
     assert find_table(caught_up, round_id) == table
     assert sum(notifications_read) == 0
-    assert notifications_read  # each command asked whether there was anything new
+    next(caught_up.facts())  # the count is live: a read of the log shows in it
+    assert sum(notifications_read) > 0
 
 
 def test_the_mgr_counts_each_shift_s_findings_as_from_every_finding(caught_up):

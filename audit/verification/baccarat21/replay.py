@@ -74,12 +74,20 @@ def step_for(code: str) -> str:
 
 
 def replay_b21_round(
-    events: Iterable[Event], round_id: str, table_id: str | None = None
+    events: Iterable[Event],
+    round_id: str,
+    table_id: str | None = None,
+    *,
+    verifier: StreamVerifier | None = None,
 ) -> RoundReplay:
-    """Replay one round from its table's events (earlier rounds and table events included)."""
+    """Replay one round from its table's events (earlier rounds and table events included).
+
+    ``verifier``, if given, already holds the table as it stood before ``events``
+    (:meth:`StreamVerifier.restore_table`): the events then start there.
+    """
     stream = list(events)
     table, mine = locate_round(stream, round_id, table_id)
-    verifier = StreamVerifier()
+    verifier = verifier or StreamVerifier()
     findings: list[Finding] = []
     for event in stream[: mine[-1] + 1]:
         if event.table_id != table:

@@ -16,7 +16,7 @@ stored fact of the 21 Baccarat tables, in order:
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from audit.events.baccarat21.shoe import ShoeCut, ShoeShuffled
 from audit.events.envelope import Event
@@ -83,6 +83,15 @@ def _check_shoe_setup(event: Event, emit: Emit) -> None:
             )
 
 
+@dataclass(frozen=True)
+class B21TableState:
+    """One table's part of a :class:`StreamVerifier`: its context, open rounds and their copies."""
+
+    context: B21TableContext | None
+    open_rounds: dict[tuple[str, str], list[Event]]
+    opened_with: dict[tuple[str, str], B21TableContext]
+
+
 class StreamVerifier:
     """Judges the 21 Baccarat tables' facts one at a time, keeping each table's context."""
 
@@ -107,6 +116,21 @@ class StreamVerifier:
             view = view_b21_round(self.open_rounds.pop(key))
             findings += verify_b21_round(view, self._opened_with.pop(key, context))
         return findings
+
+    def table_state(self, table_id: str) -> B21TableState:
+        """Return all this verifier holds of one table: what a replay starting here needs."""
+        return B21TableState(
+            self.contexts.get(table_id),
+            {key: held for key, held in self.open_rounds.items() if key[0] == table_id},
+            {key: held for key, held in self._opened_with.items() if key[0] == table_id},
+        )
+
+    def restore_table(self, table_id: str, state: B21TableState) -> None:
+        """Take up a table as :meth:`table_state` returned it (a replay's starting point)."""
+        if state.context is not None:
+            self.contexts[table_id] = state.context
+        self.open_rounds.update(state.open_rounds)
+        self._opened_with.update(state.opened_with)
 
     def finish(self) -> list[Finding]:
         """Judge every round still open, as the stream ends."""

@@ -140,7 +140,11 @@ def step_for(code: str) -> StepKind:
 
 
 def replay_round(
-    events: Iterable[Event], round_id: str, table_id: str | None = None
+    events: Iterable[Event],
+    round_id: str,
+    table_id: str | None = None,
+    *,
+    verifier: StreamVerifier | None = None,
 ) -> RoundReplay:
     """Replay one round from its table's events (earlier rounds and table events included).
 
@@ -149,10 +153,13 @@ def replay_round(
     would have had it when the round was judged; the round is then judged with
     :func:`verify_round`. The ingest's observations about the round (a sequence gap,
     a reused event id) and an incomplete round are reported as the stream reports them.
+    ``verifier``, if given, already holds the table as it stood before ``events``
+    (:meth:`StreamVerifier.restore_table`): the events then start there, not at the
+    table's first.
     """
     stream = list(events)
     table, mine = locate_round(stream, round_id, table_id)
-    verifier = StreamVerifier()
+    verifier = verifier or StreamVerifier()
     opened: TableOpened | None = None
     about_round: list[Finding] = []
     members = set(mine)

@@ -9,6 +9,7 @@ the projections alike.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
 from audit.events.envelope import Event
 from audit.events.rounds import RoundCompleted
@@ -26,7 +27,15 @@ from audit.verification.paigow.emit import Check, Emit
 from audit.verification.paigow.round_view import RoundView, view_round
 from audit.verification.paigow.settlement import checks as settlement_checks
 
-__all__ = ["CHECKS", "Check", "Emit", "StreamVerifier", "verify_round", "verify_stream"]
+__all__ = [
+    "CHECKS",
+    "Check",
+    "Emit",
+    "PaiGowTableState",
+    "StreamVerifier",
+    "verify_round",
+    "verify_stream",
+]
 
 CHECKS: tuple[Check, ...] = (
     *stream_checks.ROUND_CHECKS,
@@ -45,6 +54,15 @@ def verify_round(view: RoundView, context: TableContext) -> list[Finding]:
     for check in CHECKS:
         check(view, context, emit)
     return emit.findings
+
+
+@dataclass(frozen=True)
+class PaiGowTableState:
+    """One table's part of a :class:`StreamVerifier`: its context, open rounds and their copies."""
+
+    context: TableContext | None
+    open_rounds: dict[str, list[Event]]
+    opened_with: dict[tuple[str, str], TableContext]
 
 
 class StreamVerifier:
@@ -144,6 +162,22 @@ class StreamVerifier:
         for round_id in rounds:
             if (table_id, round_id) not in self._opened_with:
                 self._opened_with[table_id, round_id] = context.snapshot()
+
+    def table_state(self, table_id: str) -> PaiGowTableState:
+        """Return all this verifier holds of one table: what a replay starting here needs."""
+        return PaiGowTableState(
+            self.contexts.get(table_id),
+            self.open_rounds.get(table_id, {}),
+            {key: held for key, held in self._opened_with.items() if key[0] == table_id},
+        )
+
+    def restore_table(self, table_id: str, state: PaiGowTableState) -> None:
+        """Take up a table as :meth:`table_state` returned it (a replay's starting point)."""
+        if state.context is not None:
+            self.contexts[table_id] = state.context
+        if state.open_rounds:
+            self.open_rounds[table_id] = state.open_rounds
+        self._opened_with.update(state.opened_with)
 
     def finish(self) -> list[Finding]:
         """Judge every round still open, as the stream ends, table by table as first seen."""

@@ -40,10 +40,13 @@ class Head(BaseModel):
 
 
 class Heads(BaseModel):
-    """Every table's chain head, and the store's last notification id."""
+    """Every table's chain head, the casebook's, and the store's last notification id."""
 
     last_notification_id: int
     tables: list[Head]
+    casebook_head: str
+    """The casebook chain's head (64 zeros while no case was opened)."""
+    case_facts: int
 
 
 class Status(BaseModel):
@@ -106,7 +109,10 @@ def heads(request: Request, user: Reader) -> Heads:
     store: FactStore = request.app.state.store
     found = sorted(store.ingest_state.heads(), key=lambda head: head.table_id)
     record_access(request.app.state.db, user, "chain", "heads")
+    head, count = request.app.state.cases.chain_head()
     return Heads(
+        casebook_head=head,
+        case_facts=count,
         last_notification_id=store.last_notification_id(),
         tables=[
             Head(

@@ -47,6 +47,8 @@ class FindingOut(BaseModel):
     at_stake: Decimal
     occurred_at: str | None
     event_ids: list[str]
+    exposure: Decimal | None = None
+    """Money a finding put in play without moving it wrongly (with the findings view's column)."""
     gaming_day: str | None = None
     player_id: str | None = None
 

@@ -124,6 +124,8 @@ def test_case_facts_are_chained_verified_and_tampering_is_caught(case_app, analy
     report = verify_chain(store)
     assert report.ok, report.problems
     assert report.case_facts == 2
+    heads = analyst.get("/api/chain/heads").json()
+    assert (heads["casebook_head"], heads["case_facts"]) == (report.case_head, 2)
     Service(store).run_pass()  # the read models pass over case facts
     with sqlite3.connect(tmp_path / "cases.sqlite") as db:
         db.execute("DROP TRIGGER stored_events_no_update")

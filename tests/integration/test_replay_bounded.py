@@ -1,0 +1,95 @@
+"""A replay reads its round's gaming day, not the store's history, and judges as the findings
+projection judged (issue #16).
+
+The history is several gaming days of the same tables (Pai Gow and 21 Baccarat), played
+by careless dealers, so a table's context (its tile set, dice, bank rotation, shoe)
+carries from one day into the next, where the replay must take it up.
+"""
+
+import pytest
+
+from audit.store.application import FactStore, StoreConfig
+from consumers.replay_cli import load_replay
+from projections.findings import FindingsProjection
+from projections.findings_view import FindingFilter
+from tests.integration.floor_history import store_days
+
+
+def _rounds(store):
+    rounds = set()
+    for stored in store.facts():
+        fact = stored.fact
+        if fact.get("round_id"):
+            rounds.add((fact["table_id"], fact["round_id"]))
+    return sorted(rounds)
+
+
+def test_every_round_s_replay_finds_what_the_findings_view_holds(store_config):
+    store = store_days(store_config, range(3))
+    by_round: dict[tuple[str, str], set[str]] = {}
+    at_table: dict[str, set[str]] = {}
+    for row in FindingsProjection(store).view.select(FindingFilter()):
+        if row["code"].startswith("ACC-"):  # the money's: judged by shift, not in a replay
+            continue
+        at_table.setdefault(row["table_id"], set()).add(row["finding_id"])
+        if row["round_id"]:
+            by_round.setdefault((row["table_id"], row["round_id"]), set()).add(row["finding_id"])
+    rounds = _rounds(store)
+    assert len({table for table, _ in rounds}) == 4
+    assert len(by_round) > 10  # careless dealers: many rounds with findings
+    later_days: set[str] = set()
+    for table, round_id in rounds:
+        replay = load_replay(store, round_id, table)
+        found = {f.finding_id for f in replay.findings if not f.code.startswith("ACC-")}
+        if "-20261121-" not in round_id:
+            later_days |= {f.code for f in replay.findings}
+        # Every finding of the round, and beside them only the table's own findings about it
+        # (a sequence gap before one of its facts is filed under the table, not the round).
+        assert by_round.get((table, round_id), set()) <= found, (table, round_id)
+        assert found <= at_table.get(table, set()), (table, round_id)
+        beside = found - by_round.get((table, round_id), set())
+        assert all(f.code == "DATA-SEQ-GAP" for f in replay.findings if f.finding_id in beside)
+    # A set received the day before and never replaced: only the earlier day's context says so.
+    assert "PG-EQ-TILES-OVERDUE" in later_days
+
+
+@pytest.fixture
+def facts_read(monkeypatch):
+    """Count every stored event a replay reads: by the log, by aggregate, and by scan."""
+    read = []
+    for name in ("facts", "facts_of"):
+        original = getattr(FactStore, name)
+
+        def counted(self, *args, _original=original, **kwargs):
+            for fact in _original(self, *args, **kwargs):
+                read.append(fact)
+                yield fact
+
+        monkeypatch.setattr(FactStore, name, counted)
+    original_select = FactStore.round
+
+    def round_counted(self, table_id, round_id):
+        found = original_select(self, table_id, round_id)
+        read.extend(found.fact_jsons)
+        return found
+
+    monkeypatch.setattr(FactStore, "round", round_counted)
+    return read
+
+
+def test_a_replay_reads_as_many_facts_at_four_times_the_history(tmp_path, facts_read):
+    # The same last day (same seed, same date) after no earlier day, and after three.
+    short = store_days(StoreConfig.sqlite(tmp_path / "n.sqlite"), [3])
+    long = store_days(StoreConfig.sqlite(tmp_path / "4n.sqlite"), [0, 1, 2, 3])
+    assert long.last_notification_id() > 3.5 * short.last_notification_id()
+    last_day = [r for r in _rounds(short) if "20261124" in r[1]]
+    assert len(last_day) >= 20
+    for table, round_id in last_day:
+        counts = []
+        for store in (short, long):
+            facts_read.clear()
+            replay = load_replay(store, round_id, table)
+            counts.append(len(facts_read))
+            assert replay.round_id == round_id
+        assert counts[0] == counts[1], (table, round_id, counts)
+        assert counts[1] < short.last_notification_id() / 2  # its table's day, not the floor's
