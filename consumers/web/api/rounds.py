@@ -69,6 +69,8 @@ class StepFindingOut(BaseModel):
     recorded: str
     expected: str
     at_stake: Decimal
+    exposure: Decimal | None = None
+    """Action a procedure breach touched, its money correct (findings that carry it)."""
     occurred_at: str | None
 
 
@@ -122,6 +124,8 @@ def _finding(finding: Finding, replay: RoundReplay) -> StepFindingOut:
         rule=finding.rule, title=finding.title, position=finding.position,
         position_name=position_name(replay, finding.position), recorded=finding.recorded,
         expected=finding.expected, at_stake=finding.at_stake, occurred_at=finding.occurred_at,
+        # Findings carry exposure from the findings-money change on; None before it.
+        exposure=getattr(finding, "exposure", None),
     )  # fmt: skip
 
 
