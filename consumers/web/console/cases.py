@@ -10,6 +10,7 @@ in the access log. A form's bad field is named on the error page, never a traceb
 from __future__ import annotations
 
 from typing import Annotated, Any, TypeVar
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Form, Path, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
@@ -63,7 +64,7 @@ def cases_page(request: Request, user: Analyst, cases: CasesDep) -> HTMLResponse
         disposition=_one_of(form["disposition"], DISPOSITIONS, "disposition"),  # type: ignore[arg-type]
         table=form["table"][:64] or None,
     )  # fmt: skip
-    export = "/api/cases?" + "&".join(f"{k}={v}" for k, v in form.items() if v) + "&format=csv"
+    export = "/api/cases?" + urlencode({**{k: v for k, v in form.items() if v}, "format": "csv"})
     return page(request, "cases.html", {"cases": found, "form": form, "export": export,
                                         "dispositions": DISPOSITIONS})  # fmt: skip
 

@@ -69,6 +69,10 @@ def test_a_case_is_opened_noted_linked_and_closed_from_forms(app, floor, analyst
     listed = analyst.get("/cases?status=closed&disposition=procedure_violation").text
     assert f'data-case="{case_id}"' in listed
     assert f'data-case="{case_id}"' not in analyst.get("/cases?status=open").text
+    export = re.search(r'<a href="([^"]+)" download>Export CSV', listed).group(1)
+    csv = analyst.get(export.replace("&amp;", "&"))
+    assert csv.headers["content-type"].startswith("text/csv")
+    assert case_id in csv.text
 
 
 def test_a_closed_case_refuses_a_note_and_bad_fields_are_named(analyst, finding):
