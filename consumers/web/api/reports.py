@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from audit.accounting.report import MgrLine, render_csv
 from consumers.report_cli import mgr_of, variance_csv, variances_of
@@ -29,7 +29,12 @@ Format = Literal["json", "csv"]
 
 
 class MgrRow(BaseModel):
-    """One shift (``row_type`` shift) or a total (``total``) of the MGR; dollars."""
+    """One shift (``row_type`` shift) or a total (``total``) of the MGR; dollars.
+
+    A column the MGR gains (``audit/accounting/report.py``'s ``COLUMNS``) passes through.
+    """
+
+    model_config = ConfigDict(extra="allow")
 
     row_type: Literal["shift", "total"]
     gaming_day: str

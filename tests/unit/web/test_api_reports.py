@@ -50,6 +50,10 @@ def test_the_mgr_json_has_each_shift_with_money_and_its_hold_band(shift_app, shi
                 Decimal(high),
             )
     assert [t["row_type"] for t in body["totals"]] == ["total"] * len(body["totals"])
+    assert set(body["rows"][0]) == {"row_type", *rows[0]} | {
+        "hold_band_low_pct",
+        "hold_band_high_pct",
+    }
 
 
 def test_the_variance_report_carries_each_variance_with_its_evidence(shift_app, shift_as):
