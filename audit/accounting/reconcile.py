@@ -311,7 +311,7 @@ class Reconciler:
             return []
         expected, spread = (edges[0] + edges[1]) / 2, (edges[1] - edges[0]) / 2
         return [self._finding(
-            "ACC-HOLD-BAND", ledger, Severity.INFO, round(observed - expected),
+            "ACC-HOLD-BAND", ledger, Severity.INFO, 0,
             recorded=f"replayed win {to_dollars(observed)} on {to_dollars(band.wagered)} wagered",
             expected=f"{to_dollars(round(expected))} ± {to_dollars(round(spread))} "
             f"(z {HOLD_BAND_Z:.2f})",
@@ -358,7 +358,7 @@ class Reconciler:
             title=kind.title, table_id=ledger.key.table_id, round_id=None, position=None,
             dealer_id=None, recorded=f"{ledger.key.gaming_day} {ledger.key.shift}: {recorded}",
             expected=expected, at_stake=to_dollars(abs(amount)),
-            event_ids=event_ids, occurred_at=occurred_at,
+            event_ids=event_ids, occurred_at=occurred_at, gaming_day=ledger.key.gaming_day,
         )  # fmt: skip
 
 
