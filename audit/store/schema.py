@@ -23,8 +23,11 @@ import psycopg
 from psycopg import sql
 
 SCHEMA_TABLE = "tablewatch_schema"
-SCHEMA_VERSION = 1
-"""Raise it whenever the DDL changes: a store migrated before is refused until migrated again."""
+SCHEMA_VERSION = 2
+"""Raise it whenever the DDL changes: a store migrated before is refused until migrated again.
+
+2: the findings view's exposure, gaming_day and player_id (issue #22).
+"""
 _LOCK_KEY = 0x7461_626C_6577_6174  # any fixed bigint: "tablewat", as bytes
 _MARK_SQL = [
     f"CREATE TABLE IF NOT EXISTS {SCHEMA_TABLE} (id INTEGER PRIMARY KEY CHECK (id = 1),"

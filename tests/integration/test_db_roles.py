@@ -16,6 +16,7 @@ import pytest
 from psycopg import errors
 
 from audit.events.examples import EXAMPLES
+from audit.store.schema import SCHEMA_VERSION
 from consumers.cli import main
 from tests.conftest import ADMIN_URL
 
@@ -178,4 +179,4 @@ def test_concurrent_migrations_on_a_fresh_database_all_succeed(roles):
     assert [run.returncode for run in runs] == [0, 0, 0, 0], results
     with psycopg.connect(roles["owner"], autocommit=True) as conn:
         version = conn.execute("SELECT version FROM tablewatch_schema").fetchone()
-    assert version == (1,)
+    assert version == (SCHEMA_VERSION,)
