@@ -64,7 +64,7 @@ KINDS: dict[str, FindingKind] = {
         FindingKind("PG-ROT-CONSECUTIVE", _W, "the same player banks too many consecutive rounds", "bank-rotation", _E),
         FindingKind("PG-ROT-NO-PRIOR-WAGER", _W, "bank taken without a wager in the last dealer-banked round", "bank-eligibility", _E),
         FindingKind("PG-ROT-INSUFFICIENT-CHIPS", _W, "bank without chips to cover the table", "bank-eligibility", _E),
-        FindingKind("PG-ROT-OUT-OF-ORDER", _W, "the bank offered out of rotation order", "bank-rotation", _E),
+        FindingKind("PG-ROT-OUT-OF-ORDER", _W, "the bank offered out of rotation order", "bank-rotation", _N),
         # Equipment and time
         FindingKind("PG-EQ-TILES-OVERDUE", _W, "tiles in use past their change interval", "tile-change", _N),
         FindingKind("PG-EQ-DICE-OVERDUE", _W, "dice in the shaker on the table past 24 hours", "dice-change", _N),
