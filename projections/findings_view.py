@@ -73,14 +73,20 @@ def _reclassify(placeholder: str, zero: str) -> list[tuple[str, list[Any]]]:
     """Return the updates that bring rows judged before issue #22 to its money and severities.
 
     Exact from the row alone: a procedure breach's stored amount was the action it
-    touched, and a kind no rule set overrides has one severity. Run once, as the
+    touched, a kind that carries no money has none, and a kind no rule set overrides has
+    one severity. Run once, as the
     columns are added. ``zero`` is the column's zero as the database stores it.
     """
     exposure = sorted(code for code, kind in KINDS_BY_CODE.items() if kind.money is Money.EXPOSURE)
     marks = ", ".join([placeholder] * len(exposure))
+    moneyless = sorted(code for code, kind in KINDS_BY_CODE.items() if kind.money is Money.NONE)
     updates = [(
         f"UPDATE findings SET exposure = at_stake, at_stake = {zero} WHERE code IN ({marks})",
         list(exposure),
+    ), (  # ACC-HOLD-BAND stored its deviation from the band's centre: no money went wrong
+        f"UPDATE findings SET at_stake = {zero} WHERE code IN "
+        f"({', '.join([placeholder] * len(moneyless))})",
+        list(moneyless),
     )]  # fmt: skip
     overridden = {code for table in RULE_SET_SEVERITIES.values() for code in table}
     for code, kind in sorted(KINDS_BY_CODE.items()):

@@ -30,6 +30,7 @@ _OLD_ROWS = [
     ("PG-DEAL-DICE-TOTAL", "warning", "PA 621a.6(c)", "175.00"),
     ("PG-SETTLE-VIG-SHORT", "warning", "PA 621a.8(k)", "0.25"),
     ("PG-ROT-CONSECUTIVE", "warning", "CA Pai Gow Tiles, Type of Game", "50.00"),
+    ("ACC-HOLD-BAND", "info", "tablewatch statistical review (no regulation)", "812.00"),
 ]
 
 
@@ -72,7 +73,7 @@ def test_a_view_made_before_gains_the_columns_and_its_rows_their_money(store_con
         store = FactStore(store_config)
         rows = {r["code"]: r for r in open_findings_view(store).select(FindingFilter())}
         store.close()
-        dice, vig, rotation = (rows[code] for code, *_ in _OLD_ROWS)
+        dice, vig, rotation, band = (rows[code] for code, *_ in _OLD_ROWS)
         # A procedure breach's stored amount was the action it touched: now exposure.
         assert (dice["at_stake"], dice["exposure"], dice["severity"]) == (
             "0.00",
@@ -83,6 +84,8 @@ def test_a_view_made_before_gains_the_columns_and_its_rows_their_money(store_con
         assert (vig["at_stake"], vig["exposure"], vig["severity"]) == ("0.25", "0.00", "critical")
         # A kind a rule set overrides keeps the severity it was judged with.
         assert (rotation["exposure"], rotation["severity"]) == ("50.00", "warning")
+        # A statistical prompt stored its deviation as at stake: no money went wrong.
+        assert (band["at_stake"], band["exposure"], band["severity"]) == ("0.00", "0.00", "info")
         assert {(r["gaming_day"], r["player_id"]) for r in rows.values()} == {(None, None)}
 
 
