@@ -25,7 +25,7 @@ VIEWS = {
                          "at_stake, table_id, event_ids, notification_id", "row_number"),
     HandHistoryProjection: ("hand_history", "*", "table_id, round_id, position"),
     TableStateProjection: ("table_state", "*", "table_id"),
-    WinRatesProjection: ("win_rates", "*", "grouped_by, grp"),
+    WinRatesProjection: ("win_rate_tallies", "*", "grouped_by, grp"),
     ReconciliationProjection: ("shift_ledgers", "*", "table_id, gaming_day, shift"),
 }  # fmt: skip
 """The findings' row_number is the order rows were inserted in, not what they say: the

@@ -39,6 +39,11 @@ def test_the_view_gives_what_the_offline_computation_gives(store_config):
             (r.group, r.n, r.wins, r.pushes, r.losses) for r in offline
         ]
         assert [round(r.expected, 9) for r in stored] == [round(r.expected, 9) for r in offline]
+        money = [(r.wagered, r.won, r.expected_won, r.won_low, r.won_high) for r in stored]
+        assert money == [(r.wagered, r.won, r.expected_won, r.won_low, r.won_high) for r in offline]
+    players = stats_of(view.tallies("player"), "player")
+    assert players
+    assert all(r.group.startswith("player-") for r in players)
     assert {r.group[:3] for r in stats_of(view.tallies("table"), "table")} == {"PG-", "B21"}
 
 
