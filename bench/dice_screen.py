@@ -20,7 +20,8 @@ from collections import Counter
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.verification.equipment import EquipmentScreens
 
-CONFIDENCES = (0.999, 0.9999, 0.99999)
+CONFIDENCES = (0.99, 0.999, 0.9999)
+"""Alarms are counted at each: the first two check that p-values are as chance makes them."""
 
 
 def floor_p_values(config: ShiftConfig, seed: int) -> list[tuple[str, float, str]]:
@@ -55,12 +56,18 @@ def main() -> None:
               + ", ".join(f"{c}: {counts[c]}" for c in CONFIDENCES), flush=True)  # fmt: skip
     per_floor = {c: sum(alarms[c]) / args.floors for c in CONFIDENCES}
     loaded = ShiftConfig(args.tables, args.rounds, loaded_dice_tables=args.loaded)
-    hits = [(s, subject) for s, p, subject in floor_p_values(loaded, 1) if p < 1 - 0.9999]
+    tested = floor_p_values(loaded, 1)
+    hits = [(s, subject) for s, p, subject in tested if p < 1 - 0.9999]
     summary = {
         "floors": args.floors, "tables": args.tables, "rounds": args.rounds,
         "windows_per_floor": {k: v / args.floors for k, v in sorted(windows.items())},
         "alarms_per_floor": per_floor,
         "max_alarms_on_a_floor": {c: max(alarms[c]) for c in CONFIDENCES},
+        "windows_per_floor_total": sum(windows.values()) / args.floors,
+        "alarm_rate_per_window": {
+            c: sum(alarms[c]) / max(1, sum(windows.values())) for c in CONFIDENCES
+        },
+        "loaded_floor_windows": dict(Counter(s for s, _, _ in tested)),
         "loaded_floor_alarms_at_0.9999": hits,
         "seconds": round(time.perf_counter() - started, 1),
     }  # fmt: skip

@@ -21,6 +21,7 @@ from audit.store.application import StoreConfigError, StoreUnavailableError
 from audit.store.heads import HeadsFileError, HeadsKeyError
 from consumers import (
     alerts_cli,
+    equipment_cli,
     findings_cli,
     replay_cli,
     report_cli,
@@ -62,6 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     alerts_cli.register(commands)
     findings_cli.register(commands)
     stats_cli.register(commands)
+    equipment_cli.register(commands)
     report_cli.register(commands)
     serve_cli.register(commands)
     return parser
