@@ -60,7 +60,7 @@ from audit.games.baccarat21.probabilities import lookup as b21_lookup
 from audit.games.baccarat21.rulesets import RuleSet as B21RuleSet
 from audit.games.baccarat21.settlement import Bet
 from audit.games.errors import RulesError
-from audit.games.paigow.layout import HAND_COUNT, starting_position
+from audit.games.paigow.layout import HAND_COUNT, TableLayout, starting_position
 from audit.games.paigow.rulesets import RuleSet
 from audit.verification.baccarat21.context import rule_set_for as b21_rule_set_for
 from audit.verification.chi_squared import DICE_TOTALS, FAIR_3D6, GoodnessOfFit, goodness_of_fit
@@ -124,11 +124,12 @@ class Window:
     opened_at: str | None = None
     closed_at: str | None = None
 
-    def add(self, cell: int, chances: Sequence[float | Fraction], event: Event) -> None:
+    def add(self, cell: int, chances: Sequence[float], event: Event) -> None:
         """Count one observation in ``cell`` with each cell's chance for it."""
         self.counts[cell] += 1
+        expected = self.expected
         for i, chance in enumerate(chances):
-            self.expected[i] += float(chance)
+            expected[i] += chance
         if not self.first_event:
             self.first_event = str(event.event_id)
             self.opened_at = event.occurred_at.isoformat()
@@ -209,6 +210,38 @@ class _Round:
     voided: bool = False
 
 
+_FAIR = tuple(float(chance) for chance in FAIR_3D6)
+_START_CHANCES: dict[tuple[object, ...], tuple[float, ...]] = {}
+"""Each position's chance of the first stack, by layout, first position and count source."""
+
+
+def _start_chances(layout: TableLayout, first: int | None, source: str) -> tuple[float, ...]:
+    """Return each position's chance of the first stack: fair dice, or an RNG count taken
+    as uniform over the count's eight steps (PA 621a.6(a)(1) sets no range)."""
+    key = (layout.ring, layout.dealer, layout.count_clockwise, first, source)
+    found = _START_CHANCES.get(key)
+    if found is None:
+        chances = [Fraction(0)] * HAND_COUNT
+        if source == "dice":
+            for total, chance in zip(DICE_TOTALS, FAIR_3D6, strict=True):
+                chances[starting_position(total, layout, first, "dice")] += chance
+        else:
+            for step in range(1, HAND_COUNT + 1):
+                chances[starting_position(step, layout, first, "rng")] += Fraction(1, HAND_COUNT)
+        found = _START_CHANCES[key] = tuple(float(chance) for chance in chances)
+    return found
+
+
+_READ = frozenset({
+    "table_opened", "dealer_changed", "table_closed", "tile_set_received", "tile_set_replaced",
+    "dice_placed_in_shaker", "shoe_loaded", "round_started", "dice_revealed", "rng_number_shown",
+    "bank_accepted", "stack_delivered", "b21_card_dealt", "b21_round_voided", "round_voided",
+    "round_completed",
+})  # fmt: skip
+"""The facts the screens read; every other passes straight through."""
+_NOTHING: tuple[Sequence[WindowResult], Sequence[Tenure]] = ((), ())
+
+
 def _dealt_positions() -> tuple[str, ...]:
     return tuple(str(p) for p in range(HAND_COUNT))
 
@@ -224,16 +257,21 @@ class EquipmentScreens:
         self.dealer_tables: dict[tuple[str, str], set[str]] = {}
         """(dealer, gaming day) -> the tables dealt at that day and still open."""
 
-    def feed(self, event: Event) -> tuple[list[WindowResult], list[Tenure]]:
+    def feed(self, event: Event) -> tuple[Sequence[WindowResult], Sequence[Tenure]]:
         """Take one fact; return the windows it closes, tested, and the tenures it ends."""
-        kind = event.type_name()
+        kind = event.type  # type: ignore[attr-defined]
+        if kind not in _READ:
+            return _NOTHING  # most facts: wagers, tiles, settlements
         table_id = event.table_id
-        table = self.tables.setdefault(table_id, _Table())
+        table = self.tables.get(table_id)
+        if table is None:
+            table = self.tables[table_id] = _Table()
+        if event.round_id is not None:
+            self._round_fact(event, kind, table)
+            return _NOTHING
         closed: list[Window] = []
         tenures: list[Tenure] = []
-        if event.round_id is not None:
-            self._round_fact(event, kind, table, closed)
-        elif kind == "table_opened":
+        if kind == "table_opened":
             closed += self._close_table(table_id, table, event, tenures)  # a day never closed
             table.game = event.game  # type: ignore[attr-defined]
             options = dict(event.options or {})  # type: ignore[attr-defined]
@@ -245,8 +283,9 @@ class EquipmentScreens:
             table.dealer_id = event.dealer_id  # type: ignore[attr-defined]
         elif kind == "dealer_changed":
             table.dealer_id = event.incoming_dealer_id  # type: ignore[attr-defined]
-        elif kind == "tile_set_received" and table.tiles is None:
-            table.tiles = _InPlay(event.tile_set_id, event.occurred_at)  # type: ignore[attr-defined]
+        elif kind == "tile_set_received":
+            if table.tiles is None:
+                table.tiles = _InPlay(event.tile_set_id, event.occurred_at)  # type: ignore[attr-defined]
         elif kind == "tile_set_replaced":
             tenures += self._end(table_id, table, "tiles", event)
             table.tiles = _InPlay(event.new_tile_set_id, event.occurred_at)  # type: ignore[attr-defined]
@@ -269,9 +308,11 @@ class EquipmentScreens:
 
     # --- rounds ---------------------------------------------------------------------------
 
-    def _round_fact(self, event: Event, kind: str, table: _Table, closed: list[Window]) -> None:
+    def _round_fact(self, event: Event, kind: str, table: _Table) -> None:
         key = (event.table_id, event.round_id or "")
-        round_ = self.rounds.setdefault(key, _Round(dealer_id=table.dealer_id))
+        round_ = self.rounds.get(key)
+        if round_ is None:
+            round_ = self.rounds[key] = _Round(dealer_id=table.dealer_id)
         if kind == "round_started":
             round_.dealer_id = event.dealer_id  # type: ignore[attr-defined]
         elif kind == "dice_revealed":
@@ -305,12 +346,12 @@ class EquipmentScreens:
             if table.dice is not None:
                 subject = f"{table_id} {table.dice.item}"
                 key = ("dice-set", table_id, table.dice.item)
-                self._window(key, table_id, None, day, rule, subject).add(cell, FAIR_3D6, throw)
+                self._window(key, table_id, None, day, rule, subject).add(cell, _FAIR, throw)
             self._window(("dice-table", table_id), table_id, None, day, rule,
-                         table_id).add(cell, FAIR_3D6, throw)  # fmt: skip
+                         table_id).add(cell, _FAIR, throw)  # fmt: skip
             if dealer is not None:
                 self._dealer_window("dice-dealer", dealer, table_id, day, rule).add(
-                    cell, FAIR_3D6, throw
+                    cell, _FAIR, throw
                 )
         self._start(event, table, round_)
 
@@ -322,16 +363,11 @@ class EquipmentScreens:
         first = None
         if ruleset.collection_schedule is None and round_.bank in layout.betting:
             first = round_.bank  # PA 621a.9(j): the count begins at the bank
-        chances = [Fraction(0)] * HAND_COUNT
+        source = "dice" if round_.throws else "rng" if round_.rng is not None else None
+        if source is None:
+            return
         try:
-            if round_.throws:
-                for total, chance in zip(DICE_TOTALS, FAIR_3D6, strict=True):
-                    chances[starting_position(total, layout, first, "dice")] += chance
-            elif round_.rng is not None:
-                for step in range(1, HAND_COUNT + 1):
-                    chances[starting_position(step, layout, first, "rng")] += Fraction(1, 8)
-            else:
-                return
+            chances = _start_chances(layout, first, source)
         except RulesError:
             return  # a count the rules cannot apply: the round's own checks report it
         if not 0 <= round_.first < HAND_COUNT:
