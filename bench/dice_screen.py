@@ -42,12 +42,16 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=1000)
     parser.add_argument("--loaded", type=int, default=4)
+    parser.add_argument(
+        "--mixed", action="store_true", help="one 21 Baccarat table to three Pai Gow (shoes too)"
+    )
     args = parser.parse_args()
+    games = (("paigow", 0.75), ("baccarat21", 0.25)) if args.mixed else (("paigow", 1.0),)
     alarms = {c: [] for c in CONFIDENCES}
     windows = Counter()
     started = time.perf_counter()
     for seed in range(1, args.floors + 1):
-        found = floor_p_values(ShiftConfig(args.tables, args.rounds), seed)
+        found = floor_p_values(ShiftConfig(args.tables, args.rounds, games=games), seed)
         windows.update(screen for screen, _, _ in found)
         counts = {c: sum(p < 1 - c for _, p, _ in found) for c in CONFIDENCES}
         for c in CONFIDENCES:
@@ -55,7 +59,7 @@ def main() -> None:
         print(f"floor {seed}: {len(found)} windows tested, alarms "
               + ", ".join(f"{c}: {counts[c]}" for c in CONFIDENCES), flush=True)  # fmt: skip
     per_floor = {c: sum(alarms[c]) / args.floors for c in CONFIDENCES}
-    loaded = ShiftConfig(args.tables, args.rounds, loaded_dice_tables=args.loaded)
+    loaded = ShiftConfig(args.tables, args.rounds, games=games, loaded_dice_tables=args.loaded)
     tested = floor_p_values(loaded, 1)
     hits = [(s, subject) for s, p, subject in tested if p < 1 - 0.9999]
     summary = {

@@ -33,8 +33,8 @@ A window whose p-value is below ``1 - confidence`` is an alarm: a finding of war
 severity (``STAT-DICE-TOTALS``, ``STAT-START-POSITION``, ``STAT-B21-SHOE``) with the
 counts as evidence, a prompt to look at the equipment and the game, never proof. The
 default :data:`SCREEN_CONFIDENCE` is 99.99%: a clean floor of 40 Pai Gow tables of 1,000
-rounds tests about 700 windows, so about 0.07 alarms a floor are expected by chance
-(docs/equipment-statistics.md has the measured rate).
+rounds tests about 605 windows, so about 0.06 alarms a floor are expected by chance
+(docs/equipment-statistics.md has the measured rates).
 
 **Tenure** is how long each tile set, dice set and 21 Baccarat shoe stayed in play, in
 rounds and minutes: from the opening's first set (or a ``tile_set_replaced``), the
