@@ -439,6 +439,8 @@ class EquipmentScreens:
         self, table_id: str, table: _Table, event: Event, tenures: list[Tenure]
     ) -> list[Window]:
         closed = self._pop(("dice-table", table_id)) + self._pop(("b21-shoe", table_id))
+        for key in [k for k in self.rounds if k[0] == table_id]:
+            del self.rounds[key]  # a round left open at the close: never a result
         if table.dice is not None:
             closed += self._pop(("dice-set", table_id, table.dice.item))
         for equipment in ("tiles", "dice", "shoe"):

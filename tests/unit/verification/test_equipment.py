@@ -164,3 +164,9 @@ def test_a_bad_load_is_refused():
         with pytest.raises(InvalidLoadError):
             LoadedDice(**bad)
     assert replace(LoadedDice(), weight=1.0).weight == 1.0
+
+
+def test_a_round_left_open_is_forgotten_when_its_table_closes(mixed_floor):
+    dropped = next(i for i, e in enumerate(mixed_floor) if e.type_name() == "round_completed")
+    screens, _, _ = run(mixed_floor[:dropped] + mixed_floor[dropped + 1 :])
+    assert screens.rounds == {}
