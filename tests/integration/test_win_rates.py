@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+from decimal import Decimal
 
 import pytest
 
@@ -58,3 +60,8 @@ def test_tablewatch_stats_reads_the_store_without_a_file(tmp_path, monkeypatch, 
     assert main(["stats", "--by", "table"]) in (0, 1)
     out = capsys.readouterr().out
     assert "groups: 4" in out
+    assert main(["stats", "--by", "dealer,player", "--json"]) in (0, 1)
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert rows
+    assert all(r["group"].count(",") == 1 for r in rows)
+    assert all(Decimal(r["won_low"]) <= Decimal(r["won"]) <= Decimal(r["won_high"]) for r in rows)
