@@ -21,7 +21,8 @@ from typing import Any, TextIO
 
 from audit.events.catalogue import event_json
 from audit.events.envelope import Event
-from audit.simulation.irregularities import Label, careless_shift
+from audit.simulation.irregularities import Label, careless_shift, loaded_dice_labels
+from audit.simulation.loaded_dice import InvalidLoadError, LoadedDice
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.store.application import FactStore, StoreConfig
 from audit.store.ingest import Ingestor
@@ -57,6 +58,21 @@ def register(commands: Any) -> None:
         default=0.0,
         metavar="RATE",
         help="share of rounds a careless dealer plays irregularly, 0 to 1 (default 0)",
+    )
+    simulate.add_argument(
+        "--loaded-dice",
+        type=int,
+        default=0,
+        metavar="TABLES",
+        help="load the shaker's dice at this many Pai Gow tables, labelled (default 0)",
+    )
+    simulate.add_argument(
+        "--dice-load",
+        type=float,
+        default=LoadedDice().weight,
+        metavar="P",
+        help=f"the chance each loaded die shows a six instead of rolling fair "
+        f"(default {LoadedDice().weight})",
     )
     simulate.add_argument(
         "--labels",
@@ -138,13 +154,25 @@ def _careless(args: argparse.Namespace) -> tuple[Iterable[Event], list[Label] | 
     rate = args.irregularities
     if not 0 <= rate <= 1:
         raise ConfigError(f"--irregularities must be a rate from 0 to 1: {rate!r}")
-    target = labels_path(args.out, args.labels) if rate > 0 else args.labels
-    if rate > 0 and target is None:
-        raise ConfigError("--irregularities needs --labels (or --out) to write the labels to")
+    if args.loaded_dice < 0:
+        raise ConfigError(f"--loaded-dice must be a number of tables: {args.loaded_dice!r}")
+    injected = rate > 0 or args.loaded_dice > 0
+    target = labels_path(args.out, args.labels) if injected else args.labels
+    if injected and target is None:
+        raise ConfigError(
+            "--irregularities and --loaded-dice need --labels (or --out) to write the labels to"
+        )
+    try:
+        config = replace(
+            _config(args), loaded_dice_tables=args.loaded_dice,
+            loaded_dice=LoadedDice(weight=args.dice_load),
+        )  # fmt: skip
+    except InvalidLoadError as error:
+        raise ConfigError(f"--dice-load: {error}") from None
     if target is None:
-        return _shift(args), None, None
-    config = _config(args)
+        return simulate_shift(config, random.Random(args.seed)), None, None
     events, labels = careless_shift(config, random.Random(args.seed), rate)
+    labels += loaded_dice_labels(config, random.Random(args.seed))
     return events, labels, target
 
 
