@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from audit.events.catalogue import EVENT_TYPES, MAX_EVENT_BYTES, InvalidEventError, parse_event
 from audit.events.examples import EXAMPLES
+from audit.store.aggregates import Table
 from audit.store.application import FactStore, StoreConfig
 from audit.store.encoding import fact_recorded, timestamp_now
 from audit.store.fact_pages import FactPages, UnreadableFactError
@@ -136,3 +137,18 @@ def test_a_fact_over_the_size_limit_is_refused_as_parse_event_refuses_it(store):
 
 def test_an_event_that_holds_no_fact_reads_as_none(store):
     assert FactPages(store).fact((1, "tablewatch:Table.Created", b'{"table_id":"PG-01"}')) is None
+
+
+def test_a_compressed_store_reads_as_its_mapper_reads_it(tmp_path, monkeypatch):
+    monkeypatch.setenv("COMPRESSOR_TOPIC", "eventsourcing.compressor:ZlibCompressor")
+    compressed = FactStore(StoreConfig.sqlite(tmp_path / "zlib.sqlite"))
+    assert compressed.mapper.compressor is not None
+    table = Table(table_id="PG-01", gaming_day="2026-11-21")
+    fact_json = json.dumps(EXAMPLES["table_opened"])
+    table.record("table_opened", fact_json, "s@1", "0" * 64, "a" * 64)
+    compressed.write(table.collect_events(), None, None)
+    pages = FactPages(compressed)
+    rows = pages.page(1, 10)
+    assert [row[1] for row in rows] == ["tablewatch:Table.Created", "tablewatch:FactRecorded"]
+    assert rows[1][2] != _stored_state(fact_json)  # stored compressed
+    assert pages.fact(rows[1]) == parse_event(fact_json)
