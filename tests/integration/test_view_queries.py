@@ -13,6 +13,7 @@ from audit.accounting.report import mgr_lines
 from audit.events.catalogue import event_dict, event_json, parse_event
 from audit.games.money import to_dollars
 from audit.simulation.shift import ShiftConfig, simulate_shift
+from audit.store.fact_pages import FactPages
 from consumers.cli import main
 from consumers.replay_cli import find_table
 from consumers.report_cli import mgr_report, shift_findings, shift_money
@@ -68,6 +69,14 @@ def notifications_read(monkeypatch):
             return found
 
         monkeypatch.setattr(recorder, "select_notifications", counted)
+    page = FactPages.page  # how the projections read the log (audit/store/fact_pages.py)
+
+    def paged(self, *args, **kwargs):
+        found = page(self, *args, **kwargs)
+        read.append(len(found))
+        return found
+
+    monkeypatch.setattr(FactPages, "page", paged)
     return read
 
 
