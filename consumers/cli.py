@@ -33,6 +33,7 @@ from consumers import (
     serve_cli,
     stats_cli,
     store_cli,
+    users_cli,
     verify_cli,
 )
 from consumers.errors import TablewatchError
@@ -68,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     equipment_cli.register(commands)
     report_cli.register(commands)
     serve_cli.register(commands)
+    users_cli.register(commands)
     return parser
 
 

@@ -15,7 +15,15 @@ from datetime import date
 from typing import Any
 
 from audit.accounting.controls import ACCOUNTING_KINDS
-from audit.accounting.report import mgr_lines, mgr_totals, render_csv, render_json, render_text
+from audit.accounting.report import (
+    MgrLine,
+    MgrTotal,
+    mgr_lines,
+    mgr_totals,
+    render_csv,
+    render_json,
+    render_text,
+)
 from audit.accounting.slips import SERIES, Used, series_gaps
 from audit.games.money import Cents, to_cents, to_dollars
 from audit.store.application import FactStore
@@ -24,7 +32,7 @@ from consumers.settings import Settings
 from consumers.verify_cli import money_totals
 from consumers.wiring import open_store
 from projections.findings import FindingsProjection
-from projections.findings_view import FindingFilter
+from projections.findings_view import FindingFilter, FindingsView
 from projections.reconciliation import ReconciliationProjection
 
 FORMATS = ("text", "csv", "json")
@@ -87,10 +95,10 @@ def shift_money(ledger: Mapping[str, Any], rows: list[dict[str, Any]]) -> tuple[
     return to_cents(at_stake), to_cents(exposure)
 
 
-def mgr_report(store: FactStore, gaming_day: str | None, form: str = "text") -> str:
-    """Return the MGR for a gaming day (or all stored), in ``form``."""
-    findings, reconciliation = _views(store)
-    ledgers = reconciliation.view.ledgers(gaming_day)
+def mgr_of(
+    findings: FindingsView, ledgers: list[dict[str, Any]]
+) -> tuple[list[MgrLine], list[MgrTotal]]:
+    """Return the MGR's rows and totals for ``ledgers``, each shift's findings counted."""
 
     read: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
 
@@ -99,7 +107,7 @@ def mgr_report(store: FactStore, gaming_day: str | None, form: str = "text") -> 
         key = ledger["key"]
         at = (key["table_id"], key["gaming_day"], key["shift"])
         if at not in read:
-            read[at] = findings.view.select_shift(
+            read[at] = findings.select_shift(
                 key["table_id"], ledger["round_ids"], ledger["opened_at"], ledger["closed_at"]
             )
         return read[at]
@@ -109,7 +117,14 @@ def mgr_report(store: FactStore, gaming_day: str | None, form: str = "text") -> 
         lambda ledger: shift_findings(ledger, rows_of(ledger)),
         lambda ledger: shift_money(ledger, rows_of(ledger)),
     )
-    totals = mgr_totals(lines)
+    return lines, mgr_totals(lines)
+
+
+def mgr_report(store: FactStore, gaming_day: str | None, form: str = "text") -> str:
+    """Return the MGR for a gaming day (or all stored), in ``form``."""
+    findings, reconciliation = _views(store)
+    ledgers = reconciliation.view.ledgers(gaming_day)
+    lines, totals = mgr_of(findings.view, ledgers)
     if form == "csv":
         return render_csv(lines, totals)
     if form == "json":
@@ -141,7 +156,13 @@ def _used(ledgers: list[dict[str, Any]]) -> Used:
 def variance_rows(store: FactStore, gaming_day: str | None) -> list[dict[str, Any]]:
     """Return every variance of the day with its evidence: slips, box, counts, events, rounds."""
     findings, reconciliation = _views(store)
-    ledgers = reconciliation.view.ledgers(gaming_day)
+    return variances_of(findings.view, reconciliation.view.ledgers(gaming_day), gaming_day)
+
+
+def variances_of(
+    findings: FindingsView, ledgers: list[dict[str, Any]], gaming_day: str | None
+) -> list[dict[str, Any]]:
+    """Return the variances of ``ledgers`` (of ``gaming_day``, or all) with their evidence."""
     by_table: dict[str, list[dict[str, Any]]] = {}
     for ledger in ledgers:
         by_table.setdefault(ledger["key"]["table_id"], []).append(ledger)
@@ -171,10 +192,10 @@ def variance_rows(store: FactStore, gaming_day: str | None) -> list[dict[str, An
     return rows
 
 
-def _variances(findings: FindingsProjection) -> list[dict[str, Any]]:
+def _variances(findings: FindingsView) -> list[dict[str, Any]]:
     """Return every accounting finding, read through the view's code index, as found."""
     rows = [row for code in sorted(ACCOUNTING_KINDS)
-            for row in findings.view.select(FindingFilter(code=code))]  # fmt: skip
+            for row in findings.select(FindingFilter(code=code))]  # fmt: skip
     return sorted(rows, key=lambda row: row["row_number"])
 
 
@@ -189,20 +210,25 @@ def _ledger_of(finding: Mapping[str, Any], ledgers: list[dict[str, Any]]) -> dic
     return next((ledger for ledger in ledgers if completing in ledger["event_ids"]), None)
 
 
+def variance_csv(rows: list[dict[str, Any]]) -> str:
+    """Return variance rows as CSV, the evidence as one JSON column."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    columns = ("code", "severity", "rule", "table_id", "recorded", "expected", "at_stake",
+               "exposure")  # fmt: skip
+    writer.writerow([*columns, "evidence"])
+    for row in rows:
+        writer.writerow([row[c] for c in columns] + [json.dumps(row["evidence"])])
+    return buffer.getvalue()
+
+
 def _variance(args: argparse.Namespace) -> int:
     rows = variance_rows(open_store(Settings.from_env()), _day(args.gaming_day))
     if args.format == "json":
         print(json.dumps(rows))
         return 0
     if args.format == "csv":
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        columns = ("code", "severity", "rule", "table_id", "recorded", "expected", "at_stake",
-                   "exposure")  # fmt: skip
-        writer.writerow([*columns, "evidence"])
-        for row in rows:
-            writer.writerow([row[c] for c in columns] + [json.dumps(row["evidence"])])
-        print(buffer.getvalue().rstrip("\n"))
+        print(variance_csv(rows).rstrip("\n"))
         return 0
     for row in rows:
         ev = row["evidence"]

@@ -84,6 +84,12 @@ def register(commands: Any) -> None:
 
     run = commands.add_parser("run", help="the main job: simulate, produce, ingest, report")
     _shift_arguments(run, tables=8, rounds=30, shifts=2, game="mixed")
+    run.add_argument(
+        "--serve", action="store_true",
+        help="then serve the console and the API on the run's store, with a first analyst "
+        "and auditor, until stopped (what make run does)",
+    )  # fmt: skip
+    run.add_argument("--port", type=int, default=8090, help="the console's port with --serve")
     run.set_defaults(handler=_run)
 
 
@@ -263,6 +269,10 @@ def _run(args: argparse.Namespace) -> int:
     report_store(store, out)
     print(file=out)
     print(mgr_report(store, None), file=out)
+    if args.serve:
+        from consumers.web.console_run import serve_run  # the web's imports, only for --serve
+
+        serve_run(settings, store, args.port, out)
     return 0
 
 

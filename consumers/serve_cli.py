@@ -1,4 +1,4 @@
-"""``tablewatch serve``: keep every read model caught up, with health and metrics over HTTP."""
+"""``tablewatch serve``: the API, the console and every read model, in one process."""
 
 from __future__ import annotations
 
@@ -6,8 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from consumers.kafka_io import StopFlag
-from consumers.serve import Service, health_server
+from consumers.serve import Service
 from consumers.settings import Settings
 from consumers.wiring import open_store
 
@@ -16,10 +15,11 @@ def register(commands: Any) -> None:
     """Add the ``serve`` command."""
     serve = commands.add_parser(
         "serve",
-        help="keep every read model caught up from the store, until stopped",
-        description="Keep every read model (findings, hand history, table state, win rates, "
-        "reconciliation, the round index) caught up from the store, each fact read once, "
-        "exactly once across restarts. /healthz, /readyz and /metrics are served over HTTP.",
+        help="serve the API and the console, and keep every read model caught up, until stopped",
+        description="Serve the JSON API (/api/, /openapi.json) and the console over HTTP, and "
+        "keep every read model (findings, hand history, table state, win rates, reconciliation, "
+        "the round index) caught up from the store, each fact read once, exactly once across "
+        "restarts. /healthz, /readyz and /metrics are served beside them.",
     )
     serve.add_argument("--host", default="127.0.0.1", help="HTTP address (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8090, help="HTTP port (default 8090)")
@@ -28,14 +28,16 @@ def register(commands: Any) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    store = open_store(Settings.from_env())
+    from consumers.web.app import create_app  # the web's imports, only for this command
+    from consumers.web.server import Served, mount_health
+
+    settings = Settings.from_env()
+    store = open_store(settings)
     print(f"store: {store.config.describe()}", file=sys.stderr)
     service = Service(store)
-    server = health_server(service, args.host, args.port)
-    print(f"health on http://{args.host}:{server.server_port}/readyz", file=sys.stderr)
-    try:
-        with StopFlag() as stop:
-            service.run(stop.is_set, poll_s=args.poll)
-    finally:
-        server.shutdown()
+    app = create_app(settings, store=store)
+    mount_health(app, service)
+    served = Served(app, service, args.host, args.port, args.poll)
+    print(f"console and API on http://{args.host}:{args.port}/ (health: /readyz)", file=sys.stderr)
+    served.run()
     return 0

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from audit.store.application import mask_password
 from consumers.errors import ConfigError
@@ -83,6 +84,10 @@ class Settings:
     poll_timeout_ms: int = 1000
     fault_deadline_s: int = 300
     """How long the ingest retries a lost broker or database before it exits."""
+    timezone: str = "UTC"
+    """The casino's time zone (IANA name): the console shows times in it; all are stored in UTC."""
+    secure_cookies: bool = False
+    """TABLEWATCH_SECURE_COOKIES: mark session cookies Secure (set it when served behind TLS)."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:
@@ -115,6 +120,10 @@ class Settings:
             ),
             fault_deadline_s=_int(
                 environ, "TABLEWATCH_FAULT_DEADLINE_S", defaults.fault_deadline_s, minimum=1
+            ),
+            timezone=_timezone(environ, "TABLEWATCH_TIMEZONE", defaults.timezone),
+            secure_cookies=_flag(
+                _get(environ, "TABLEWATCH_SECURE_COOKIES") or "false", "TABLEWATCH_SECURE_COOKIES"
             ),
         )
 
@@ -182,6 +191,18 @@ def _flag(raw: str, name: str) -> bool:
     if lowered not in ("true", "false", "1", "0", "yes", "no"):
         raise ConfigError(f"{name} must be true or false, not {raw!r}")
     return lowered in ("true", "1", "yes")
+
+
+def _timezone(environ: Mapping[str, str], name: str, default: str) -> str:
+    raw = _get(environ, name)
+    if raw is None:
+        return default
+    try:
+        ZoneInfo(raw)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(f"{name} must be an IANA time zone such as America/New_York, "
+                          f"not {raw!r}") from None  # fmt: skip
+    return raw
 
 
 def _environment(environ: Mapping[str, str], name: str) -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from prometheus_client import CollectorRegistry
+from psycopg import sql
 
 from audit.store.application import FactStore
 from audit.store.heads import FiledHeads, dump_heads, heads_key, load_heads
@@ -28,6 +29,7 @@ from consumers.ingest import IngestSummary, Progress, ingest_file
 from consumers.ingest_metrics import MeteredProgress
 from consumers.readiness import Readiness
 from consumers.settings import Settings
+from consumers.web.db import ACCESS_LOG, WebDB
 from consumers.wiring import open_store, store_config
 from projections import (
     equipment_stats,
@@ -168,6 +170,8 @@ def _print_heads(report: ChainReport) -> None:
     for source, head in sorted(report.rejection_heads.items()):
         count = report.rejection_counts[source]
         print(f"  rejections of {source}: chain head {head} ({count:,} rejections)")
+    if report.case_facts:
+        print(f"  casebook: chain head {report.case_head} ({report.case_facts:,} case facts)")
 
 
 def _export_heads(args: argparse.Namespace) -> int:
@@ -194,6 +198,17 @@ def _export_heads(args: argparse.Namespace) -> int:
     return 0
 
 
+def append_only_grants(table: str, *roles: str | None) -> list[sql.Composable]:
+    """Return grants of SELECT and INSERT only on ``table`` (the access log) to each role."""
+    statements: list[sql.Composable] = []
+    for role in filter(None, roles):
+        name, grantee = sql.Identifier(table), sql.Identifier(role)
+        statements.append(sql.SQL("REVOKE UPDATE, DELETE, TRUNCATE ON {} FROM {}").format(
+            name, grantee))  # fmt: skip
+        statements.append(sql.SQL("GRANT SELECT, INSERT ON {} TO {}").format(name, grantee))
+    return statements
+
+
 def _migrate(args: argparse.Namespace) -> int:
     config = store_config(Settings.from_env())
     if config.postgres_url is None and (args.writer or args.reader):
@@ -202,13 +217,17 @@ def _migrate(args: argparse.Namespace) -> int:
     if config.postgres_url is None:
         for open_view in _VIEW_OPENERS:
             open_view(store)
+        WebDB(store).create_tables()
         print(f"{config.describe()}: migrated")
         return 0
     with migration_lock(config.postgres_url):
         for open_view in _VIEW_OPENERS:
             open_view(store)  # each view creates its tables: the store was opened to create
-        views = view_objects(config.postgres_url)
+        WebDB(store).create_tables()  # the web's users, sessions and access log
+        tables, sequences = view_objects(config.postgres_url)
+        views = ([t for t in tables if t != ACCESS_LOG], sequences)
         grants = grant_statements(args.writer, args.reader, views, _VIEW_POSITIONS)
+        grants += append_only_grants(ACCESS_LOG, args.writer, args.reader)
         apply_grants(config.postgres_url, grants)
     granted = ", ".join(f"{kind} {role!r}" for kind, role in
                         (("writer", args.writer), ("reader", args.reader)) if role)  # fmt: skip

@@ -28,6 +28,7 @@ from eventsourcing.utils import get_topic
 from psycopg.conninfo import conninfo_to_dict
 from psycopg.sql import SQL
 
+from audit.store import casebook as _casebook  # noqa: F401 -- registers the casebook's topics
 from audit.store.aggregates import FactRecorded, Round, Table, round_aggregate_id, table_day_id
 from audit.store.ingest_state import (
     IngestState,

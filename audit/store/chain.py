@@ -105,3 +105,13 @@ def rejection_link(
         ["rejection", LINK_ALL_FIELDS, previous, aggregate_id, version, timestamp, origin,
          reason, size, raw_base64, raw_sha256]
     )  # fmt: skip
+
+
+def case_link(
+    previous: str, aggregate_id: str, version: int, timestamp: str, fact_type: str, fact_digest: str
+) -> str:
+    """Return the link of a case fact in the casebook: every stored field, chained."""
+    return _hash_fields(
+        ["case", LINK_ALL_FIELDS, previous, aggregate_id, version, timestamp, fact_type,
+         fact_digest]
+    )  # fmt: skip

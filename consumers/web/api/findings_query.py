@@ -1,0 +1,87 @@
+"""One page of the findings view, filtered and in the order the findings' events occurred.
+
+The filter is the view's own :class:`FindingFilter` (its WHERE clause is the view's, so
+every filter the view learns reaches the API unchanged); what the view's ``select`` does
+not yet do, a page (LIMIT/OFFSET with the total), a round and a code prefix, is added
+here as further clauses over columns the view already has.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from projections import findings_view
+from projections.findings_view import FindingFilter, FindingsView
+
+NAMES = ("row_number", *findings_view._COLUMNS)
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of findings and how many match in all."""
+
+    rows: list[dict[str, Any]]
+    total: int
+
+
+def _placeholder(view: FindingsView) -> str:
+    return "%s" if isinstance(view, findings_view.PostgresFindingsView) else "?"
+
+
+def _clauses(
+    query: FindingFilter, round_id: str | None, code_prefix: str | None, p: str
+) -> tuple[str, list[Any]]:
+    where, params = findings_view._where(query, p)
+    if round_id is not None:
+        where += f" AND round_id = {p}"
+        params.append(round_id)
+    if code_prefix is not None:
+        # Codes are letters, digits and '-': no LIKE wildcard can be in the prefix.
+        where += f" AND code LIKE {p}"
+        params.append(code_prefix + "%")
+    return where, params
+
+
+def _run(view: FindingsView, sql: str, params: list[Any]) -> list[Any]:
+    with view.datastore.transaction(commit=False) as cursor:
+        cursor.execute(sql, params)
+        return list(cursor.fetchall())
+
+
+def _as_dict(row: Any) -> dict[str, Any]:
+    values = [row[name] for name in NAMES] if isinstance(row, dict) else list(row)
+    return findings_view._as_dict(values, NAMES)
+
+
+def select_page(
+    view: FindingsView,
+    query: FindingFilter,
+    *,
+    round_id: str | None = None,
+    code_prefix: str | None = None,
+    limit: int = 50,
+    offset: int = 0,
+) -> Page:
+    """Return the findings the filter matches, ``limit`` from ``offset``, as they occurred."""
+    p = _placeholder(view)
+    where, params = _clauses(query, round_id, code_prefix, p)
+    total_rows = _run(view, f"SELECT COUNT(*) AS n FROM findings WHERE {where}", params)
+    first = total_rows[0]
+    total = int(first["n"] if isinstance(first, dict) else first[0])
+    rows = _run(
+        view,
+        f"SELECT {', '.join(NAMES)} FROM findings WHERE {where} ORDER BY {query.order()} "
+        f"LIMIT {int(limit)} OFFSET {int(offset)}",
+        params,
+    )
+    return Page([_as_dict(row) for row in rows], total)
+
+
+def select_one(view: FindingsView, finding_id: str) -> dict[str, Any] | None:
+    """Return one finding by its stable id, or None."""
+    p = _placeholder(view)
+    rows = _run(
+        view, f"SELECT {', '.join(NAMES)} FROM findings WHERE finding_id = {p}", [finding_id]
+    )
+    return _as_dict(rows[0]) if rows else None

@@ -1,0 +1,67 @@
+"""``/api/stats``: win rates by table, dealer or position against the engine's expectation.
+
+From the win-rate view; each group's observed rate beside the expected one with a
+Wilson interval, flagged only when the expected rate lies outside it
+(``audit.verification.statistics``). Rates are proportions, not money, so floats.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Depends, Query, Request
+from pydantic import BaseModel
+
+from audit.verification.statistics import DEFAULT_CONFIDENCE, stats_of
+from consumers.web.access_log import record_access
+from consumers.web.api.views import Views, views_of
+from consumers.web.auth import User, require
+
+router = APIRouter(prefix="/api", tags=["stats"])
+Reader = Annotated[User, Depends(require("analyst", "auditor"))]
+
+
+class GroupOut(BaseModel):
+    """One group's settled wagers and win rates."""
+
+    by: str
+    group: str
+    n: int
+    wins: int
+    pushes: int
+    losses: int
+    observed: float
+    expected: float
+    low: float
+    high: float
+    confidence: float
+    flagged: bool
+    direction: str
+
+
+class Stats(BaseModel):
+    """Every group under one grouping."""
+
+    by: str
+    confidence: float
+    groups: list[GroupOut]
+    flagged: int
+
+
+@router.get("/stats", response_model=Stats)
+def stats(
+    request: Request,
+    user: Reader,
+    views: Annotated[Views, Depends(views_of)],
+    by: Literal["table", "dealer", "position"] = "table",
+    confidence: Annotated[float, Query(gt=0, lt=1)] = DEFAULT_CONFIDENCE,
+) -> Stats:
+    """Return win rates per group with their intervals and flags."""
+    rows = stats_of(views.win_rates.tallies(by), by, confidence)
+    record_access(request.app.state.db, user, "stats", by)
+    return Stats(
+        by=by,
+        confidence=confidence,
+        groups=[GroupOut.model_validate(row.as_dict()) for row in rows],
+        flagged=sum(row.flagged for row in rows),
+    )

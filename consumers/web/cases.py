@@ -1,0 +1,331 @@
+"""Cases: an analyst opens one from a finding, adds notes, links rounds, and closes it.
+
+Each step is a case fact recorded in the store's casebook (``audit/store/casebook.py``):
+append-only, hash-chained, verified by ``tablewatch verify-chain``. A closed case takes
+no further notes or rounds; its disposition is one of :data:`DISPOSITIONS`:
+
+- ``cleared``: looked into, nothing wrong (the finding was a recording slip, say);
+- ``procedure_violation``: the game was run against its procedures (PA 621a, NJ
+  19:47-10, the table's rules), dealt with in house;
+- ``referred``: passed on (to the gaming control board or law enforcement).
+
+Reading the casebook loads its own stream only (a few events per case), never the
+tables' facts. Two writers at once collide on the casebook's version; the loser
+reloads and tries again.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError
+from pydantic import BaseModel, ConfigDict, Field
+
+from audit.store.application import FactStore
+from audit.store.casebook import CASEBOOK, Casebook, casebook_id
+from audit.store.chain import GENESIS
+from consumers.errors import TablewatchError
+from consumers.web.auth import User
+
+DISPOSITIONS = ("cleared", "procedure_violation", "referred")
+Disposition = Literal["cleared", "procedure_violation", "referred"]
+_ATTEMPTS = 5
+MAX_TEXT = 10_000
+
+
+class CaseError(TablewatchError, ValueError):
+    """Raised for a step a case cannot take (a note on a closed case, say): answered 409."""
+
+
+class CaseNotFoundError(TablewatchError, LookupError):
+    """Raised for a case id the casebook does not hold."""
+
+
+class _Fact(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    case_id: str
+    at: str
+    by: str
+    role: str
+
+
+class CaseOpened(_Fact):
+    """A case opened from a finding: the finding's identity and what it was about."""
+
+    type: Literal["case_opened"] = "case_opened"
+    finding_id: str
+    code: str
+    severity: str
+    rule: str
+    title: str
+    table_id: str
+    round_id: str | None
+    at_stake: str
+
+
+class CaseNoteAdded(_Fact):
+    """A note on an open case."""
+
+    type: Literal["case_note_added"] = "case_note_added"
+    text: str = Field(min_length=1, max_length=MAX_TEXT)
+
+
+class CaseRoundLinked(_Fact):
+    """A round linked to an open case as further evidence."""
+
+    type: Literal["case_round_linked"] = "case_round_linked"
+    table_id: str
+    round_id: str
+
+
+class CaseClosed(_Fact):
+    """A case closed with its disposition."""
+
+    type: Literal["case_closed"] = "case_closed"
+    disposition: Disposition
+    note: str = Field(default="", max_length=MAX_TEXT)
+
+
+CaseFact = CaseOpened | CaseNoteAdded | CaseRoundLinked | CaseClosed
+
+
+@dataclass(frozen=True)
+class CaseFilter:
+    """What a list of cases is narrowed by; every field narrows."""
+
+    status: Literal["open", "closed"] | None = None
+    disposition: str | None = None
+    table_id: str | None = None
+    finding_id: str | None = None
+    opened_by: str | None = None
+
+    def keeps(self, case: dict[str, Any]) -> bool:
+        """Return whether ``case`` passes the filter."""
+        closed = case["closed"] or {}
+        return (
+            (self.status is None or case["status"] == self.status)
+            and (self.disposition is None or closed.get("disposition") == self.disposition)
+            and (
+                self.table_id is None
+                or case["table_id"] == self.table_id
+                or any(r["table_id"] == self.table_id for r in case["rounds"])
+            )
+            and (self.finding_id is None or case["finding_id"] == self.finding_id)
+            and (self.opened_by is None or case["by"] == self.opened_by)
+        )
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+class Cases:
+    """The store's casebook: record case facts, read cases."""
+
+    def __init__(self, store: FactStore) -> None:
+        self.store = store
+
+    def _book(self) -> Casebook | None:
+        try:
+            book: Casebook = self.store.repository.get(casebook_id())
+        except AggregateNotFoundError:
+            return None
+        return book
+
+    def _record(self, make: Any) -> dict[str, Any]:
+        """Record the fact ``make(book)`` returns, retrying a collision; return its case."""
+        for attempt in range(_ATTEMPTS):
+            book = self._book() or Casebook(CASEBOOK)
+            fact: CaseFact = make(book)
+            book.record(fact.type, fact.model_dump_json())
+            try:
+                self.store.save(book)
+            except IntegrityError:
+                if attempt == _ATTEMPTS - 1:
+                    raise
+                continue  # another writer recorded first: reload and judge again
+            return book.cases[fact.case_id]
+        raise AssertionError("unreachable")
+
+    def open(self, user: User, finding: dict[str, Any], note: str = "") -> dict[str, Any]:
+        """Open a case from a finding (a row of the findings view), with a first note."""
+
+        def make(book: Casebook) -> CaseFact:
+            return CaseOpened(
+                case_id=f"C-{len(book.cases) + 1:05d}",
+                at=_now(),
+                by=user.name,
+                role=user.role,
+                **{
+                    k: finding[k]
+                    for k in (
+                        "finding_id",
+                        "code",
+                        "severity",
+                        "rule",
+                        "title",
+                        "table_id",
+                        "round_id",
+                    )
+                },
+                at_stake=str(finding["at_stake"]),
+            )
+
+        case = self._record(make)
+        if note.strip():
+            case = self.note(user, case["case_id"], note)
+        return case
+
+    def _open_case(self, book: Casebook, case_id: str) -> dict[str, Any]:
+        case = book.cases.get(case_id)
+        if case is None:
+            raise CaseNotFoundError(f"no case {case_id!r}")
+        if case["status"] != "open":
+            raise CaseError(f"case {case_id} is closed ({case['closed']['disposition']})")
+        return case
+
+    def note(self, user: User, case_id: str, text: str) -> dict[str, Any]:
+        """Add a note to an open case."""
+        if not text.strip():
+            raise CaseError("a note needs some text")
+
+        def make(book: Casebook) -> CaseFact:
+            self._open_case(book, case_id)
+            return CaseNoteAdded(
+                case_id=case_id, at=_now(), by=user.name, role=user.role, text=text.strip()
+            )
+
+        return self._record(make)
+
+    def link_round(self, user: User, case_id: str, table_id: str, round_id: str) -> dict[str, Any]:
+        """Link a round (known to exist: the caller checks the round index) to an open case."""
+
+        def make(book: Casebook) -> CaseFact:
+            case = self._open_case(book, case_id)
+            if any(r["table_id"] == table_id and r["round_id"] == round_id for r in case["rounds"]):
+                raise CaseError(f"round {round_id} at {table_id} is linked to {case_id} already")
+            return CaseRoundLinked(
+                case_id=case_id,
+                at=_now(),
+                by=user.name,
+                role=user.role,
+                table_id=table_id,
+                round_id=round_id,
+            )
+
+        return self._record(make)
+
+    def close(self, user: User, case_id: str, disposition: str, note: str = "") -> dict[str, Any]:
+        """Close an open case with its disposition."""
+        if disposition not in DISPOSITIONS:
+            raise CaseError(
+                f"disposition must be one of {', '.join(DISPOSITIONS)}, not {disposition!r}"
+            )
+
+        def make(book: Casebook) -> CaseFact:
+            self._open_case(book, case_id)
+            return CaseClosed(
+                case_id=case_id,
+                at=_now(),
+                by=user.name,
+                role=user.role,
+                disposition=disposition,
+                note=note.strip(),
+            )  # type: ignore[arg-type]
+
+        return self._record(make)
+
+    def chain_head(self) -> tuple[str, int]:
+        """Return the casebook chain's head and how many case facts it covers."""
+        book = self._book()
+        return (GENESIS, 0) if book is None else (book.chain_head, book.count)
+
+    def get(self, case_id: str) -> dict[str, Any]:
+        """Return one case with its notes, rounds and closing."""
+        book = self._book()
+        case = None if book is None else book.cases.get(case_id)
+        if case is None:
+            raise CaseNotFoundError(f"no case {case_id!r}")
+        return case
+
+    def select(self, query: CaseFilter) -> list[dict[str, Any]]:
+        """Return the cases the filter keeps, newest first."""
+        book = self._book()
+        cases = [] if book is None else list(book.cases.values())
+        return sorted(
+            (c for c in cases if query.keeps(c)), key=lambda c: c["case_id"], reverse=True
+        )
+
+    def facts(self) -> list[dict[str, Any]]:
+        """Return every case fact as stored, with its chain link, in order (the export)."""
+        found = []
+        for event in self.store.events.get(casebook_id()):
+            if isinstance(event, Casebook.CaseRecorded):
+                found.append(
+                    {
+                        **json.loads(event.fact_json),
+                        "stored_at": event.timestamp.isoformat(),
+                        "chain_prev": event.chain_prev,
+                        "chain_hash": event.chain_hash,
+                    }
+                )
+        return found
+
+
+CSV_COLUMNS = (
+    "case_id",
+    "status",
+    "opened_at",
+    "opened_by",
+    "finding_id",
+    "code",
+    "severity",
+    "rule",
+    "table_id",
+    "round_id",
+    "at_stake",
+    "notes",
+    "linked_rounds",
+    "closed_at",
+    "closed_by",
+    "disposition",
+    "closing_note",
+)
+
+
+def cases_csv(cases: list[dict[str, Any]]) -> str:
+    """Return cases as CSV, one row per case (notes joined, rounds as TABLE/ROUND)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for case in cases:
+        closed = case["closed"] or {}
+        writer.writerow(
+            [
+                case["case_id"],
+                case["status"],
+                case["at"],
+                case["by"],
+                case["finding_id"],
+                case["code"],
+                case["severity"],
+                case["rule"],
+                case["table_id"],
+                case["round_id"] or "",
+                case["at_stake"],
+                " | ".join(f"{n['at']} {n['by']}: {n['text']}" for n in case["notes"]),
+                " ".join(f"{r['table_id']}/{r['round_id']}" for r in case["rounds"]),
+                closed.get("at", ""),
+                closed.get("by", ""),
+                closed.get("disposition", ""),
+                closed.get("note", ""),
+            ]
+        )
+    return buffer.getvalue()

@@ -1,0 +1,56 @@
+"""The end of ``make run``: the run's store served, with a first analyst and auditor.
+
+The console's address and the two users' credentials are the last lines printed; the
+passwords are generated for this run's store and shown once. The process then serves
+until Ctrl-C, keeping the read models caught up as ``tablewatch serve`` does.
+"""
+
+from __future__ import annotations
+
+import socket
+from typing import TextIO
+
+from audit.store.application import FactStore
+from consumers.serve import Service
+from consumers.settings import Settings
+from consumers.web.api.users import generated_password
+from consumers.web.app import create_app
+from consumers.web.auth import add_user, list_users
+from consumers.web.server import Served, mount_health
+
+FIRST_USERS = (("analyst", "analyst"), ("auditor", "auditor"))
+"""Name and role of each first user: the findings, replay and cases; the reports."""
+HOST = "127.0.0.1"
+
+
+def free_port(preferred: int) -> int:
+    """Return ``preferred`` if it can be bound on the loopback, else a free port."""
+    with socket.socket() as sock:
+        try:
+            sock.bind((HOST, preferred))
+        except OSError:
+            sock.bind((HOST, 0))
+        return int(sock.getsockname()[1])
+
+
+def serve_run(settings: Settings, store: FactStore, port: int, out: TextIO) -> None:
+    """Serve the run's store, printing the console's URL and the first users' credentials."""
+    app = create_app(settings, store=store)
+    service = Service(store)
+    mount_health(app, service)
+    known = {user["name"] for user in list_users(app.state.db)}
+    credentials = []
+    for name, role in FIRST_USERS:
+        if name in known:  # PostgreSQL keeps users across runs: they have their passwords
+            continue
+        password = generated_password()
+        add_user(app.state.db, name, role, password)
+        credentials.append((name, role, password))
+    chosen = free_port(port)
+    served = Served(app, service, HOST, chosen, 1.0)
+    print(file=out)
+    print(f"console: http://{HOST}:{chosen}/  (Ctrl-C to stop)", file=out)
+    for name, role, password in credentials:
+        print(f"  {role}: user {name}, password {password}", file=out)
+    out.flush()
+    served.run()

@@ -1,0 +1,38 @@
+"""The access log: every view recorded, and no way to change or remove a record."""
+
+import pytest
+from eventsourcing.persistence import IntegrityError
+
+from consumers.web.access_log import AccessKindError, read_access, record_access
+from consumers.web.auth import User
+
+
+def test_a_view_is_recorded_with_who_what_and_when(app):
+    record_access(app.state.store, User("ann", "analyst"), "round", "T01/R0007")
+    record_access(app.state.db, User("aud", "auditor"), "report", "mgr/2026-11-21")
+    newest, first = read_access(app.state.db)
+    assert (first.user, first.role, first.kind, first.ref) == (
+        "ann",
+        "analyst",
+        "round",
+        "T01/R0007",
+    )
+    assert first.at.endswith("+00:00")
+    assert (newest.user, newest.kind) == ("aud", "report")
+    assert [a.ref for a in read_access(app.state.db, user="ann")] == ["T01/R0007"]
+
+
+def test_an_unknown_kind_of_view_is_a_defect_not_a_record(app):
+    with pytest.raises(AccessKindError, match="unknown kind of view 'thing'"):
+        record_access(app.state.db, User("ann", "analyst"), "thing", "x")
+    assert read_access(app.state.db) == []
+
+
+@pytest.mark.parametrize(
+    "statement", ["UPDATE web_access_log SET user_name = 'nobody'", "DELETE FROM web_access_log"]
+)
+def test_the_database_refuses_to_change_or_remove_a_record(app, statement):
+    record_access(app.state.db, User("ann", "analyst"), "finding", "f-1")
+    with pytest.raises(IntegrityError, match="append-only"):
+        app.state.db.execute(statement)
+    assert [a.user for a in read_access(app.state.db)] == ["ann"]

@@ -1,0 +1,154 @@
+"""``/api/findings`` over a careless shift: filters, paging, order, 404 and 422, the access log."""
+
+from datetime import datetime
+from decimal import Decimal
+
+import pytest
+
+from audit.verification.findings import Severity
+from consumers.web.access_log import read_access
+from projections.findings_view import FindingFilter
+
+
+def every_finding(app):
+    return app.state.views.findings.select(FindingFilter(by_time=True))
+
+
+def test_the_shift_has_findings_to_filter(shift_app):
+    assert len(every_finding(shift_app)) >= 10
+
+
+def test_the_queue_pages_every_finding_in_the_order_they_occurred(shift_app, shift_as):
+    client = shift_as("analyst")
+    expected = [row["finding_id"] for row in every_finding(shift_app)]
+    seen, page = [], 1
+    while True:
+        body = client.get("/api/findings", params={"per_page": 7, "page": page}).json()
+        assert body["total"] == len(expected)
+        seen += [f["finding_id"] for f in body["findings"]]
+        if page == body["pages"]:
+            break
+        page += 1
+    assert seen == expected
+    times = [
+        f["occurred_at"] or ""
+        for f in client.get("/api/findings", params={"per_page": 500}).json()["findings"]
+    ]
+    assert times == sorted(times)
+
+
+def test_each_finding_carries_its_rule_and_money_at_stake(shift_app, shift_as):
+    cited = [r for r in every_finding(shift_app) if r["rule"].startswith(("PA ", "NJ ", "CA "))]
+    row = max(cited, key=lambda r: Decimal(r["at_stake"]))
+    assert Decimal(row["at_stake"]) > 0
+    body = shift_as("analyst").get(f"/api/findings/{row['finding_id']}").json()
+    assert body["rule"] == row["rule"]
+    assert body["at_stake"] == row["at_stake"]
+    assert body["table_id"] == row["table_id"]
+
+
+@pytest.mark.parametrize(
+    ("params_of", "keep"),
+    [
+        (lambda r: {"table": r["table_id"]}, lambda r, first: r["table_id"] == first["table_id"]),
+        (lambda r: {"severity": "warning"}, lambda r, _: Severity(r["severity"]).rank >= 1),
+        (lambda r: {"code_prefix": "PG-DEAL-"}, lambda r, _: r["code"].startswith("PG-DEAL-")),
+    ],
+)
+def test_each_filter_narrows_to_exactly_the_matching_findings(shift_app, shift_as, params_of, keep):
+    everything = every_finding(shift_app)
+    params = params_of(everything[0])
+    expected = [r["finding_id"] for r in everything if keep(r, everything[0])]
+    assert 0 < len(expected) < len(everything)  # the filter has something to leave out
+    body = shift_as("analyst").get("/api/findings", params={**params, "per_page": 500}).json()
+    assert [f["finding_id"] for f in body["findings"]] == expected
+    assert body["total"] == len(expected)
+
+
+def test_code_dealer_and_round_filters_find_a_known_finding(shift_app, shift_as):
+    row = next(r for r in every_finding(shift_app) if r["round_id"] and r["dealer_id"])
+    params = {
+        "code": row["code"],
+        "dealer": row["dealer_id"],
+        "round": row["round_id"],
+        "table": row["table_id"],
+    }
+    body = shift_as("analyst").get("/api/findings", params=params).json()
+    assert row["finding_id"] in [f["finding_id"] for f in body["findings"]]
+    assert all(f["round_id"] == row["round_id"] for f in body["findings"])
+
+
+def test_a_time_range_is_read_with_its_offset(shift_app, shift_as):
+    rows = [r for r in every_finding(shift_app) if r["occurred_at"]]
+    middle = datetime.fromisoformat(rows[len(rows) // 2]["occurred_at"])
+    local = middle.astimezone(datetime.fromisoformat("2026-01-01T00:00:00-05:00").tzinfo)
+    expected = [r["finding_id"] for r in rows if datetime.fromisoformat(r["occurred_at"]) >= middle]
+    body = (
+        shift_as("analyst")
+        .get("/api/findings", params={"since": local.isoformat(), "per_page": 500})
+        .json()
+    )
+    assert [f["finding_id"] for f in body["findings"]] == expected
+    assert 0 < len(expected) < len(rows)
+
+
+@pytest.mark.parametrize(
+    ("params", "field"),
+    [
+        ({"since": "2026-11-21T08:00:00"}, "since"),
+        ({"until": "yesterday"}, "until"),
+        ({"severity": "urgent"}, "severity"),
+        ({"page": "0"}, "page"),
+        ({"per_page": "100000"}, "per_page"),
+        ({"code": "pg settle"}, "code"),
+        ({"gaming_day": "2026-13-01"}, "gaming_day"),
+        ({"since": "2026-11-21T10:00:00+00:00", "until": "2026-11-21T09:00:00+00:00"}, "until"),
+    ],
+)
+def test_a_malformed_filter_is_422_naming_the_field(shift_as, params, field):
+    response = shift_as("analyst").get("/api/findings", params=params)
+    assert response.status_code == 422
+    body = response.json()
+    assert body["detail"].startswith(f"{field}: ")
+    assert [e["field"] for e in body["errors"]] == [field]
+    assert "Traceback" not in response.text
+
+
+def test_an_unknown_finding_is_404(shift_as):
+    response = shift_as("analyst").get("/api/findings/00000000-0000-0000-0000-000000000000")
+    assert response.status_code == 404
+    assert response.json() == {"detail": "no finding '00000000-0000-0000-0000-000000000000'"}
+
+
+def test_gaming_day_and_player_filters_narrow_to_their_findings(shift_app, shift_as):
+    everything = every_finding(shift_app)
+    with_player = [r for r in everything if r["player_id"]]
+    assert with_player, "the careless shift names players on some findings"
+    player, day = with_player[0]["player_id"], with_player[0]["gaming_day"]
+    assert day is not None
+    client = shift_as("analyst")
+    body = client.get("/api/findings", params={"player": player, "per_page": 500}).json()
+    assert [f["finding_id"] for f in body["findings"]] == [
+        r["finding_id"] for r in everything if r["player_id"] == player
+    ]
+    body = client.get("/api/findings", params={"gaming_day": day, "per_page": 500}).json()
+    assert [f["finding_id"] for f in body["findings"]] == [
+        r["finding_id"] for r in everything if r["gaming_day"] == day
+    ]
+    other = client.get("/api/findings", params={"gaming_day": "1999-01-01"}).json()
+    assert other["total"] == 0
+
+
+@pytest.mark.parametrize("role", ["auditor", "admin"])
+def test_only_an_analyst_reads_findings(shift_as, role):
+    assert shift_as(role).get("/api/findings").status_code == 403
+
+
+def test_every_view_of_findings_is_in_the_access_log(shift_app, shift_as):
+    row = every_finding(shift_app)[0]
+    client = shift_as("analyst")
+    client.get("/api/findings", params={"table": row["table_id"]})
+    client.get(f"/api/findings/{row['finding_id']}")
+    newest, before = read_access(shift_app.state.db, user="ann", limit=2)
+    assert (newest.kind, newest.ref) == ("finding", row["finding_id"])
+    assert (before.kind, before.ref) == ("findings", f"table={row['table_id']}")

@@ -1,0 +1,61 @@
+"""``/api/tables``, ``/api/floor``, ``/api/stats`` and ``/api/chain`` over a careless shift."""
+
+from audit.store.verify import verify_chain
+from audit.verification.statistics import stats_of
+
+
+def test_every_table_has_its_live_state(shift_app, shift_as):
+    expected = shift_app.state.views.table_state.select()
+    body = shift_as("analyst").get("/api/tables").json()
+    assert [t["table_id"] for t in body] == [r["table_id"] for r in expected]
+    assert len(body) == 4
+    first = expected[0]
+    one = shift_as("analyst").get(f"/api/tables/{first['table_id']}").json()
+    assert (one["dealer_id"], one["rule_set"], one["rounds_played"]) == (
+        first["dealer_id"],
+        first["rule_set"],
+        first["rounds_played"],
+    )
+    assert shift_as("analyst").get("/api/tables/NOPE").status_code == 404
+
+
+def test_the_floor_counts_each_tables_alerts(shift_app, shift_as):
+    from audit.verification.findings import Severity
+    from projections.findings_view import FindingFilter
+
+    alerts = shift_app.state.views.findings.select(FindingFilter(min_severity=Severity.WARNING))
+    body = shift_as("analyst").get("/api/floor").json()
+    assert body["alerts"] == len(alerts)
+    for table in body["tables"]:
+        mine = [a for a in alerts if a["table_id"] == table["table_id"]]
+        assert table["alerts"] == len(mine)
+        assert table["critical"] == sum(a["severity"] == "critical" for a in mine)
+
+
+def test_stats_match_the_win_rate_view(shift_app, shift_as):
+    expected = stats_of(shift_app.state.views.win_rates.tallies("dealer"), "dealer", 0.99)
+    body = shift_as("auditor").get("/api/stats", params={"by": "dealer", "confidence": 0.99}).json()
+    assert [(g["group"], g["n"], g["wins"]) for g in body["groups"]] == [
+        (r.group, r.n, r.wins) for r in expected
+    ]
+    assert shift_as("analyst").get("/api/stats", params={"by": "shoe"}).status_code == 422
+    assert shift_as("analyst").get("/api/stats", params={"confidence": 1.5}).status_code == 422
+
+
+def test_the_chain_heads_are_the_ingests_and_the_status_verifies_them(shift_app, shift_as):
+    client = shift_as("auditor")
+    heads = client.get("/api/chain/heads").json()
+    report = verify_chain(shift_app.state.store)
+    assert {h["table_id"]: h["chain_head"] for h in heads["tables"]} == report.heads
+    first = client.get("/api/chain/status").json()
+    assert first["state"] in ("verifying", "verified")
+    shift_app.state.chain_watch.wait(60)
+    done = client.get("/api/chain/status").json()
+    assert done["state"] == "verified"
+    assert done["ok"] is report.ok
+    assert done["facts"] == report.facts
+
+
+def test_the_floor_is_the_analysts(shift_as):
+    assert shift_as("auditor").get("/api/floor").status_code == 403
+    assert shift_as("admin").get("/api/tables").status_code == 403
