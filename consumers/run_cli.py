@@ -90,6 +90,11 @@ def register(commands: Any) -> None:
         "and auditor, until stopped (what make run does)",
     )  # fmt: skip
     run.add_argument("--port", type=int, default=8090, help="the console's port with --serve")
+    run.add_argument(
+        "--irregularities", type=float, default=0.0, metavar="RATE",
+        help="share of rounds a careless dealer plays irregularly, 0 to 1 (default 0: a clean "
+        "day); the labels are written beside the run's store",
+    )  # fmt: skip
     run.set_defaults(handler=_run)
 
 
@@ -259,11 +264,18 @@ def _run(args: argparse.Namespace) -> int:
             replication_factor=settings.replication_factor,
         )
         print(f"broker {bootstrap}, topic {settings.events_topic}", file=out)
-        produced = produce_events(bootstrap, settings.events_topic, _shift(args))
+        events, labels = _run_shift(args)
+        produced = produce_events(bootstrap, settings.events_topic, events)
         print(f"simulated shift: {args.tables} tables x {args.rounds} rounds, seed {args.seed}: "
               f"{produced:,} events produced", file=out)  # fmt: skip
         store = FactStore(_run_store(settings, run_id))
         print(f"store: {store.config.describe()}", file=out)
+        if labels:
+            target = settings.data_dir / "runs" / run_id / "labels.jsonl"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            count = write_labels(labels, target)
+            print(f"careless dealers at {args.irregularities:.0%} of rounds: {count:,} "
+                  f"irregularities injected, labelled in {target}", file=out)  # fmt: skip
         summary = consume(bootstrap, settings, Ingestor(store), until_caught_up=True)
     print(f"ingest: {summary.line()}", file=out)
     report_store(store, out)
@@ -274,6 +286,17 @@ def _run(args: argparse.Namespace) -> int:
 
         serve_run(settings, store, args.port, out)
     return 0
+
+
+def _run_shift(args: argparse.Namespace) -> tuple[Iterable[Event], list[Label]]:
+    """Return the main job's shift and its labels: none for a clean day."""
+    rate = args.irregularities
+    if not 0 <= rate <= 1:
+        raise ConfigError(f"--irregularities must be a rate from 0 to 1: {rate!r}")
+    if rate == 0:
+        return _shift(args), []
+    events, labels = careless_shift(_config(args), random.Random(args.seed), rate)
+    return events, labels
 
 
 def report_store(store: FactStore, out: TextIO) -> None:
