@@ -1,26 +1,35 @@
 """Benchmark a rebuild of every read model from zero, end to end, beside reading the store raw.
 
-Run: ``python3 bench/rebuild.py [--tables 20 --rounds 200 --cache DIR --repeats 3]``. A
-careless floor of ``tables x rounds`` Pai Gow rounds (two shifts, 2% irregular) is
-ingested once into a SQLite store kept in ``--cache`` (default in the system's
-temporary directory). Each pass then works on a fresh copy of it, without views, and
-times, end to end from the stored rows:
+Run: ``python3 bench/rebuild.py [--tables 20 --rounds 200 --cache DIR --repeats 3]
+[--database sqlite|postgres]``. A careless floor of ``tables x rounds`` Pai Gow rounds
+(two shifts, 2% irregular) is ingested once into a SQLite store kept in ``--cache``
+(default in the system's temporary directory), or, with ``--database postgres``, into a
+PostgreSQL database made for the run (``--pg-admin``, default the local server) and
+dropped after it. Each pass then works on a fresh copy of it (a file copy, or
+``CREATE DATABASE ... TEMPLATE``), without views, and times, end to end from the
+stored rows:
 
 - raw: every stored event read from the notification log, decoded, and its fact's
   JSON ``json.loads``-ed: the floor under any rebuild (the baseline);
+- pages: every stored event read the way the projections now read it
+  (``audit/store/fact_pages.py``: a page in one query, each fact validated into its
+  event in one pydantic call): what a rebuild pays before any read model's work;
 - together: every read model (findings, hand history, table state, win rates,
   reconciliation, round index) rebuilt by ``catch_up_together``, each fact read and
   parsed once;
-- one by one: the same read models each catching up alone, each reading the store.
+- one by one: the same read models each catching up alone, each reading the store
+  (``--skip-one-by-one`` leaves it out: on a busy machine it takes minutes).
 
 Figures are rounds per second, the median of ``--repeats`` passes. Target (#16): the
-rebuild at 5,000 rounds/s or more on two cores, and at least half the raw rate. The
+rebuild at 5,000 rounds/s or more on two cores, and at least half the raw rate
+(docs/rebuild-speed.md: where the time goes). The
 interpreter is printed first. Last line: JSON.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import shutil
@@ -28,13 +37,18 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from random import Random
 
+import psycopg
+
+from audit.events.envelope import Event
 from audit.simulation.irregularities import careless_shift
 from audit.simulation.shift import ShiftConfig
 from audit.store.application import FactStore, StoreConfig
+from audit.store.fact_pages import FactPages
 from audit.store.ingest import Accepted, Ingestor
 from projections.findings import FindingsProjection
 from projections.hand_history import HandHistoryProjection
@@ -58,13 +72,33 @@ def cached_store(cache: Path, tables: int, rounds: int) -> tuple[Path, int]:
         home.mkdir(parents=True)
         shift, _ = careless_shift(ShiftConfig(tables, rounds, shifts=2), Random(16), 0.02)
         events = list(shift)
-        store = FactStore(StoreConfig.sqlite(path))
-        ingestor = Ingestor(store)
-        for start in range(0, len(events), 2_000):
-            batch = events[start : start + 2_000]
-            ingestor.record_batch([Accepted(e, "bench") for e in batch], "bench", start)
+        ingest(FactStore(StoreConfig.sqlite(path)), events)
         (home / "ready").write_text(str(tables * rounds))
     return path, int((home / "ready").read_text())
+
+
+def ingest(store: FactStore, events: list[Event]) -> None:
+    """Store a shift's events as the ingest does, in batches of 2,000."""
+    ingestor = Ingestor(store)
+    for start in range(0, len(events), 2_000):
+        batch = events[start : start + 2_000]
+        ingestor.record_batch([Accepted(e, "bench") for e in batch], "bench", start)
+    store.close()
+
+
+@contextlib.contextmanager
+def postgres_floor(admin: str, tables: int, rounds: int) -> Iterator[tuple[str, int]]:
+    """Yield a PostgreSQL database holding the floor (the template of each pass), then drop it."""
+    name = f"tw_bench_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        shift, _ = careless_shift(ShiftConfig(tables, rounds, shifts=2), Random(16), 0.02)
+        ingest(FactStore(StoreConfig.postgres(f"{admin.rsplit('/', 1)[0]}/{name}")), list(shift))
+        yield name, tables * rounds
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def raw(store: FactStore) -> None:
@@ -80,6 +114,18 @@ def raw(store: FactStore) -> None:
         if len(notifications) < 2_000:
             return
         start = notifications[-1].id + 1
+
+
+def pages(store: FactStore) -> None:
+    """Read every stored event as the projections do: a page per query, each fact parsed."""
+    reader, start = FactPages(store), 1
+    while True:
+        rows = reader.page(start, 2_000)
+        for row in rows:
+            reader.fact(row)
+        if len(rows) < 2_000:
+            return
+        start = rows[-1][0] + 1
 
 
 def together(store: FactStore) -> None:
@@ -102,6 +148,24 @@ def timed(source: Path, work: Callable[[FactStore], None]) -> float:
         return time.perf_counter() - started
 
 
+def timed_postgres(admin: str, template: str, work: Callable[[FactStore], None]) -> float:
+    """Return the seconds ``work`` takes on a fresh copy of a PostgreSQL store, opened included."""
+    name = f"{template}_pass"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+    try:
+        gc.collect()
+        started = time.perf_counter()
+        store = FactStore(StoreConfig.postgres(f"{admin.rsplit('/', 1)[0]}/{name}"))
+        work(store)
+        seconds = time.perf_counter() - started
+        store.close()
+        return seconds
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=20)
@@ -110,19 +174,50 @@ def main() -> None:
     parser.add_argument(
         "--cache", type=Path, default=Path(tempfile.gettempdir()) / "tw-bench" / "rebuild"
     )
+    parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument("--pg-admin", default="postgresql://postgres@127.0.0.1:5432/postgres")
+    parser.add_argument("--skip-one-by-one", action="store_true")
     args = parser.parse_args()
-    source, rounds = cached_store(args.cache, args.tables, args.rounds)
-    print(f"{rounds:,} rounds stored ({source.stat().st_size / 2**20:.0f} MiB); "
-          f"Python {sys.version.split()[0]}")  # fmt: skip
+    with contextlib.ExitStack() as stack:
+        if args.database == "postgres":
+            template, rounds = stack.enter_context(
+                postgres_floor(args.pg_admin, args.tables, args.rounds)
+            )
+            where = "PostgreSQL"
+
+            def run(work: Callable[[FactStore], None]) -> float:
+                return timed_postgres(args.pg_admin, template, work)
+        else:
+            source, rounds = cached_store(args.cache, args.tables, args.rounds)
+            where = f"SQLite, {source.stat().st_size / 2**20:.0f} MiB"
+
+            def run(work: Callable[[FactStore], None]) -> float:
+                return timed(source, work)
+
+        measure(args, rounds, where, run)
+
+
+def measure(
+    args: argparse.Namespace,
+    rounds: int,
+    where: str,
+    run: Callable[[Callable[[FactStore], None]], float],
+) -> None:
+    """Time each way of reading, print each beside the raw read, and the JSON line."""
+    print(f"{rounds:,} rounds stored ({where}); Python {sys.version.split()[0]}")
     figures = {}
-    for name, work in (("raw", raw), ("together", together), ("one_by_one", one_by_one)):
-        seconds = statistics.median(timed(source, work) for _ in range(args.repeats))
+    works = [("raw", raw), ("pages", pages), ("together", together), ("one_by_one", one_by_one)]
+    for name, work in works[: 3 if args.skip_one_by_one else 4]:
+        seconds = statistics.median(run(work) for _ in range(args.repeats))
         figures[name] = rounds / seconds
         print(f"  {name:<11} {seconds:7.2f} s  {figures[name]:9,.0f} rounds/s")
     share = figures["together"] / figures["raw"]
-    print(f"rebuild at {share:.2f}x the raw rate; sharing one read gains "
-          f"{figures['together'] / figures['one_by_one']:.2f}x over one by one")  # fmt: skip
-    print(json.dumps({"bench": "rebuild", "rounds": rounds,
+    print(f"rebuild at {share:.2f}x the raw rate, the projections' read at "
+          f"{figures['pages'] / figures['raw']:.2f}x")  # fmt: skip
+    if "one_by_one" in figures:
+        print(f"sharing one read gains {figures['together'] / figures['one_by_one']:.2f}x "
+              "over one by one")  # fmt: skip
+    print(json.dumps({"bench": "rebuild", "database": args.database, "rounds": rounds,
                       **{f"{k}_rounds_per_s": round(v) for k, v in figures.items()},
                       "share_of_raw": round(share, 3)}))  # fmt: skip
 

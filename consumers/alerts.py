@@ -73,9 +73,13 @@ MIN_SEVERITY = Severity.WARNING
 
 ALERT_FIELDS = (
     "finding_id", "code", "severity", "rule", "title", "table_id", "round_id", "position",
-    "dealer_id", "recorded", "expected", "at_stake", "event_ids", "occurred_at",
+    "dealer_id", "recorded", "expected", "at_stake", "exposure", "gaming_day", "player_id",
+    "event_ids", "occurred_at",
 )  # fmt: skip
 """The fields an alert carries: those of ``Finding.as_dict``, in its order.
+
+Money at stake and exposure travel as two fields, never one sum (issue #22.2): a
+receiver routing on money reads ``at_stake``; a procedure breach carries it as 0.00.
 
 The view's ``row_number`` and ``notification_id`` stay out: they are positions in
 our databases, and a rebuilt view numbers its rows anew.

@@ -21,6 +21,7 @@ from audit.store.application import StoreConfigError, StoreUnavailableError
 from audit.store.heads import HeadsFileError, HeadsKeyError
 from consumers import (
     alerts_cli,
+    equipment_cli,
     fact_cli,
     findings_cli,
     replay_cli,
@@ -65,6 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     findings_cli.register(commands)
     fact_cli.register(commands)
     stats_cli.register(commands)
+    equipment_cli.register(commands)
     report_cli.register(commands)
     serve_cli.register(commands)
     users_cli.register(commands)

@@ -1,16 +1,18 @@
-"""``tablewatch findings``: the findings view, filtered by table, dealer, code, severity, time."""
+"""``tablewatch findings``: the findings view, filtered by table, dealer, code, severity, time,
+gaming day and player."""
 
 from __future__ import annotations
 
 import argparse
 import json
 from collections import Counter
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from audit.verification.findings import Severity
 from consumers.errors import ConfigError
 from consumers.settings import Settings
+from consumers.verify_cli import money_shown, money_totals
 from consumers.wiring import open_store
 from projections.findings import FindingsProjection
 from projections.findings_view import FindingFilter
@@ -27,6 +29,10 @@ def register(commands: Any) -> None:
     )
     findings.add_argument("--since", help="occurred at or after (ISO 8601, with offset)")
     findings.add_argument("--until", help="occurred before (ISO 8601, with offset)")
+    findings.add_argument(
+        "--gaming-day", metavar="DATE", help="one casino gaming day, e.g. 2026-11-21"
+    )
+    findings.add_argument("--player", metavar="PLAYER", help="one player id")
     findings.add_argument("--json", action="store_true", help="print JSON lines")
     findings.set_defaults(handler=_findings)
 
@@ -44,7 +50,17 @@ def _when(text: str | None, name: str) -> datetime | None:
     return moment
 
 
+def _day(text: str | None) -> str | None:
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text).isoformat()
+    except ValueError:
+        raise ConfigError(f"--gaming-day is not a date (YYYY-MM-DD): {text!r}") from None
+
+
 def _findings(args: argparse.Namespace) -> int:
+    gaming_day = _day(args.gaming_day)  # a mistyped day fails before the store is opened
     store = open_store(Settings.from_env())
     projection = FindingsProjection(store)
     projection.catch_up()  # exactly once, so always safe: the view then reflects every fact
@@ -55,6 +71,8 @@ def _findings(args: argparse.Namespace) -> int:
         min_severity=Severity(args.severity) if args.severity else None,
         since=_when(args.since, "since"),
         until=_when(args.until, "until"),
+        gaming_day=gaming_day,
+        player_id=args.player,
         by_time=True,
     )
     rows = projection.view.select(query)
@@ -64,11 +82,15 @@ def _findings(args: argparse.Namespace) -> int:
         return 0
     for row in rows:
         where = f"{row['table_id']} {row['round_id'] or '-'} pos {row['position']}"
-        print(f"{row['severity'].upper():8} {row['code']:32} {where} dealer {row['dealer_id']}")
+        who = f" player {row['player_id']}" if row["player_id"] else ""
+        print(f"{row['severity'].upper():8} {row['code']:32} {where} dealer {row['dealer_id']}"
+              f"{who} day {row['gaming_day'] or '-'}")  # fmt: skip
         print(f"         {row['title']} ({row['rule']})")
         print(f"         recorded {row['recorded']}; expected {row['expected']}; "
-              f"at stake ${row['at_stake']}; {row['occurred_at']}")  # fmt: skip
+              f"{money_shown(row)}; {row['occurred_at']}")  # fmt: skip
     by_code = Counter(row["code"] for row in rows)
     print(f"{len(rows)} finding(s)" + ("" if not rows else ": " + ", ".join(
         f"{code} {count}" for code, count in sorted(by_code.items()))))  # fmt: skip
+    at_stake, exposure = money_totals(rows)
+    print(f"money at stake ${at_stake:,}; exposure (procedure breaches) ${exposure:,}")
     return 0

@@ -250,6 +250,8 @@ def _finding_lines(finding: Finding, replay: RoundReplay) -> list[str]:
             break_on_hyphens=False,  # tiles (6-6a) and codes stay whole
         )
     lines.append(f"     at stake: ${finding.at_stake:,.2f}")
+    if finding.exposure:  # a procedure breach's action, never added to the money at stake
+        lines.append(f"     exposure: ${finding.exposure:,.2f}")
     return lines
 
 

@@ -25,10 +25,11 @@ from audit.accounting.report import (
     render_text,
 )
 from audit.accounting.slips import SERIES, Used, series_gaps
-from audit.games.money import to_dollars
+from audit.games.money import Cents, to_cents, to_dollars
 from audit.store.application import FactStore
 from consumers.errors import ConfigError
 from consumers.settings import Settings
+from consumers.verify_cli import money_totals
 from consumers.wiring import open_store
 from projections.findings import FindingsProjection
 from projections.findings_view import FindingFilter, FindingsView
@@ -65,9 +66,9 @@ def _views(store: FactStore) -> tuple[FindingsProjection, ReconciliationProjecti
     return findings, reconciliation
 
 
-def shift_findings(ledger: Mapping[str, Any], rows: list[dict[str, Any]]) -> int:
-    """Count a shift's findings: those of its rounds, those about the table (no round) found
-    between its opener and closer, and its variances."""
+def _game_findings(ledger: Mapping[str, Any], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return a shift's game findings: those of its rounds, and those about the table (no
+    round) found between its opener and closer."""
     table, start, end = ledger["key"]["table_id"], ledger["opened_at"], ledger["closed_at"]
     rounds = set(ledger["round_ids"])
 
@@ -75,13 +76,23 @@ def shift_findings(ledger: Mapping[str, Any], rows: list[dict[str, Any]]) -> int
         when = row["occurred_at"]
         return bool(when) and (start is None or when >= start) and (end is None or when <= end)
 
-    found = sum(
-        1
+    return [
+        row
         for row in rows
         if row["table_id"] == table and not row["code"].startswith("ACC-")
         and (row["round_id"] in rounds if row["round_id"] else within(row))
-    )  # fmt: skip
-    return found + len(ledger["variance_codes"])
+    ]  # fmt: skip
+
+
+def shift_findings(ledger: Mapping[str, Any], rows: list[dict[str, Any]]) -> int:
+    """Count a shift's findings: its game findings (:func:`_game_findings`) and its variances."""
+    return len(_game_findings(ledger, rows)) + len(ledger["variance_codes"])
+
+
+def shift_money(ledger: Mapping[str, Any], rows: list[dict[str, Any]]) -> tuple[Cents, Cents]:
+    """Return the money at stake and the exposure of a shift's game findings, in cents, apart."""
+    at_stake, exposure = money_totals(_game_findings(ledger, rows))
+    return to_cents(at_stake), to_cents(exposure)
 
 
 def mgr_of(
@@ -89,14 +100,23 @@ def mgr_of(
 ) -> tuple[list[MgrLine], list[MgrTotal]]:
     """Return the MGR's rows and totals for ``ledgers``, each shift's findings counted."""
 
-    def found(ledger: Mapping[str, Any]) -> int:
-        # Only the rows the shift can own, by index: the day's, never the whole history.
-        rows = findings.select_shift(
-            ledger["key"]["table_id"], ledger["round_ids"], ledger["opened_at"], ledger["closed_at"]
-        )
-        return shift_findings(ledger, rows)
+    read: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
 
-    lines = mgr_lines(ledgers, found)
+    def rows_of(ledger: Mapping[str, Any]) -> list[dict[str, Any]]:
+        # Only the rows the shift can own, by index: the day's, never the whole history.
+        key = ledger["key"]
+        at = (key["table_id"], key["gaming_day"], key["shift"])
+        if at not in read:
+            read[at] = findings.select_shift(
+                key["table_id"], ledger["round_ids"], ledger["opened_at"], ledger["closed_at"]
+            )
+        return read[at]
+
+    lines = mgr_lines(
+        ledgers,
+        lambda ledger: shift_findings(ledger, rows_of(ledger)),
+        lambda ledger: shift_money(ledger, rows_of(ledger)),
+    )
     return lines, mgr_totals(lines)
 
 
@@ -167,7 +187,7 @@ def variances_of(
                 rounds=ledger["round_ids"],
             )  # fmt: skip
         rows.append({**{k: finding[k] for k in ("code", "severity", "rule", "title", "table_id",
-                                                 "recorded", "expected", "at_stake")},
+                                                 "recorded", "expected", "at_stake", "exposure")},
                      "evidence": evidence})  # fmt: skip
     return rows
 
@@ -194,7 +214,8 @@ def variance_csv(rows: list[dict[str, Any]]) -> str:
     """Return variance rows as CSV, the evidence as one JSON column."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    columns = ("code", "severity", "rule", "table_id", "recorded", "expected", "at_stake")
+    columns = ("code", "severity", "rule", "table_id", "recorded", "expected", "at_stake",
+               "exposure")  # fmt: skip
     writer.writerow([*columns, "evidence"])
     for row in rows:
         writer.writerow([row[c] for c in columns] + [json.dumps(row["evidence"])])

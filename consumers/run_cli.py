@@ -21,7 +21,8 @@ from typing import Any, TextIO
 
 from audit.events.catalogue import event_json
 from audit.events.envelope import Event
-from audit.simulation.irregularities import Label, careless_shift
+from audit.simulation.irregularities import Label, careless_shift, loaded_dice_labels
+from audit.simulation.loaded_dice import InvalidLoadError, LoadedDice
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.store.application import FactStore, StoreConfig
 from audit.store.ingest import Ingestor
@@ -59,6 +60,21 @@ def register(commands: Any) -> None:
         help="share of rounds a careless dealer plays irregularly, 0 to 1 (default 0)",
     )
     simulate.add_argument(
+        "--loaded-dice",
+        type=int,
+        default=0,
+        metavar="TABLES",
+        help="load the shaker's dice at this many Pai Gow tables, labelled (default 0)",
+    )
+    simulate.add_argument(
+        "--dice-load",
+        type=float,
+        default=LoadedDice().weight,
+        metavar="P",
+        help=f"the chance each loaded die shows a six instead of rolling fair "
+        f"(default {LoadedDice().weight})",
+    )
+    simulate.add_argument(
         "--labels",
         type=Path,
         help="write the irregularities' labels here (default with --out: OUT's name "
@@ -74,6 +90,11 @@ def register(commands: Any) -> None:
         "and auditor, until stopped (what make run does)",
     )  # fmt: skip
     run.add_argument("--port", type=int, default=8090, help="the console's port with --serve")
+    run.add_argument(
+        "--irregularities", type=float, default=0.0, metavar="RATE",
+        help="share of rounds a careless dealer plays irregularly, 0 to 1 (default 0: a clean "
+        "day); the labels are written beside the run's store",
+    )  # fmt: skip
     run.set_defaults(handler=_run)
 
 
@@ -144,13 +165,25 @@ def _careless(args: argparse.Namespace) -> tuple[Iterable[Event], list[Label] | 
     rate = args.irregularities
     if not 0 <= rate <= 1:
         raise ConfigError(f"--irregularities must be a rate from 0 to 1: {rate!r}")
-    target = labels_path(args.out, args.labels) if rate > 0 else args.labels
-    if rate > 0 and target is None:
-        raise ConfigError("--irregularities needs --labels (or --out) to write the labels to")
+    if args.loaded_dice < 0:
+        raise ConfigError(f"--loaded-dice must be a number of tables: {args.loaded_dice!r}")
+    injected = rate > 0 or args.loaded_dice > 0
+    target = labels_path(args.out, args.labels) if injected else args.labels
+    if injected and target is None:
+        raise ConfigError(
+            "--irregularities and --loaded-dice need --labels (or --out) to write the labels to"
+        )
+    try:
+        config = replace(
+            _config(args), loaded_dice_tables=args.loaded_dice,
+            loaded_dice=LoadedDice(weight=args.dice_load),
+        )  # fmt: skip
+    except InvalidLoadError as error:
+        raise ConfigError(f"--dice-load: {error}") from None
     if target is None:
-        return _shift(args), None, None
-    config = _config(args)
+        return simulate_shift(config, random.Random(args.seed)), None, None
     events, labels = careless_shift(config, random.Random(args.seed), rate)
+    labels += loaded_dice_labels(config, random.Random(args.seed))
     return events, labels, target
 
 
@@ -231,11 +264,18 @@ def _run(args: argparse.Namespace) -> int:
             replication_factor=settings.replication_factor,
         )
         print(f"broker {bootstrap}, topic {settings.events_topic}", file=out)
-        produced = produce_events(bootstrap, settings.events_topic, _shift(args))
+        events, labels = _run_shift(args)
+        produced = produce_events(bootstrap, settings.events_topic, events)
         print(f"simulated shift: {args.tables} tables x {args.rounds} rounds, seed {args.seed}: "
               f"{produced:,} events produced", file=out)  # fmt: skip
         store = FactStore(_run_store(settings, run_id))
         print(f"store: {store.config.describe()}", file=out)
+        if labels:
+            target = settings.data_dir / "runs" / run_id / "labels.jsonl"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            count = write_labels(labels, target)
+            print(f"careless dealers at {args.irregularities:.0%} of rounds: {count:,} "
+                  f"irregularities injected, labelled in {target}", file=out)  # fmt: skip
         summary = consume(bootstrap, settings, Ingestor(store), until_caught_up=True)
     print(f"ingest: {summary.line()}", file=out)
     report_store(store, out)
@@ -246,6 +286,17 @@ def _run(args: argparse.Namespace) -> int:
 
         serve_run(settings, store, args.port, out)
     return 0
+
+
+def _run_shift(args: argparse.Namespace) -> tuple[Iterable[Event], list[Label]]:
+    """Return the main job's shift and its labels: none for a clean day."""
+    rate = args.irregularities
+    if not 0 <= rate <= 1:
+        raise ConfigError(f"--irregularities must be a rate from 0 to 1: {rate!r}")
+    if rate == 0:
+        return _shift(args), []
+    events, labels = careless_shift(_config(args), random.Random(args.seed), rate)
+    return events, labels
 
 
 def report_store(store: FactStore, out: TextIO) -> None:

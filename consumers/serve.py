@@ -31,6 +31,7 @@ from prometheus_client import (
 
 from audit.store.application import FactStore
 from consumers.health import serve_health
+from projections.equipment_stats import EquipmentStatsProjection
 from projections.fact_projection import FactProjection
 from projections.findings import FindingsProjection
 from projections.hand_history import HandHistoryProjection
@@ -49,6 +50,7 @@ READ_MODELS: tuple[Callable[[FactStore], FactProjection], ...] = (
     WinRatesProjection,
     ReconciliationProjection,
     RoundIndexProjection,
+    EquipmentStatsProjection,
 )
 """Every read model the service keeps caught up."""
 

@@ -1,13 +1,16 @@
-"""``tablewatch stats [FILE.jsonl]``: player win rates by table, dealer or position.
+"""``tablewatch stats [FILE.jsonl]``: player win rates by table, dealer, position, player, or
+dealer and player together (``--by dealer,player``).
 
 From the store's win-rate view (kept by a projection, exactly once), or offline from
 a file of events.
 
-Each group's observed Pai Gow win rate is set against the rules engine's
-expected rate (both sides setting by the table's house way) with a Wilson
-score interval; a group is marked FLAG only when the expected rate lies outside
-that interval (``audit.verification.statistics``). The exit status is 1 when a
-group is flagged, else 0.
+Each group's observed win rate is set against the rules engine's expected rate
+(Pai Gow: both sides setting by the table's house way) with a Wilson score
+interval, and the money the players won (exact) against the money expected on
+their stakes (an estimate) with a normal interval; a group is marked FLAG when the
+expected rate lies outside the rate's interval, MONEY when the money expected lies
+outside the money's (``audit.verification.statistics``). The exit status is 1 when
+a group is marked either way, else 0.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from projections.win_rates import WinRatesProjection
 def register(commands: Any) -> None:
     """Add the ``stats`` command."""
     stats = commands.add_parser(
-        "stats", help="win rates by table, dealer or position against expectation, offline"
+        "stats", help="win rates by table, dealer, position or player against expectation"
     )
     stats.add_argument(
         "file", type=Path, nargs="?",
@@ -70,20 +73,25 @@ def print_stats(rows: list[GroupStats], out: TextIO) -> None:
         print("no settled wagers", file=out)
         return
     confidence = f"{rows[0].confidence:.4g}"
+    width = max(14, *(len(r.group) for r in rows))
     print(
-        f"{rows[0].by:<14} {'n':>7} {'win':>6} {'push':>6} {'lose':>6} "
-        f"{'observed':>9} {'expected':>9}  {confidence} interval",
+        f"{rows[0].by:<{width}} {'n':>7} {'win':>6} {'push':>6} {'lose':>6} "
+        f"{'observed':>9} {'expected':>9}  {confidence} interval"
+        f"{'wagered':>15} {'won':>12} {'expected':>12}  {confidence} interval (won)",
         file=out,
     )
     for r in rows:
-        mark = f"FLAG ({r.direction})" if r.flagged else ""
+        marks = [f"FLAG ({r.direction})" if r.flagged else "", "MONEY" if r.money_flagged else ""]
         print(
-            f"{r.group:<14} {r.n:>7} {r.wins:>6} {r.pushes:>6} {r.losses:>6} "
-            f"{r.observed:>9.4f} {r.expected:>9.4f}  [{r.low:.4f}, {r.high:.4f}]  {mark}".rstrip(),
+            f"{r.group:<{width}} {r.n:>7} {r.wins:>6} {r.pushes:>6} {r.losses:>6} "
+            f"{r.observed:>9.4f} {r.expected:>9.4f}  [{r.low:.4f}, {r.high:.4f}]"
+            f"{r.wagered:>15,} {r.won:>12,} {r.expected_won:>12,}  "
+            f"[{r.won_low:,}, {r.won_high:,}]  {' '.join(m for m in marks if m)}".rstrip(),
             file=out,
         )
     flagged = sum(r.flagged for r in rows)
-    print(f"groups: {len(rows)}, flagged: {flagged}", file=out)
+    money = sum(r.money_flagged for r in rows)
+    print(f"groups: {len(rows)}, flagged: {flagged}, money flagged: {money}", file=out)
 
 
 def _stats(args: argparse.Namespace) -> int:
@@ -100,4 +108,4 @@ def _stats(args: argparse.Namespace) -> int:
             print(json.dumps(row.as_dict()))
     else:
         print_stats(rows, sys.stdout)
-    return 1 if any(r.flagged for r in rows) else 0
+    return 1 if any(r.flagged or r.money_flagged for r in rows) else 0

@@ -31,9 +31,19 @@ from consumers.readiness import Readiness
 from consumers.settings import Settings
 from consumers.web.db import ACCESS_LOG, WebDB
 from consumers.wiring import open_store, store_config
-from projections import findings, hand_history, reconciliation, round_index, table_state, win_rates
+from projections import (
+    equipment_stats,
+    findings,
+    hand_history,
+    reconciliation,
+    round_index,
+    table_state,
+    win_rates,
+)
 
-_VIEWS = (findings, hand_history, reconciliation, round_index, table_state, win_rates)
+_VIEWS = (
+    findings, hand_history, reconciliation, round_index, table_state, win_rates, equipment_stats,
+)  # fmt: skip
 """Every projection with a view in the store's database: its tables are part of the migration."""
 _VIEW_OPENERS = (
     findings.open_findings_view,
@@ -42,6 +52,7 @@ _VIEW_OPENERS = (
     round_index.open_round_index_view,
     table_state.open_table_state_view,
     win_rates.open_win_rates_view,
+    equipment_stats.open_equipment_view,
 )
 _VIEW_POSITIONS = [
     *(view.TRACKING_NAME for view in _VIEWS),

@@ -34,10 +34,9 @@ from typing import Any
 
 from eventsourcing.persistence import Tracking
 
-from audit.events.catalogue import parse_event
 from audit.events.envelope import Event
-from audit.store.aggregates import FactRecorded
 from audit.store.application import FactStore
+from audit.store.fact_pages import FactPages
 from projections.checkpoint import Checkpoint, CheckpointError, code_digest, dumps, loads
 
 
@@ -59,6 +58,7 @@ class FactProjection(ABC):
     def __init__(self, store: FactStore, view: Any) -> None:
         self.store = store
         self.view = view
+        self.pages = FactPages(store)
         self.position = self.view.max_tracking_id(self.tracking_name) or 0
         self.facts_read = 0
         """Stored events read from the notification log by this instance: what a restart costs."""
@@ -126,17 +126,16 @@ class FactProjection(ABC):
         self, start: int, stop: int | None = None, batch: int = 2_000
     ) -> Iterator[tuple[int, Event | None]]:
         """Yield (notification id, fact as an event, or None for other stored events)."""
-        recorder = self.store.process_recorder
+        pages = self.pages
+        fact = pages.fact
         while True:
-            notifications = recorder.select_notifications(start, batch, stop=stop)
-            self.facts_read += len(notifications)
-            for notification in notifications:
-                event = self.store.mapper.to_domain_event(notification)
-                fact = parse_event(event.fact_json) if isinstance(event, FactRecorded) else None
-                yield notification.id, fact
-            if len(notifications) < batch:
+            rows = pages.page(start, batch, stop=stop)
+            self.facts_read += len(rows)
+            for row in rows:
+                yield row[0], fact(row)
+            if len(rows) < batch:
                 return
-            start = notifications[-1].id + 1
+            start = rows[-1][0] + 1
 
     def catch_up(self, batch: int = 2_000) -> int:
         """Apply every fact stored since the view's position; return how many rows it wrote."""

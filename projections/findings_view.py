@@ -4,6 +4,14 @@ Built on eventsourcing's tracking recorders (one per database), so the view's
 position in the store's notification log is recorded exactly as the ingest's
 Kafka positions are: a position already recorded writes nothing. Rows are keyed
 by the finding's stable id, so rebuilding from zero gives the same rows.
+
+Money at stake and exposure are two columns, never summed (issue #22.2). A store made
+before them gains ``exposure``, ``gaming_day`` and ``player_id`` when its view is next
+created (SQLite: at open; PostgreSQL: ``tablewatch db migrate``). Its existing rows get
+what can be known without the facts (:func:`_reclassify`): a procedure breach's amount,
+stored then as at stake, moves to exposure, and each kind's severity is re-graded to the
+default table where no rule set overrides it; their gaming day and player stay NULL
+until the view is rebuilt.
 """
 
 from __future__ import annotations
@@ -18,14 +26,22 @@ from eventsourcing.persistence import Tracking
 from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 
-from audit.verification.findings import Finding, Severity
+from audit.verification.catalogue import KINDS_BY_CODE
+from audit.verification.findings import Finding, Money, Severity
+from audit.verification.severities import RULE_SET_SEVERITIES
 from projections.checkpoint import Checkpoint, Checkpoints
 
 _COLUMNS = (
     "finding_id", "code", "severity", "rule", "title", "table_id", "round_id", "position",
     "dealer_id", "recorded", "expected", "at_stake", "occurred_at", "event_ids",
-    "notification_id",
+    "notification_id", "exposure", "gaming_day", "player_id",
 )  # fmt: skip
+_ADDED_COLUMNS = {
+    "exposure": ("TEXT NOT NULL DEFAULT '0.00'", "NUMERIC(14, 2) NOT NULL DEFAULT 0"),
+    "gaming_day": ("TEXT", "TEXT"),
+    "player_id": ("TEXT", "TEXT"),
+}
+"""Columns a store made before issue #22 lacks: (SQLite type, PostgreSQL type)."""
 _SEVERITY_RANK = {s.value: s.rank for s in Severity}
 _INDEXES = (
     "CREATE INDEX IF NOT EXISTS findings_table ON findings (table_id)",
@@ -35,6 +51,8 @@ _INDEXES = (
     "CREATE INDEX IF NOT EXISTS findings_code ON findings (code)",
     "CREATE INDEX IF NOT EXISTS findings_severity ON findings (severity)",
     "CREATE INDEX IF NOT EXISTS findings_occurred ON findings (occurred_at)",
+    "CREATE INDEX IF NOT EXISTS findings_gaming_day ON findings (gaming_day)",
+    "CREATE INDEX IF NOT EXISTS findings_player ON findings (player_id)",
 )
 """What ``tablewatch findings`` filters on, and a shift's findings (its rounds, its hours)."""
 _CONTEXTS_CREATE = (
@@ -79,8 +97,39 @@ def _row(finding: Finding, notification_id: int) -> tuple[Any, ...]:
         finding.finding_id, finding.code, finding.severity.value, finding.rule, finding.title,
         finding.table_id, finding.round_id, finding.position, finding.dealer_id,
         finding.recorded, finding.expected, str(finding.at_stake), finding.occurred_at,
-        json.dumps(list(finding.event_ids)), notification_id,
+        json.dumps(list(finding.event_ids)), notification_id, str(finding.exposure),
+        finding.gaming_day, finding.player_id,
     )  # fmt: skip
+
+
+def _reclassify(placeholder: str, zero: str) -> list[tuple[str, list[Any]]]:
+    """Return the updates that bring rows judged before issue #22 to its money and severities.
+
+    Exact from the row alone: a procedure breach's stored amount was the action it
+    touched, a kind that carries no money has none, and a kind no rule set overrides has
+    one severity. Run once, as the
+    columns are added. ``zero`` is the column's zero as the database stores it.
+    """
+    exposure = sorted(code for code, kind in KINDS_BY_CODE.items() if kind.money is Money.EXPOSURE)
+    marks = ", ".join([placeholder] * len(exposure))
+    moneyless = sorted(code for code, kind in KINDS_BY_CODE.items() if kind.money is Money.NONE)
+    updates = [(
+        f"UPDATE findings SET exposure = at_stake, at_stake = {zero} WHERE code IN ({marks})",
+        list(exposure),
+    ), (  # ACC-HOLD-BAND stored its deviation from the band's centre: no money went wrong
+        f"UPDATE findings SET at_stake = {zero} WHERE code IN "
+        f"({', '.join([placeholder] * len(moneyless))})",
+        list(moneyless),
+    )]  # fmt: skip
+    overridden = {code for table in RULE_SET_SEVERITIES.values() for code in table}
+    for code, kind in sorted(KINDS_BY_CODE.items()):
+        if code in overridden or kind.money is Money.EITHER or code.startswith("ACC-"):
+            continue  # judged per rule set, per amount, or by the table's thresholds
+        updates.append((
+            f"UPDATE findings SET severity = {placeholder} WHERE code = {placeholder}",
+            [kind.severity.value, code],
+        ))  # fmt: skip
+    return updates
 
 
 @dataclass(frozen=True)
@@ -93,6 +142,9 @@ class FindingFilter:
     min_severity: Severity | None = None
     since: datetime | None = None
     until: datetime | None = None
+    gaming_day: str | None = None
+    """The casino gaming day (ISO date), as the MGR files a round."""
+    player_id: str | None = None
     after_row: int = 0
     """Only rows stored after this row number (alerts resume from here)."""
     by_time: bool = False
@@ -110,6 +162,8 @@ def _where(query: FindingFilter, placeholder: str) -> tuple[str, list[Any]]:
         ("table_id", query.table_id),
         ("dealer_id", query.dealer_id),
         ("code", query.code),
+        ("gaming_day", query.gaming_day),
+        ("player_id", query.player_id),
     ):
         if value is not None:
             clauses.append(f"{column} = {placeholder}")
@@ -178,6 +232,7 @@ def _as_dict(row: Sequence[Any], names: Sequence[str]) -> dict[str, Any]:
     found = dict(zip(names, row, strict=True))
     found["event_ids"] = json.loads(found["event_ids"])
     found["at_stake"] = str(found["at_stake"])
+    found["exposure"] = str(found["exposure"])
     return found
 
 
@@ -196,8 +251,17 @@ class SQLiteFindingsView(Checkpoints, SQLiteTrackingRecorder):
                 "title TEXT NOT NULL, table_id TEXT NOT NULL, round_id TEXT, position INTEGER, "
                 "dealer_id TEXT, recorded TEXT NOT NULL, expected TEXT NOT NULL, "
                 "at_stake TEXT NOT NULL, occurred_at TEXT, event_ids TEXT NOT NULL, "
-                "notification_id INTEGER NOT NULL)"
+                "notification_id INTEGER NOT NULL, exposure TEXT NOT NULL DEFAULT '0.00', "
+                "gaming_day TEXT, player_id TEXT)"
             )
+            cursor.execute("PRAGMA table_info(findings)")
+            present = {row[1] for row in cursor.fetchall()}
+            missing = [name for name in _ADDED_COLUMNS if name not in present]
+            for name in missing:  # a store made before issue #22
+                cursor.execute(f"ALTER TABLE findings ADD COLUMN {name} {_ADDED_COLUMNS[name][0]}")
+            if "exposure" in missing:
+                for sql, params in _reclassify("?", "'0.00'"):
+                    cursor.execute(sql, params)
             for statement in _INDEXES:
                 cursor.execute(statement)
             cursor.execute(_CONTEXTS_CREATE.format(blob="BLOB"))
@@ -267,8 +331,22 @@ class PostgresFindingsView(Checkpoints, PostgresTrackingRecorder):
                 "title TEXT NOT NULL, table_id TEXT NOT NULL, round_id TEXT, position INTEGER, "
                 "dealer_id TEXT, recorded TEXT NOT NULL, expected TEXT NOT NULL, "
                 "at_stake NUMERIC(14, 2) NOT NULL, occurred_at TEXT, event_ids TEXT NOT NULL, "
-                "notification_id BIGINT NOT NULL)"
+                "notification_id BIGINT NOT NULL, exposure NUMERIC(14, 2) NOT NULL DEFAULT 0, "
+                "gaming_day TEXT, player_id TEXT)"
             )
+            cursor.execute(
+                "SELECT column_name FROM information_schema.columns "
+                "WHERE table_schema = current_schema() AND table_name = 'findings'"
+            )
+            present = {row["column_name"] for row in cursor.fetchall()}
+            missing = [name for name in _ADDED_COLUMNS if name not in present]
+            for name in missing:  # a store made before issue #22, under the migration lock
+                cursor.execute(
+                    f"ALTER TABLE findings ADD COLUMN {name} {_ADDED_COLUMNS[name][1]}"  # type: ignore[arg-type]
+                )
+            if "exposure" in missing:
+                for sql, params in _reclassify("%s", "0"):
+                    cursor.execute(sql, params)  # type: ignore[arg-type]
             for statement in _INDEXES:
                 cursor.execute(statement)  # type: ignore[arg-type]
             cursor.execute(_CONTEXTS_CREATE.format(blob="BYTEA"))  # type: ignore[arg-type]

@@ -8,6 +8,13 @@ open. Rows are keyed by (table_id, round_id, position) and inserted with
 view's position in the store's notification log is recorded in the same
 transaction, exactly as the findings view does.
 
+Each row carries the ``player_id`` of the hand: the one its ``wager_placed`` recorded
+for a player's position, the ``bank_accepted`` one for a player bank's hand or a
+California player-dealer's, and none for the house dealer's hand (or where nothing was
+recorded). A store whose table predates the column gets it added when the view is
+opened; hands written before then keep no player until the view is rebuilt (drop the
+table and the view's tracking rows).
+
 State (each table's context and the rounds still open, with the rules they started
 under) is checkpointed with every write (projections/fact_projection.py): a round can
 straddle a restart, and a table's context carries over from one gaming day to the next.
@@ -44,7 +51,7 @@ ZERO = Decimal("0.00")
 BANKINGS = ("dealer", "player bank", "co-bank", "player-dealer")
 
 COLUMNS = (
-    "table_id", "round_id", "position", "round_number", "dealer_id", "banking",
+    "table_id", "round_id", "position", "round_number", "dealer_id", "player_id", "banking",
     "bank_position", "is_bank", "tiles", "high", "high_name", "low", "low_name", "set_by",
     "wager", "outcome", "paid", "collected", "vigorish", "returned", "collection_fee",
     "pf_wager", "pf_outcome", "pf_paid", "started_at", "completed_at", "voided",
@@ -56,15 +63,19 @@ _FLAGS = ("is_bank", "voided")
 _INDEXES = (
     "CREATE INDEX IF NOT EXISTS hand_history_dealer ON hand_history (dealer_id)",
     "CREATE INDEX IF NOT EXISTS hand_history_round ON hand_history (round_id)",
+    "CREATE INDEX IF NOT EXISTS hand_history_player ON hand_history (player_id)",
 )
-"""What the replay and the dealer queries look hands up by (the key starts with the table)."""
+"""What the replay, the dealer and the player queries look hands up by (the key starts with
+the table)."""
+
+_ADD_PLAYER = "ALTER TABLE hand_history ADD COLUMN player_id TEXT"
 
 
 def _sql(money: str, flag: str, bigint: str) -> str:
     return (
         "CREATE TABLE IF NOT EXISTS hand_history ("
         "table_id TEXT NOT NULL, round_id TEXT NOT NULL, position INTEGER NOT NULL, "
-        "round_number INTEGER, dealer_id TEXT, banking TEXT NOT NULL, "
+        "round_number INTEGER, dealer_id TEXT, player_id TEXT, banking TEXT NOT NULL, "
         f"bank_position INTEGER NOT NULL, is_bank {flag} NOT NULL, tiles TEXT, "
         "high TEXT, high_name TEXT, low TEXT, low_name TEXT, set_by TEXT, "
         f"wager {money}, outcome TEXT, paid {money}, collected {money}, "
@@ -108,9 +119,14 @@ def hand_rows(view: RoundView, ruleset: RuleSet, notification_id: int) -> list[t
     banking, bank_position = banking_of(view, ruleset)
     pai_gow: dict[int, Decimal] = {}
     pair_fortunes: dict[int, Decimal] = {}
+    players: dict[int, str] = {}
     for _, placed in view.placed:
         into = pai_gow if placed.kind is WagerKind.PAI_GOW else pair_fortunes
         into[placed.position] = into.get(placed.position, ZERO) + placed.amount
+        if placed.player_id is not None:
+            players[placed.position] = placed.player_id
+    if view.bank is not None and view.bank.player_id is not None:
+        players[bank_position] = view.bank.player_id  # a player bank or CA's player-dealer
     for _, withdrawn in view.withdrawn:
         into = pai_gow if withdrawn.kind is WagerKind.PAI_GOW else pair_fortunes
         if withdrawn.position in into:
@@ -143,7 +159,8 @@ def hand_rows(view: RoundView, ruleset: RuleSet, notification_id: int) -> list[t
             outcome = settled_dealer.outcome if settled_dealer else None
         rows.append((
             view.table_id, view.round_id, position,
-            started.round_number if started else None, view.dealer_id, banking,
+            started.round_number if started else None, view.dealer_id, players.get(position),
+            banking,
             bank_position, position == bank_position, " ".join(tiles) if tiles else None,
             high, high_name, low, low_name, hand.set_by if hand else None,
             _money(wager), outcome,
@@ -200,6 +217,9 @@ class SQLiteHandHistoryView(Checkpoints, SQLiteTrackingRecorder):
         self.create_checkpoint_table()
         with self.datastore.transaction(commit=True) as cursor:
             cursor.execute(_sql("TEXT", "INTEGER", "INTEGER"))
+            cursor.execute("PRAGMA table_info(hand_history)")
+            if "player_id" not in {row[1] for row in cursor.fetchall()}:
+                cursor.execute(_ADD_PLAYER)  # a table from before the column
             for index in _INDEXES:
                 cursor.execute(index)
 
@@ -225,9 +245,13 @@ class SQLiteHandHistoryView(Checkpoints, SQLiteTrackingRecorder):
         round_id: str | None = None,
         dealer_id: str | None = None,
         limit: int | None = None,
+        player_id: str | None = None,
     ) -> list[dict[str, Any]]:
         """Return hand rows, by table, round and position."""
-        filters = {"table_id": table_id, "round_id": round_id, "dealer_id": dealer_id}
+        filters = {
+            "table_id": table_id, "round_id": round_id, "dealer_id": dealer_id,
+            "player_id": player_id,
+        }  # fmt: skip
         sql, params = _query(filters, limit, "?")
         with self.datastore.transaction(commit=False) as cursor:
             cursor.execute(sql, params)
@@ -243,6 +267,7 @@ class PostgresHandHistoryView(Checkpoints, PostgresTrackingRecorder):
         self.create_checkpoint_table()
         with self.datastore.transaction(commit=True) as cursor:
             cursor.execute(_sql("NUMERIC(14, 2)", "BOOLEAN", "BIGINT"))  # type: ignore[arg-type]
+            cursor.execute(_ADD_PLAYER.replace("COLUMN", "COLUMN IF NOT EXISTS"))  # type: ignore[arg-type]
             for index in _INDEXES:
                 cursor.execute(index)
 
@@ -270,9 +295,13 @@ class PostgresHandHistoryView(Checkpoints, PostgresTrackingRecorder):
         round_id: str | None = None,
         dealer_id: str | None = None,
         limit: int | None = None,
+        player_id: str | None = None,
     ) -> list[dict[str, Any]]:
         """Return hand rows, by table, round and position."""
-        filters = {"table_id": table_id, "round_id": round_id, "dealer_id": dealer_id}
+        filters = {
+            "table_id": table_id, "round_id": round_id, "dealer_id": dealer_id,
+            "player_id": player_id,
+        }  # fmt: skip
         sql, params = _query(filters, limit, "%s")
         with self.datastore.transaction(commit=False) as cursor:
             cursor.execute(sql, params)  # type: ignore[arg-type]

@@ -1,10 +1,17 @@
-"""The win-rate read model: each table's, dealer's and position's trials, kept with the store.
+"""The win-rate read model: trials by table, dealer, position, player and dealer with player.
 
 Every settled wager that is a trial (audit/verification/statistics.py) is tallied
-under its table, its dealer and its position: wins, pushes, losses and the sum of
-the engine's win chances. At each batch's end the changed tallies are written with
+under each grouping: wins, pushes, losses and the sum of the engine's win chances,
+and by money the cents staked and won (exact integers) with the money expected and
+its variance (estimates). At each batch's end the changed tallies are written with
 the view's position, exactly once; ``tablewatch stats`` turns them into observed
-against expected rates with a Wilson interval that narrows as trials accumulate.
+against expected rates with a Wilson interval that narrows as trials accumulate, and
+money won against money expected with its interval.
+
+The table is ``win_rate_tallies``, tracked as ``win-rate-tallies<-tablewatch``: a
+store kept by an older version has a ``win_rates`` table without players or money,
+which this view neither reads nor changes (it may be dropped); the new view builds
+itself from the first fact.
 
 State (the tallies, which count the whole history, and the trial reader's rounds still
 open) is checkpointed with every write (projections/fact_projection.py).
@@ -23,17 +30,22 @@ from audit.verification.statistics import GROUP_BYS, TRIAL_OUTCOMES, GroupBy, Ta
 from projections.fact_projection import FactProjection
 from projections.rows_view import RowsView, open_view
 
-TRACKING_NAME = "win_rates<-tablewatch"
+TRACKING_NAME = "win-rate-tallies<-tablewatch"
+_COLUMNS = ("wins", "pushes", "losses", "expected_sum", "wagered", "won", "expected_won",
+            "won_variance")  # fmt: skip
+"""A tally's columns, in :class:`~audit.verification.statistics.Tally`'s field order."""
 _CREATE = (
-    "CREATE TABLE IF NOT EXISTS win_rates (grouped_by TEXT NOT NULL, grp TEXT NOT NULL, "
+    "CREATE TABLE IF NOT EXISTS win_rate_tallies (grouped_by TEXT NOT NULL, grp TEXT NOT NULL, "
     "wins INTEGER NOT NULL, pushes INTEGER NOT NULL, losses INTEGER NOT NULL, "
-    "expected_sum DOUBLE PRECISION NOT NULL, PRIMARY KEY (grouped_by, grp))"
+    "expected_sum DOUBLE PRECISION NOT NULL, wagered BIGINT NOT NULL, won BIGINT NOT NULL, "
+    "expected_won DOUBLE PRECISION NOT NULL, won_variance DOUBLE PRECISION NOT NULL, "
+    "PRIMARY KEY (grouped_by, grp))"
 )
 _UPSERT = (
-    "INSERT INTO win_rates (grouped_by, grp, wins, pushes, losses, expected_sum) "
-    "VALUES ({p}, {p}, {p}, {p}, {p}, {p}) ON CONFLICT (grouped_by, grp) DO UPDATE SET "
-    "wins = excluded.wins, pushes = excluded.pushes, losses = excluded.losses, "
-    "expected_sum = excluded.expected_sum"
+    f"INSERT INTO win_rate_tallies (grouped_by, grp, {', '.join(_COLUMNS)}) "
+    f"VALUES ({', '.join(['{p}'] * (len(_COLUMNS) + 2))}) "
+    "ON CONFLICT (grouped_by, grp) DO UPDATE SET "
+    + ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS)
 )
 
 
@@ -46,7 +58,7 @@ class _Tallies(RowsView):
     def tallies(self, by: GroupBy) -> dict[str, Tally]:
         """Return every group's tally under ``by``."""
         rows = self.query(
-            "SELECT grp, wins, pushes, losses, expected_sum FROM win_rates WHERE grouped_by = {p}",
+            f"SELECT grp, {', '.join(_COLUMNS)} FROM win_rate_tallies WHERE grouped_by = {{p}}",
             [by],
         )
         return {row[0]: Tally(*row[1:]) for row in rows}
@@ -97,6 +109,6 @@ class WinRatesProjection(FactProjection):
         rows = []
         for by, group in sorted(self._changed):
             t = self.tallies[(by, group)]
-            rows.append((by, group, t.wins, t.pushes, t.losses, t.expected_sum))
+            rows.append((by, group, *(getattr(t, c) for c in _COLUMNS)))
         self._changed.clear()
         return rows

@@ -35,7 +35,7 @@ exactly as the live projection did. What that changes, and only that:
 
 - a fact that would change a retired day (a count, a slip, an opener, a box exchanged,
   a buy-in or a round's money for a shift of that day) is recorded as every fact is,
-  but judged as ``ACC-LATE-RECORD`` (a warning, with the money on it) and left out of
+  but judged as ``ACC-LATE-RECORD`` (a warning, the money recorded as its exposure) and left out of
   the ledger, whose row stays as it was when the day was retired; a table's rounds and
   buy-ins under a retired day are reported once per shift, a slip or count each time;
 - a slip number reused more than the window after its first use is no longer
@@ -207,7 +207,8 @@ class Reconciler:
             f"{event.occurred_at.isoformat()}",
             expected=f"recorded within {self.retire_after_days} gaming days: days before "
             f"{self.retired_before} are closed and reconciled",
-            at_stake=to_dollars(abs(amount)), event_ids=(str(event.event_id),),
+            exposure=to_dollars(abs(amount)), gaming_day=key.gaming_day,
+            event_ids=(str(event.event_id),),
             occurred_at=event.occurred_at.isoformat(),
         )]  # fmt: skip
 
@@ -414,7 +415,7 @@ class Reconciler:
             return []
         expected, spread = (edges[0] + edges[1]) / 2, (edges[1] - edges[0]) / 2
         return [self._finding(
-            "ACC-HOLD-BAND", ledger, Severity.INFO, round(observed - expected),
+            "ACC-HOLD-BAND", ledger, Severity.INFO, 0,
             recorded=f"replayed win {to_dollars(observed)} on {to_dollars(band.wagered)} wagered",
             expected=f"{to_dollars(round(expected))} ± {to_dollars(round(spread))} "
             f"(z {HOLD_BAND_Z:.2f})",
@@ -461,7 +462,7 @@ class Reconciler:
             title=kind.title, table_id=ledger.key.table_id, round_id=None, position=None,
             dealer_id=None, recorded=f"{ledger.key.gaming_day} {ledger.key.shift}: {recorded}",
             expected=expected, at_stake=to_dollars(abs(amount)),
-            event_ids=event_ids, occurred_at=occurred_at,
+            event_ids=event_ids, occurred_at=occurred_at, gaming_day=ledger.key.gaming_day,
         )  # fmt: skip
 
 

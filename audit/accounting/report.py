@@ -27,9 +27,12 @@ from audit.games.money import Cents, to_dollars
 COLUMNS = (
     "gaming_day", "table", "game", "shift", "opener", "fills", "credits", "drop", "closer", "win",
     "hold_pct", "hold_band", "replayed_win", "variance", "vig_uncollected", "findings",
+    "at_stake", "exposure",
 )  # fmt: skip
+"""``at_stake`` and ``exposure``: the money of the shift's game findings, two columns never
+added together (issue #22.2); the accounting's own variances are the ``variance`` column."""
 _MONEY = ("opener", "fills", "credits", "drop", "closer", "win", "replayed_win", "variance",
-          "vig_uncollected")  # fmt: skip
+          "vig_uncollected", "at_stake", "exposure")  # fmt: skip
 
 
 @dataclass
@@ -51,6 +54,10 @@ class MgrLine:
     findings: int
     band: tuple[float, float] | None = None
     """The replayed win the game's own variance allows (cents, ``HOLD_BAND_Z`` either side)."""
+    at_stake: Cents | None = None
+    """Money moved wrongly, or that would have, in the shift's game findings."""
+    exposure: Cents | None = None
+    """Action touched by the shift's procedure breaches whose money was right."""
 
     @property
     def variance(self) -> Cents | None:
@@ -111,13 +118,17 @@ class MgrTotal:
 
 
 def mgr_lines(
-    ledgers: Iterable[Mapping[str, Any]], findings_of: Callable[[Mapping[str, Any]], int]
+    ledgers: Iterable[Mapping[str, Any]],
+    findings_of: Callable[[Mapping[str, Any]], int],
+    money_of: Callable[[Mapping[str, Any]], tuple[Cents, Cents]] | None = None,
 ) -> list[MgrLine]:
     """Return the MGR rows for stored ledgers (``ShiftLedger.as_dict``), in table and shift
-    order; ``findings_of`` counts a ledger's findings."""
+    order; ``findings_of`` counts a ledger's findings, ``money_of`` gives their money at
+    stake and exposure (left blank without it)."""
     lines = []
     for ledger in sorted(ledgers, key=_line_order):
         replay = ledger["replay"]
+        at_stake, exposure = money_of(ledger) if money_of is not None else (None, None)
         lines.append(MgrLine(
             gaming_day=ledger["key"]["gaming_day"], table=ledger["key"]["table_id"],
             game=ledger["game"], shift=ledger["key"]["shift"],
@@ -127,6 +138,7 @@ def mgr_lines(
             vig_uncollected=replay["vigorish_owed"] - replay["vigorish"]
             - replay["surplus_vigorish"],
             findings=findings_of(ledger), band=band_of(ledger),
+            at_stake=at_stake, exposure=exposure,
         ))  # fmt: skip
     return lines
 

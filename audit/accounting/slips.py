@@ -43,5 +43,6 @@ def series_gaps(
                     expected=f"every {series} slip from {numbers[0]} to {numbers[-1]} "
                              "recorded or voided",
                     event_ids=(before[2], after[2]),
+                    gaming_day=before[1] if before[1] == after[1] else None,
                 ))  # fmt: skip
     return findings

@@ -65,17 +65,21 @@ from audit.games.paigow.settlement import (
 )
 from audit.games.paigow.tiles import TILE_NAMES, Tile
 from audit.games.paigow.vigorish import vigorish
+from audit.simulation.loaded_dice import throw
 from audit.simulation.paigow_round import ROUND_STEPS
 from audit.simulation.players import choose_setting
 from audit.simulation.round_state import BANKED_MODES, RoundState, Step, tile_names
 from audit.simulation.table import Recorder, SimTable
 from audit.verification.baccarat21.kinds import KINDS as B21_FINDING_KINDS
+from audit.verification.equipment import SCREEN_KINDS
 from audit.verification.paigow.kinds import KINDS as FINDING_KINDS
 from audit.verification.paigow.settlement.expected import label
 from audit.verification.paigow.settlement.facts import settlement_rule
 
-_KNOWN_CODES = FINDING_KINDS.keys() | B21_FINDING_KINDS.keys() | ACCOUNTING_KINDS.keys()
-"""The codes a label may name: either game's findings, and the books'."""
+_KNOWN_CODES = (
+    FINDING_KINDS.keys() | B21_FINDING_KINDS.keys() | ACCOUNTING_KINDS.keys() | SCREEN_KINDS.keys()
+)
+"""The codes a label may name: either game's findings, the books', and the equipment screens'."""
 
 # --- The truth ---------------------------------------------------------------------------------
 
@@ -334,7 +338,7 @@ def count_with(
     while True:
         drawn = round_.rng.randint(3, 6)
         round_.emit(ShakerShaken, (2, 5), count=shakes or drawn, shaken_by=by)
-        faces = (round_.rng.randint(1, 6), round_.rng.randint(1, 6), round_.rng.randint(1, 6))
+        faces = throw(round_.rng, round_.table.loaded_dice)
         if round_.rng.random() < round_.freq.no_roll:
             not_flat = round_.rng.random() < 0.5
             round_.emit(

@@ -55,6 +55,7 @@ from audit.simulation.irregular_common import (
 )
 from audit.simulation.irregular_money import MONEY_KINDS
 from audit.simulation.irregular_play import PLAY_KINDS
+from audit.simulation.loaded_dice import DICE_CODE
 from audit.simulation.paigow_round import play_round
 from audit.simulation.round_state import RoundState
 from audit.simulation.shift import ShiftConfig, set_up_floor, simulate_shift
@@ -71,6 +72,7 @@ __all__ = [
     "Plan",
     "careless_shift",
     "kind_named",
+    "loaded_dice_labels",
 ]
 
 KINDS: tuple[type[Plan], ...] = (*PLAY_KINDS, *MONEY_KINDS)
@@ -211,6 +213,16 @@ def careless_shift(
         yield from count_room(books, counting, closing_time(tables), labels)
 
     return floor(), labels
+
+
+def loaded_dice_labels(config: ShiftConfig, rng: random.Random) -> list[Label]:
+    """Return a label for each table whose dice ``config`` loads, on the floor that ``rng``
+    (seeded as for the shift) sets up: the dice screen must find each such table."""
+    return [
+        Label(table.table_id, None, "loaded_dice", (DICE_CODE,), None)
+        for table in set_up_floor(config, rng)
+        if table.loaded_dice is not None
+    ]
 
 
 _ = simulate_shift  # the clean shift, for the doctest above

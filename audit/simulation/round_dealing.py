@@ -32,6 +32,7 @@ from audit.games.paigow.outcome import Outcome
 from audit.games.paigow.setting import Setting
 from audit.games.paigow.settlement import BankingMode
 from audit.games.paigow.tiles import TILE_NAMES
+from audit.simulation.loaded_dice import throw
 from audit.simulation.players import choose_setting
 from audit.simulation.round_state import BANKED_MODES, RoundState, tile_names
 
@@ -59,7 +60,7 @@ def _throw(rnd: RoundState, shaken_by: str) -> int:
     """Shake and read the dice until a valid throw; return the total (PA 621a.6(a), 621a.10)."""
     while True:
         rnd.emit(ShakerShaken, (2, 5), count=rnd.rng.randint(3, 6), shaken_by=shaken_by)
-        faces = (rnd.rng.randint(1, 6), rnd.rng.randint(1, 6), rnd.rng.randint(1, 6))
+        faces = throw(rnd.rng, rnd.table.loaded_dice)
         if rnd.rng.random() < rnd.freq.no_roll:
             not_flat = rnd.rng.random() < 0.5
             rnd.emit(

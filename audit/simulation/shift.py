@@ -30,6 +30,7 @@ from audit.games.paigow.vigorish import VigRounding
 from audit.simulation.accounting import keep_books, observed
 from audit.simulation.count_room import closing_time, count_room
 from audit.simulation.frequencies import Frequencies
+from audit.simulation.loaded_dice import LoadedDice
 from audit.simulation.paigow_round import ROUND_STEPS, Step, play_round
 from audit.simulation.players import DOLLAR, TableLimits
 from audit.simulation.table import Recorder, SimTable, between_rounds, close_table, open_table
@@ -67,11 +68,20 @@ class ShiftConfig:
     """Shifts the rounds are split into, each with its opener, closer and drop box."""
     games: tuple[tuple[str, float], ...] = (("paigow", 1.0),)
     """Games and their shares of the tables; Pai Gow tables take ``rule_set_mix``."""
+    loaded_dice_tables: int = 0
+    """Pai Gow tables whose shaker is loaded (audit/simulation/loaded_dice.py)."""
+    loaded_dice: LoadedDice = field(default_factory=LoadedDice)
+    """How those tables' dice are loaded."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.shifts, int) or isinstance(self.shifts, bool) or self.shifts < 1:
             raise InvalidShiftConfigError(f"shifts must be a whole number >= 1: {self.shifts!r}")
-        for name, value in (("tables", self.tables), ("rounds_per_table", self.rounds_per_table)):
+        counts = (
+            ("tables", self.tables),
+            ("rounds_per_table", self.rounds_per_table),
+            ("loaded_dice_tables", self.loaded_dice_tables),
+        )
+        for name, value in counts:
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise InvalidShiftConfigError(f"{name} must be a whole number >= 0: {value!r}")
         if not isinstance(self.start, datetime) or self.start.utcoffset() is None:
@@ -167,6 +177,9 @@ def set_up_floor(config: ShiftConfig, rng: random.Random) -> list[SimTable]:
         else:
             set_up, _ = other_games()[game]
             tables.append(set_up(number, config, table_rng))
+    pai_gow = [table for table in tables if table.game == "paigow"]
+    for table in sorted(pai_gow, key=lambda t: t.number)[: config.loaded_dice_tables]:
+        table.loaded_dice = config.loaded_dice  # chosen without a draw: the rest stay as they were
     return tables
 
 

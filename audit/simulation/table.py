@@ -27,6 +27,7 @@ from audit.games.paigow.layout import TableLayout
 from audit.games.paigow.rulesets import RuleSet
 from audit.simulation.bank_rotation import BankRotation
 from audit.simulation.frequencies import Frequencies
+from audit.simulation.loaded_dice import LoadedDice
 from audit.simulation.players import Seating, TableLimits, refresh_seating, seat_player
 
 if TYPE_CHECKING:
@@ -118,6 +119,8 @@ class SimTable:
     """Rounds started this gaming day: the next round's number is one more."""
     books: TableBooks | None = None
     """The table's chips, slips and drop box, when the shift keeps accounts."""
+    loaded_dice: LoadedDice | None = None
+    """A loaded shaker (audit/simulation/loaded_dice.py); None: the dice roll fair."""
 
     @property
     def layout(self) -> TableLayout:

@@ -27,7 +27,8 @@ SCHEMA_VERSION = 2
 """Raise it whenever the DDL changes: a store migrated before is refused until migrated again.
 
 2: ``tablewatch_received``, the bytes each fact arrived as; the replay's
-``replay_contexts`` and ``round_contexts`` views.
+``replay_contexts`` and ``round_contexts`` views; the findings view's exposure,
+gaming_day and player_id (issue #22).
 """
 _LOCK_KEY = 0x7461_626C_6577_6174  # any fixed bigint: "tablewat", as bytes
 _MARK_SQL = [

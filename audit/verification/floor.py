@@ -9,6 +9,13 @@ them under its own codes; a station that plays no game (the count room) goes to 
 Pai Gow verifier's stream checks, which read no game rule there. A finite stream's
 end also judges what only the end can: rounds left open, and gaps in the day's slip
 series.
+
+The equipment screens (audit/verification/equipment.py) read the same stream: the dice,
+the starting positions and the 21 Baccarat shoes, judged over windows of play (a dice
+set, a table's gaming day, a dealer's gaming day, a shoe), each window once when it
+closes. A window that strays beyond chance is a warning finding; they live here, in
+the one judge the findings view checkpoints, because their state is small and flat in
+history (only the open windows' counts) and their findings belong with the rest.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from audit.accounting.reconcile import Reconciler
 from audit.events.envelope import Event
 from audit.events.table import TableOpened
 from audit.verification.baccarat21.verify import StreamVerifier as Baccarat21Verifier
+from audit.verification.equipment import EquipmentScreens, screen_finding
 from audit.verification.findings import Finding
 from audit.verification.paigow.verify import StreamVerifier as PaiGowVerifier
 
@@ -63,6 +71,7 @@ class FloorVerifier:
         self.games: dict[str, str] = {}
         """Table -> the game it opened for."""
         self.accounts = Reconciler(retire_after_days, track_changes=False)
+        self.screens = EquipmentScreens()
 
     def _verifier(self, game: str) -> GameVerifier:
         verifier = self.verifiers.get(game)
@@ -75,7 +84,9 @@ class FloorVerifier:
         if isinstance(event, TableOpened) and event.game in VERIFIERS:
             self.games[event.table_id] = event.game
         game = self.games.get(event.table_id, DEFAULT_GAME)
-        return self._verifier(game).feed(event) + self.accounts.feed(event)
+        windows, _ = self.screens.feed(event)
+        alarms = [screen_finding(window) for window in windows if window.alarm]
+        return self._verifier(game).feed(event) + self.accounts.feed(event) + alarms
 
     def game_after(self, event: TableOpened) -> str:
         """Return the game whose verifier judges the table once ``event`` opens it."""

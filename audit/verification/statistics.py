@@ -1,4 +1,5 @@
-"""Win-rate statistics: observed player win rates by table, dealer or position against expectation.
+"""Win-rate statistics: observed player win rates by table, dealer, position or player against
+expectation, by count and by money.
 
 Each settled Pai Gow wager is a trial: a *win* (PA 621a.8(i)) is a success, a
 push or a loss is not. Surrendered and returned wagers are not trials and are
@@ -15,6 +16,22 @@ interval** of its observed rate at the chosen confidence (default 99.9%). The
 interval narrows like ``1 / sqrt(n)``, so 40 hands never raise an alarm that
 4,000 would.
 
+**By player.** Each wager carries the ``player_id`` its ``wager_placed`` (or
+``b21_wager_placed``) recorded; a wager placed without one is grouped under ``-``.
+``--by dealer,player`` groups by the pair, the view an analyst reads for a dealer
+who favours one player.
+
+**By money.** Each trial also adds its stake and what the player won on it (paid
+less collected and vigorish: exact, in integer cents), and the engine's expected
+result on that stake with its variance. The player's result per unit is ``+k`` on a
+win (``k`` = 0.95 where a 5% vigorish is charged on Pai Gow wins, PA 621a.8(k); 1 in
+California; 21 Baccarat by the engine's per-bet moments, 681a.8), 0 on a push, -1 on
+a loss; the sums over a group's wagers give money expected and its standard deviation.
+Money won is flagged when the expected amount lies outside ``won +/- z * sd``: a
+normal approximation to a sum of many independent wagers, **a statistical estimate**
+(vigorish rounding and 17s paid 1 to 2 are averaged, not settled), shown in cents,
+never used to settle anything.
+
 >>> low, high = wilson_interval(12, 40)
 >>> round(low, 3), round(high, 3)
 (0.127, 0.558)
@@ -28,29 +45,37 @@ import math
 import random
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from decimal import Decimal
 from statistics import NormalDist
 from typing import Literal
 
 from audit.events.envelope import Event
+from audit.events.paigow.wagers import WagerKind
 from audit.games.baccarat21.probabilities import lookup as b21_lookup
+from audit.games.baccarat21.probabilities import lookup_moments
 from audit.games.baccarat21.rulesets import PA_681A
 from audit.games.baccarat21.rulesets import RuleSet as B21RuleSet
 from audit.games.baccarat21.settlement import Bet
 from audit.games.errors import RulesError
+from audit.games.money import Cents, to_cents
 from audit.games.paigow.probabilities import (
     PRECOMPUTED_SEED,
+    ExpectedRates,
     expected_rates,
     lookup,
 )
 from audit.games.paigow.rulesets import RuleSet
 from audit.games.paigow.setting import Setting
 from audit.games.paigow.tiles import parse_tile
+from audit.games.paigow.vigorish import VIGORISH_PERCENT
 from audit.verification.baccarat21.context import rule_set_for as b21_rule_set_for
 from audit.verification.paigow.context import rule_set_for
 
 DEFAULT_CONFIDENCE = 0.999
-GroupBy = Literal["table", "dealer", "position"]
-GROUP_BYS: tuple[GroupBy, ...] = ("table", "dealer", "position")
+GroupBy = Literal["table", "dealer", "position", "player", "dealer,player"]
+GROUP_BYS: tuple[GroupBy, ...] = ("table", "dealer", "position", "player", "dealer,player")
+NO_ID = "-"
+"""The group of a wager whose dealer or player was not recorded."""
 TRIAL_OUTCOMES = frozenset({"win", "push", "lose"})
 """Outcomes that count as trials; ``surrendered`` and ``returned`` do not."""
 _FALLBACK_SAMPLES = 200_000
@@ -68,13 +93,26 @@ class SettledWager:
     """``win``, ``push``, ``lose``, ``surrendered`` or ``returned``."""
     expected_win: float
     """The player's win chance under the table's rules (a probability, not money)."""
+    player_id: str | None = None
+    stake: Cents = 0
+    """The wager, in cents."""
+    won: Cents = 0
+    """What the player won on it, in cents: paid less collected and vigorish (negative: lost)."""
+    unit_mean: float = 0.0
+    """The player's expected result per unit staked (an estimate from the engine's chances)."""
+    unit_variance: float = 0.0
+    """Its variance per unit staked."""
 
     def key(self, by: GroupBy) -> str:
         """Return this wager's group under ``by``."""
         if by == "table":
             return self.table_id
         if by == "dealer":
-            return self.dealer_id or "-"
+            return self.dealer_id or NO_ID
+        if by == "player":
+            return self.player_id or NO_ID
+        if by == "dealer,player":
+            return f"{self.dealer_id or NO_ID},{self.player_id or NO_ID}"
         return str(self.position)
 
 
@@ -93,11 +131,25 @@ class GroupStats:
     low: float
     high: float
     confidence: float
+    wagered: Decimal = Decimal("0.00")
+    """Dollars staked on the group's trials (exact)."""
+    won: Decimal = Decimal("0.00")
+    """Dollars the players won on them, net (exact; negative: the players lost)."""
+    expected_won: Decimal = Decimal("0.00")
+    """Dollars the engine expects them to win on those stakes (an estimate, to the cent)."""
+    won_low: Decimal = Decimal("0.00")
+    won_high: Decimal = Decimal("0.00")
+    """The interval around ``won`` at ``confidence`` (an estimate, to the cent)."""
 
     @property
     def flagged(self) -> bool:
         """Whether the expected rate lies outside the interval around the observed rate."""
         return self.n > 0 and not (self.low <= self.expected <= self.high)
+
+    @property
+    def money_flagged(self) -> bool:
+        """Whether the money expected lies outside the interval around the money won."""
+        return self.wagered > 0 and not (self.won_low <= self.expected_won <= self.won_high)
 
     @property
     def direction(self) -> str:
@@ -122,6 +174,12 @@ class GroupStats:
             "confidence": self.confidence,
             "flagged": self.flagged,
             "direction": self.direction,
+            "wagered": str(self.wagered),
+            "won": str(self.won),
+            "expected_won": str(self.expected_won),
+            "won_low": str(self.won_low),
+            "won_high": str(self.won_high),
+            "money_flagged": self.money_flagged,
         }
 
 
@@ -161,6 +219,12 @@ class Tally:
     pushes: int = 0
     losses: int = 0
     expected_sum: float = 0.0
+    wagered: Cents = 0
+    won: Cents = 0
+    expected_won: float = 0.0
+    """Cents the players are expected to win (an estimate)."""
+    won_variance: float = 0.0
+    """Its variance, in cents squared."""
 
     def add(self, wager: SettledWager) -> None:
         """Count one trial."""
@@ -171,6 +235,10 @@ class Tally:
         else:
             self.losses += 1
         self.expected_sum += wager.expected_win
+        self.wagered += wager.stake
+        self.won += wager.won
+        self.expected_won += wager.stake * wager.unit_mean
+        self.won_variance += wager.stake * wager.stake * wager.unit_variance
 
     @property
     def n(self) -> int:
@@ -200,12 +268,20 @@ def stats_of(
         if not t.n:
             continue
         low, high = wilson_interval(t.wins, t.n, confidence)
+        half = z_for(confidence) * math.sqrt(max(t.won_variance, 0.0))
         rows.append(GroupStats(
             by=by, group=key, n=t.n, wins=t.wins, pushes=t.pushes, losses=t.losses,
             observed=t.wins / t.n, expected=t.expected_sum / t.n, low=low, high=high,
-            confidence=confidence,
+            confidence=confidence, wagered=_dollars(t.wagered), won=_dollars(t.won),
+            expected_won=_dollars(t.expected_won), won_low=_dollars(t.won - half),
+            won_high=_dollars(t.won + half),
         ))  # fmt: skip
     return rows
+
+
+def _dollars(cents: float) -> Decimal:
+    """Return cents (exact, or an estimate rounded to the cent) as dollars."""
+    return (Decimal(round(cents)) / 100).quantize(Decimal("0.01"))
 
 
 def group_stats(
@@ -222,7 +298,19 @@ def _natural(key: str) -> tuple[int, int | str]:
     return (0, int(key)) if key.isdigit() else (1, key)
 
 
-_EXPECTED_WIN: dict[tuple[str, bool], float] = {}
+_RATES: dict[tuple[str, bool], ExpectedRates] = {}
+
+
+def _rates(rule_set: RuleSet) -> ExpectedRates:
+    way, ranking = rule_set.house_way, rule_set.ranking
+    key = (way.name, ranking.zero_hands_tie)
+    if key not in _RATES:
+        try:
+            _RATES[key] = lookup(way, ranking)
+        except KeyError:
+            rng = random.Random(PRECOMPUTED_SEED)
+            _RATES[key] = expected_rates(way, ranking, _FALLBACK_SAMPLES, rng)
+    return _RATES[key]
 
 
 def expected_win(rule_set: RuleSet) -> float:
@@ -230,15 +318,23 @@ def expected_win(rule_set: RuleSet) -> float:
 
     The precomputed rates when there are some, else a seeded estimate, computed once.
     """
-    way, ranking = rule_set.house_way, rule_set.ranking
-    key = (way.name, ranking.zero_hands_tie)
-    if key not in _EXPECTED_WIN:
-        try:
-            _EXPECTED_WIN[key] = lookup(way, ranking).win
-        except KeyError:
-            rng = random.Random(PRECOMPUTED_SEED)
-            _EXPECTED_WIN[key] = expected_rates(way, ranking, _FALLBACK_SAMPLES, rng).win
-    return _EXPECTED_WIN[key]
+    return _rates(rule_set).win
+
+
+def pai_gow_moments(rule_set: RuleSet) -> tuple[float, float]:
+    """Return the player's expected result per unit staked and its variance (house way vs
+    house way): a win keeps 0.95 where vigorish is charged (PA 621a.8(k)), all of it in
+    California, where the house collects fees instead.
+
+    >>> from audit.games.paigow.rulesets import get_rule_set
+    >>> mean, variance = pai_gow_moments(get_rule_set("pa-2019"))
+    >>> -0.05 < mean < 0 < variance < 1
+    True
+    """
+    rates = _rates(rule_set)
+    keeps = 1.0 if rule_set.vig_rounding is None else (100 - VIGORISH_PERCENT) / 100
+    mean = keeps * rates.win - rates.lose
+    return mean, keeps * keeps * rates.win + rates.lose - mean * mean
 
 
 def _b21_win(rules: B21RuleSet | None, bet: Bet) -> float | None:
@@ -247,6 +343,17 @@ def _b21_win(rules: B21RuleSet | None, bet: Bet) -> float | None:
         return b21_lookup((rules or PA_681A).decks, (rules or PA_681A).draw_rule)[bet].win
     except KeyError:
         return None  # no precomputed rates for that drawing rule: not a trial, never a guess
+
+
+def _b21_moments(rules: B21RuleSet | None, bet: Bet) -> tuple[float, float] | None:
+    """Return a 21 Baccarat wager's expected player result per unit and its variance (None
+    where the engine has no moments for the table's rules: its money is then not counted)."""
+    rules = rules or PA_681A
+    try:
+        house = lookup_moments(rules.decks, rules.draw_rule, rules.paytable.letter)[bet]
+    except KeyError:
+        return None
+    return -house.mean, house.variance
 
 
 def _by_house_way(hand: Event, ruleset: RuleSet) -> bool:
@@ -265,7 +372,9 @@ class TrialReader:
     """Reads a stream one event at a time and returns each settled wager that is a trial.
 
     A table's rule set comes from its ``table_opened`` (PA 2019 until one is seen);
-    the dealer is the round's ``round_started`` dealer, else the table's latest.
+    the dealer is the round's ``round_started`` dealer, else the table's latest; the player
+    and the stake are the ``wager_placed`` (``b21_wager_placed``) ones for the position (and
+    bet), less what was withdrawn.
 
     Only Pai Gow wagers whose player hand and banker hand were both set by the table's
     house way are trials: the expected rate is for exactly that contest, and a player
@@ -281,6 +390,8 @@ class TrialReader:
         self.round_dealers: dict[str, str] = {}
         self.house_way_hands: dict[tuple[str, str, int], bool] = {}
         self.bankers: dict[tuple[str, str], int] = {}
+        self.stakes: dict[tuple[str, str, int, str], tuple[str | None, Cents]] = {}
+        """(table, round, position, bet) -> the player recorded and the chips staked."""
         self.default = rule_set_for("pa-2019", {})
 
     def feed(self, event: Event) -> SettledWager | None:
@@ -288,7 +399,9 @@ class TrialReader:
         kind = event.type  # type: ignore[attr-defined]
         table = event.table_id
         round_key = (table, event.round_id or "")
-        if kind == "bank_accepted":
+        if kind in ("wager_placed", "b21_wager_placed", "wager_withdrawn", "b21_wager_removed"):
+            self._stake(event, round_key, kind.endswith("placed"))
+        elif kind == "bank_accepted":
             self.bankers[round_key] = event.position  # type: ignore[attr-defined]
         elif kind == "hand_set":
             ruleset = self.rule_sets.get(table, self.default)
@@ -306,10 +419,7 @@ class TrialReader:
             self.round_dealers[event.round_id] = event.dealer_id  # type: ignore[attr-defined]
             self.table_dealers[table] = event.dealer_id  # type: ignore[attr-defined]
         elif kind == "b21_wager_settled" and event.outcome in TRIAL_OUTCOMES:  # type: ignore[attr-defined]
-            chance = _b21_win(self.b21_rules.get(table), event.bet)  # type: ignore[attr-defined]
-            if chance is not None:
-                return SettledWager(table, self._dealer(event), event.position,  # type: ignore[attr-defined]
-                                    str(event.outcome), chance)  # type: ignore[attr-defined]  # fmt: skip
+            return self._b21(event, round_key)
         elif kind == "wager_settled":
             return self._pai_gow(event, round_key)
         elif kind == "round_completed":
@@ -317,7 +427,33 @@ class TrialReader:
             self.bankers.pop(round_key, None)
             for key in [k for k in self.house_way_hands if k[:2] == round_key]:
                 del self.house_way_hands[key]
+            for key in [k for k in self.stakes if k[:2] == round_key]:
+                del self.stakes[key]
         return None
+
+    def _stake(self, event: Event, round_key: tuple[str, str], placed: bool) -> None:
+        bet = getattr(event, "bet", None) or getattr(event, "kind", WagerKind.PAI_GOW)
+        key = (*round_key, event.position, bet.value)  # type: ignore[attr-defined]
+        player, stake = self.stakes.get(key, (None, 0))
+        amount = to_cents(event.amount)  # type: ignore[attr-defined]
+        player = getattr(event, "player_id", None) or player
+        self.stakes[key] = (player, stake + amount if placed else stake - amount)
+
+    def _b21(self, event: Event, round_key: tuple[str, str]) -> SettledWager | None:
+        rules = self.b21_rules.get(event.table_id)
+        chance = _b21_win(rules, event.bet)  # type: ignore[attr-defined]
+        if chance is None:
+            return None
+        player, stake = self.stakes.get((*round_key, event.position, event.bet.value), (None, 0))  # type: ignore[attr-defined]
+        moments = _b21_moments(rules, event.bet)  # type: ignore[attr-defined]
+        if moments is None:
+            stake, won, moments = 0, 0, (0.0, 0.0)  # no moments: its money is not counted
+        else:
+            won = to_cents(event.paid) - to_cents(event.collected)  # type: ignore[attr-defined]
+        return SettledWager(
+            event.table_id, self._dealer(event), event.position, str(event.outcome), chance,  # type: ignore[attr-defined]
+            player, stake, won, *moments,
+        )  # fmt: skip
 
     def _dealer(self, event: Event) -> str | None:
         return self.round_dealers.get(event.round_id or "") or self.table_dealers.get(
@@ -333,12 +469,23 @@ class TrialReader:
                    self.house_way_hands.get((*round_key, banker)))  # fmt: skip
         if contest != (True, True):
             return None
+        rule_set = self.rule_sets.get(event.table_id, self.default)
+        player, stake = self.stakes.get(
+            (*round_key, event.position, WagerKind.PAI_GOW.value),
+            (None, 0),  # type: ignore[attr-defined]
+        )
+        won = to_cents(event.paid) - to_cents(event.collected) - to_cents(event.vigorish)  # type: ignore[attr-defined]
         return SettledWager(
             table_id=event.table_id,
             dealer_id=self._dealer(event),
             position=event.position,  # type: ignore[attr-defined]
             outcome=str(event.outcome),  # type: ignore[attr-defined]
-            expected_win=self.expected(self.rule_sets.get(event.table_id, self.default)),
+            expected_win=self.expected(rule_set),
+            player_id=player,
+            stake=stake,
+            won=won,
+            unit_mean=pai_gow_moments(rule_set)[0],
+            unit_variance=pai_gow_moments(rule_set)[1],
         )
 
 

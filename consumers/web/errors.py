@@ -33,10 +33,6 @@ class BadRequestError(ValueError):
     """Raised for a request whose content cannot be acted on (400), e.g. a name taken."""
 
 
-class PendingError(Exception):
-    """Raised for a request this version understands but cannot answer yet (501)."""
-
-
 def _wants_json(request: Request) -> bool:
     return request.url.path.startswith("/api/") or "application/json" in request.headers.get(
         "accept", ""
@@ -111,10 +107,6 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(CaseError)
     async def case_conflict(request: Request, exc: CaseError) -> Response:
         return error_response(request, 409, str(exc))
-
-    @app.exception_handler(PendingError)
-    async def pending(request: Request, exc: PendingError) -> Response:
-        return error_response(request, 501, str(exc))
 
     @app.exception_handler(NotFoundError)
     async def not_found(request: Request, exc: NotFoundError) -> Response:

@@ -28,6 +28,31 @@ def test_the_main_job_runs_a_shift_through_every_part(tmp_path, monkeypatch, cap
     assert {(row[2], row[3]) for row in rows} == {
         ("paigow", "day"), ("paigow", "swing"), ("baccarat21", "day"), ("baccarat21", "swing"),
     }  # fmt: skip
-    assert all(row[-3] == "0.00" for row in rows)  # variance: accounting win = replayed win
+    variance = cells[1].index("variance")  # by the header: columns after it may be added
+    assert all(row[variance] == "0.00" for row in rows)  # accounting win = replayed win
     assert [row[2] for row in cells if len(row) > 2 and row[1] == "total"] == [
         "baccarat21", "paigow", "day"]  # fmt: skip
+
+
+def test_make_runs_careless_day_ends_in_the_findings_its_labels_name(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("TABLEWATCH_DATA_DIR", str(tmp_path / "data"))
+    for variable in ("KAFKA_BOOTSTRAP_SERVERS", "DATABASE_URL"):
+        monkeypatch.delenv(variable, raising=False)
+    args = ["run", "--tables", "4", "--rounds", "20", "--seed", "7", "--irregularities", "0.2"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    (labels,) = (tmp_path / "data" / "runs").glob("*/labels.jsonl")
+    count = len(labels.read_text().splitlines())
+    assert count > 0
+    assert f"{count:,} irregularities injected, labelled in {labels}" in out
+    found = int(out.split("findings: ")[1].split(" ")[0])
+    assert found >= 1  # a careless day is judged, not passed
+
+
+def test_a_rate_out_of_range_is_one_line(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("TABLEWATCH_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.delenv("KAFKA_BOOTSTRAP_SERVERS", raising=False)
+    assert main(["run", "--irregularities", "1.5"]) != 0
+    err = capsys.readouterr().err
+    assert "--irregularities must be a rate from 0 to 1" in err
+    assert "Traceback" not in err

@@ -11,6 +11,7 @@ from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.store.application import FactStore, StoreConfig
 from audit.store.ingest import Accepted, Ingestor
 from projections.checkpoint import CheckpointError, loads
+from projections.equipment_stats import EquipmentStatsProjection
 from projections.fact_projection import FactProjection
 from projections.findings import FindingsProjection
 from projections.hand_history import HandHistoryProjection
@@ -25,8 +26,9 @@ VIEWS = {
                          "at_stake, table_id, event_ids, notification_id", "row_number"),
     HandHistoryProjection: ("hand_history", "*", "table_id, round_id, position"),
     TableStateProjection: ("table_state", "*", "table_id"),
-    WinRatesProjection: ("win_rates", "*", "grouped_by, grp"),
+    WinRatesProjection: ("win_rate_tallies", "*", "grouped_by, grp"),
     ReconciliationProjection: ("shift_ledgers", "*", "table_id, gaming_day, shift"),
+    EquipmentStatsProjection: ("equipment_windows", "*", "screen, first_event"),
 }  # fmt: skip
 """The findings' row_number is the order rows were inserted in, not what they say: the
 order is compared, the number is not (a rebuild continues the old numbering)."""

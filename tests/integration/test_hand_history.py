@@ -11,7 +11,7 @@ from audit.games.paigow.tiles import parse_tile
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.store.application import FactStore, StoreConfig
 from audit.store.ingest import Accepted, Ingestor
-from projections.hand_history import TRACKING_NAME, HandHistoryProjection
+from projections.hand_history import TRACKING_NAME, HandHistoryProjection, _sql
 
 MIX = (("pa-2019", 0.6), ("california", 0.4))
 
@@ -170,3 +170,47 @@ def test_a_rebuild_from_zero_gives_the_same_rows(tmp_path):
     rebuilt = HandHistoryProjection(FactStore(config))
     rebuilt.catch_up()
     assert rebuilt.view.select() == before
+
+
+def test_each_hand_keeps_its_player(store_config):
+    events = shift()
+    store = FactStore(store_config)
+    ingest(store, events)
+    projection = HandHistoryProjection(store)
+    projection.catch_up()
+    rules = {e.table_id: e.rule_set for e in events if e.type_name() == "table_opened"}
+    wagered = {
+        (e.table_id, e.round_id, e.position): e.player_id
+        for e in events
+        if e.type_name() == "wager_placed" and e.kind.value == "pai_gow"
+    }
+    banks = {(e.table_id, e.round_id): e for e in events if e.type_name() == "bank_accepted"}
+    rows = projection.view.select()
+    for row in rows:
+        key = (row["table_id"], row["round_id"])
+        bank = banks.get(key)
+        if row["is_bank"] and bank is not None:  # a player bank, or CA's player-dealer at 0
+            assert row["player_id"] == bank.player_id
+        elif row["position"] == 0 and rules[row["table_id"]] != "california":
+            assert row["player_id"] is None  # the house dealer's hand
+        else:
+            assert row["player_id"] == wagered[(*key, row["position"])]
+    player = next(r["player_id"] for r in rows if r["player_id"])
+    mine = projection.view.select(player_id=player)
+    assert mine
+    assert {r["player_id"] for r in mine} == {player}
+
+
+def test_a_table_from_before_the_player_column_gets_it(tmp_path):
+    config = StoreConfig.sqlite(tmp_path / "store.sqlite")
+    store = FactStore(config)
+    with sqlite3.connect(config.sqlite_path) as conn:  # the table as an older version left it
+        conn.execute(_sql("TEXT", "INTEGER", "INTEGER").replace("player_id TEXT, ", ""))
+    ingest(store, shift())
+    projection = HandHistoryProjection(FactStore(config))
+    with sqlite3.connect(config.sqlite_path) as conn:
+        columns = {row[1] for row in conn.execute("PRAGMA table_info(hand_history)")}
+    assert "player_id" in columns
+    projection.catch_up()
+    assert any(r["player_id"] for r in projection.view.select())
+    assert projection.view.select(player_id="nobody") == []

@@ -136,9 +136,11 @@ def test_a_count_after_the_window_is_a_late_record_not_folded_into_its_closed_da
     found = [f for event in late for f in verifier.feed(event)]
     assert [f.code for f in found] == ["ACC-LATE-RECORD"] * len(late)
     for count, finding in zip(late, found, strict=True):
-        assert finding.at_stake == total(count.cash) + count.coupons + count.markers + count.chips
+        assert finding.exposure == total(count.cash) + count.coupons + count.markers + count.chips
+        assert finding.at_stake == 0  # late, not wrong (docs/severities.md)
+        assert finding.gaming_day == first_day.isoformat()
         assert f"drop_counted for {first_day.isoformat()} {count.shift}" in finding.recorded
-    assert any(f.at_stake > 0 for f in found)
+    assert any(f.exposure > 0 for f in found)
     assert {f.event_ids[0] for f in found} == {str(e.event_id) for e in late}
     late_boxes = {e.box_id for e in late}
     for key, row in retired_rows.items():

@@ -3,6 +3,7 @@
 import json
 import random
 from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 
 import pytest
 from eventsourcing.postgres import PostgresApplicationRecorder
@@ -10,10 +11,12 @@ from eventsourcing.sqlite import SQLiteApplicationRecorder
 
 from audit.accounting.report import mgr_lines
 from audit.events.catalogue import event_dict, event_json, parse_event
+from audit.games.money import to_dollars
 from audit.simulation.shift import ShiftConfig, simulate_shift
+from audit.store.fact_pages import FactPages
 from consumers.cli import main
 from consumers.replay_cli import find_table
-from consumers.report_cli import mgr_report, shift_findings
+from consumers.report_cli import mgr_report, shift_findings, shift_money
 from consumers.settings import Settings
 from consumers.wiring import open_store
 from projections.findings import FindingsProjection
@@ -66,6 +69,14 @@ def notifications_read(monkeypatch):
             return found
 
         monkeypatch.setattr(recorder, "select_notifications", counted)
+    page = FactPages.page  # how the projections read the log (audit/store/fact_pages.py)
+
+    def paged(self, *args, **kwargs):
+        found = page(self, *args, **kwargs)
+        read.append(len(found))
+        return found
+
+    monkeypatch.setattr(FactPages, "page", paged)
     return read
 
 
@@ -96,3 +107,23 @@ def test_the_mgr_counts_each_shift_s_findings_as_from_every_finding(caught_up):
         assert any(by_all_rows)
         report = json.loads(mgr_report(caught_up, day, "json"))
         assert [row["findings"] for row in report["rows"]] == by_all_rows
+
+
+def test_the_mgr_shows_each_shift_s_money_at_stake_and_exposure_apart(caught_up):
+    every = FindingsProjection(caught_up).view.select(FindingFilter())
+    for day in ("2026-11-21", "2026-11-22"):
+        ledgers = ReconciliationProjection(caught_up).view.ledgers(day)
+        lines = mgr_lines(
+            ledgers,
+            lambda ledger: shift_findings(ledger, every),
+            lambda ledger: shift_money(ledger, every),
+        )
+        report = json.loads(mgr_report(caught_up, day, "json"))
+        shown = [(row["at_stake"], row["exposure"]) for row in report["rows"]]
+        assert shown == [
+            (str(to_dollars(ln.at_stake)), str(to_dollars(ln.exposure))) for ln in lines
+        ]
+        assert any(Decimal(at_stake) > 0 for at_stake, _ in shown)  # the overpaid winner
+        day_total = next(t for t in report["totals"] if t["table"] == "total day")
+        assert Decimal(day_total["at_stake"]) == sum(Decimal(a) for a, _ in shown)
+        assert Decimal(day_total["exposure"]) == sum(Decimal(e) for _, e in shown)

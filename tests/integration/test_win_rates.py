@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+from decimal import Decimal
 
 import pytest
 
@@ -39,6 +41,11 @@ def test_the_view_gives_what_the_offline_computation_gives(store_config):
             (r.group, r.n, r.wins, r.pushes, r.losses) for r in offline
         ]
         assert [round(r.expected, 9) for r in stored] == [round(r.expected, 9) for r in offline]
+        money = [(r.wagered, r.won, r.expected_won, r.won_low, r.won_high) for r in stored]
+        assert money == [(r.wagered, r.won, r.expected_won, r.won_low, r.won_high) for r in offline]
+    players = stats_of(view.tallies("player"), "player")
+    assert players
+    assert all(r.group.startswith("player-") for r in players)
     assert {r.group[:3] for r in stats_of(view.tallies("table"), "table")} == {"PG-", "B21"}
 
 
@@ -53,3 +60,8 @@ def test_tablewatch_stats_reads_the_store_without_a_file(tmp_path, monkeypatch, 
     assert main(["stats", "--by", "table"]) in (0, 1)
     out = capsys.readouterr().out
     assert "groups: 4" in out
+    assert main(["stats", "--by", "dealer,player", "--json"]) in (0, 1)
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert rows
+    assert all(r["group"].count(",") == 1 for r in rows)
+    assert all(Decimal(r["won_low"]) <= Decimal(r["won"]) <= Decimal(r["won_high"]) for r in rows)

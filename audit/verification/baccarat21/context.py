@@ -139,6 +139,8 @@ class B21TableContext:
     table_id: str
     ruleset: RuleSet = PA_681A
     dealer_id: str | None = None
+    gaming_day: str | None = None
+    """The gaming day the table last opened for (ISO date), as the MGR files its rounds."""
     shoe: ShoeProcedure = field(default_factory=ShoeProcedure)
     decks: int = PA_681A.decks
     """The decks in the shoe: the table's, or the last shuffle's (PA 681a.3(a))."""
@@ -157,6 +159,7 @@ class B21TableContext:
         if kind == "table_opened":
             self.ruleset, self.problems = read_options(event.rule_set, dict(event.options))  # type: ignore[attr-defined]
             self.dealer_id = event.dealer_id  # type: ignore[attr-defined]
+            self.gaming_day = event.gaming_day.isoformat()  # type: ignore[attr-defined]
             self.shoe = ShoeProcedure(batches=self.ruleset.batches)
             self.decks, self.out = self.ruleset.decks, Counter()
             return ()

@@ -154,7 +154,7 @@ class _Walk:
         house = self.rule is DrawRule.ONE_CARD or _has_natural(self.dealt)
         self.emit(
             "B21-DEAL-ORDER",
-            at_stake=self.counting_stake,
+            exposure=self.counting_stake,
             events=[event],
             rule_key="deal-order" if number <= 4 else "draw-order" if house else "draw",
             recorded=f"card {number}, {event.card}, to the {_NAMES[event.hand]}",
@@ -164,7 +164,7 @@ class _Walk:
     def _mismarked(self, event: B21CardDealt) -> None:
         self.emit(
             "B21-BONUS-CARD-MISMARKED",
-            at_stake=self.counting_stake,
+            exposure=self.counting_stake,
             events=[event],
             recorded=f"{event.card} to the {_NAMES[event.hand]} recorded as Bonus-only",
             expected="a Bonus-only card only after a natural; this card counts for every wager",
@@ -233,6 +233,7 @@ class _Walk:
             self.dealt.append(DealtCard(parse_card(event.card), called.hand, due.bonus_only))
             self.emit(
                 "B21-CARD-WRONG-HAND",
+                exposure=self.counting_stake,  # judged where the rules send it: money right
                 events=[event],
                 recorded=f"{event.card} laid on the {_NAMES[event.hand]}, which was owed no card",
                 expected=f"the card called for the {_NAMES[called.hand]}, which took no other: "
@@ -245,7 +246,7 @@ class _Walk:
             if due.bonus_only:
                 self.emit(
                     "B21-BONUS-CARD-MISSING",
-                    at_stake=self._bonus_stake(hand),
+                    exposure=self._bonus_stake(hand),
                     events=last,
                     recorded=f"the {_NAMES[hand]} stood at "
                     f"{self._total(hand)} after a natural with a Bonus Wager on the table",

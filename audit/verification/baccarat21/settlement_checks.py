@@ -117,7 +117,7 @@ def check_settlement(view: B21RoundView, deal: Deal, rules: RuleSet, emit: Emit)
             emit(
                 "B21-SETTLE-MISSING",
                 position=position,
-                at_stake=amount,
+                exposure=amount,  # unrecorded, not shown moved wrongly: the wager it touched
                 events=placements,
                 recorded=f"{bet.value} wager of {format_cents(amount)} never settled",
                 expected="every wager paid, collected or returned",

@@ -26,10 +26,11 @@ from audit.verification.baccarat21.bonus_card_checks import check_bonus_cards
 from audit.verification.baccarat21.context import B21TableContext
 from audit.verification.baccarat21.drawing_checks import walk_deal
 from audit.verification.baccarat21.emit import Emit
+from audit.verification.baccarat21.kinds import KINDS
 from audit.verification.baccarat21.round_view import B21RoundView, view_b21_round
 from audit.verification.baccarat21.settlement_checks import check_settlement
 from audit.verification.baccarat21.wager_checks import check_wagers
-from audit.verification.findings import Finding
+from audit.verification.findings import Finding, Money
 from audit.verification.record_kinds import observation
 
 SHOE_BREACHES = {
@@ -46,8 +47,9 @@ SHOE_BREACHES = {
 def verify_b21_round(view: B21RoundView, context: B21TableContext) -> list[Finding]:
     """Return every finding in one round's wagers, cards and settlement. Pure."""
     emit = Emit(
-        context.table_id, context.ruleset, view.round_id, view.dealer_id or context.dealer_id
-    )
+        context.table_id, context.ruleset, view.round_id, view.dealer_id or context.dealer_id,
+        context.gaming_day, view.events,
+    )  # fmt: skip
     check_wagers(view, emit)
     rules = context.ruleset
     deal, unflagged = walk_deal(view, rules.draw_rule, emit, rules.draw_order)
@@ -141,7 +143,7 @@ class StreamVerifier:
 
     def _table_event(self, event: Event, context: B21TableContext) -> list[Finding]:
         kind = event.type_name()
-        emit = Emit(event.table_id, context.ruleset, None, context.dealer_id)
+        emit = Emit(event.table_id, context.ruleset, None, context.dealer_id, context.gaming_day)
         observed = observation(event)
         if observed is not None:
             code, recorded, expected = observed
@@ -150,6 +152,7 @@ class StreamVerifier:
             emit.findings += self._close_rounds(event.table_id)
         _check_shoe_setup(event, emit)
         breaches = context.observe(event)
+        emit.gaming_day = context.gaming_day  # a table's opening names its day
         if kind == "table_opened":
             for problem in context.problems:  # recorded as opened, judged, never refused
                 emit(
@@ -176,13 +179,18 @@ class StreamVerifier:
             return []
         view = view_b21_round(round_events)
         emit = Emit(
-            event.table_id, context.ruleset, event.round_id, view.dealer_id or context.dealer_id
-        )
+            event.table_id, context.ruleset, event.round_id, view.dealer_id or context.dealer_id,
+            context.gaming_day, round_events,
+        )  # fmt: skip
         for key in breaches:
+            code = SHOE_BREACHES[key]
+            # A card that may not be used, or one more than the decks hold, decides the round
+            # wrongly (at stake); the other shoe breaches leave its money right (exposure).
+            money = "at_stake" if KINDS[code].money is Money.AT_STAKE else "exposure"
             emit(
-                SHOE_BREACHES[key],
+                code,
                 events=[event],
-                at_stake=view.staked(),
+                **{money: view.staked()},
                 recorded=_shoe_recorded(key, event, context),
                 expected=_shoe_expected(key, context),
             )
@@ -196,8 +204,9 @@ class StreamVerifier:
             findings += verify_b21_round(view, context)
             if view.completed is None:
                 emit = Emit(
-                    table_id, context.ruleset, view.round_id, view.dealer_id or context.dealer_id
-                )
+                    table_id, context.ruleset, view.round_id,
+                    view.dealer_id or context.dealer_id, context.gaming_day, view.events,
+                )  # fmt: skip
                 last = view.events[-1]
                 emit(
                     "DATA-ROUND-INCOMPLETE",

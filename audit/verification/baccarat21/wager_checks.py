@@ -31,10 +31,13 @@ def check_wagers(view: B21RoundView, emit: Emit) -> None:
             )
     for index, removal in view.removed:
         late = first is not None and index > first
+        # After the first card a removal takes back a wager the cards already decided (at
+        # stake); before it, the wager simply left the layout early (exposure).
+        money = "at_stake" if late else "exposure"
         emit(
             "B21-WAGER-REMOVED" if late else "B21-WAGER-REMOVED-EARLY",
             position=removal.position,
-            at_stake=to_cents(removal.amount),
+            **{money: to_cents(removal.amount)},
             recorded=f"{removal.bet.value} wager, {removal.amount} taken back "
             + ("after the first card" if late else "before the first card"),
             expected="no wager removed until it is settled",
@@ -50,7 +53,7 @@ def check_wagers(view: B21RoundView, emit: Emit) -> None:
             emit(
                 "B21-WAGER-NO-MAIN",
                 position=position,
-                at_stake=sum(to_cents(e.amount) for e in events),
+                exposure=sum(to_cents(e.amount) for e in events),
                 recorded=f"{', '.join(optional)} with no Player or Banker Wager",
                 expected="the optional wagers only for a player with a Player or Banker Wager",
                 events=events,

@@ -56,6 +56,8 @@ class TableContext:
     ruleset: RuleSet = field(default_factory=lambda: get_rule_set(DEFAULT_RULE_SET))
     opened: bool = False
     dealer_id: str | None = None
+    gaming_day: str | None = None
+    """The gaming day the table last opened for (ISO date), as the MGR files its rounds."""
     tile_set_id: str | None = None
     tiles_since: datetime | None = None
     tiles_inspected: bool = False
@@ -90,6 +92,7 @@ class TableContext:
             self.ruleset = opening(event).ruleset  # type: ignore[arg-type]
             self.opened = True
             self.dealer_id = event.dealer_id  # type: ignore[attr-defined]
+            self.gaming_day = event.gaming_day.isoformat()  # type: ignore[attr-defined]
             self.rounds_in_game = 0
         elif kind == "dealer_changed":
             self.dealer_id = event.incoming_dealer_id  # type: ignore[attr-defined]

@@ -156,7 +156,7 @@ def check_dealt_before_call(view: RoundView, context: TableContext, emit: Emit) 
         recorded=f'{first.type_name()} before "no more bets"'
         + ("" if call is not None else " (never called)"),
         expected='"no more bets" announced before the count and the deal',
-        at_stake=sum((e.amount for e in late_wagers), ZERO),
+        exposure=sum((e.amount for e in late_wagers), ZERO),
         events=[first, *late_wagers],
     )
 
@@ -184,7 +184,7 @@ def check_shakes(view: RoundView, context: TableContext, emit: Emit) -> None:
         "PG-DEAL-SHAKES",
         recorded=f"dice read after {count} shake{'s' if count != 1 else ''}",
         expected=f"at least {MIN_SHAKES} shakes before the lid comes off",
-        at_stake=_action(view),
+        exposure=_action(view),
         events=[dice, *shakes],
         rule_key="shake",
     )
@@ -203,7 +203,7 @@ def check_dice_total(view: RoundView, context: TableContext, emit: Emit) -> None
         "PG-DEAL-DICE-TOTAL",
         recorded=f"dice {list(dice.faces)} announced as {dice.announced_total}",
         expected=f"announced as {total}",
-        at_stake=_action(view),
+        exposure=_action(view),
         events=[dice],
     )
 
@@ -230,7 +230,7 @@ def check_no_roll(view: RoundView, context: TableContext, emit: Emit) -> None:
         "PG-DEAL-NO-ROLL",
         recorded=f"dice {list(dice.faces)} {' and '.join(faults)}, and the round went on",
         expected="a no roll called and the dice reshaken",
-        at_stake=_action(view),
+        exposure=_action(view),
         events=[dice],
     )
 
@@ -270,7 +270,7 @@ def check_starting_position(view: RoundView, context: TableContext, emit: Emit) 
             f"(counting {total} from {position_name(layout, counted_from)})"
         ),
         position=first.position,
-        at_stake=_action(view),
+        exposure=_action(view),
         events=[first, shown],
         rule_key="bank-starting-position" if banking.bank is not None else None,
     )
@@ -527,7 +527,7 @@ def check_style(view: RoundView, context: TableContext, emit: Emit) -> None:
         "PG-DEAL-STYLE",
         recorded=f"{style.value} chosen by {view.style.chosen_by}, {who} banking",
         expected="one of " + ", ".join(sorted(s.value for s in allowed)),
-        at_stake=_action(view),
+        exposure=_action(view),
         events=[view.style],
         rule_key=rule_key,
     )
@@ -556,8 +556,7 @@ def check_unwagered_collected(view: RoundView, context: TableContext, emit: Emit
                 "PG-DEAL-UNWAGERED",
                 recorded=f"{name} had no wager; its stack was not collected",
                 expected="the stack collected unseen to the Dead Hand",
-                position=position,
-                at_stake=ZERO,  # no wager rides on it: the harm is tiles left in play
+                position=position,  # no money: no wager rides on it, the harm is tiles left in play
                 events=[dealt[position], *([view.collected] if view.collected else [])],
             )
 

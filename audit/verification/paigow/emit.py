@@ -2,6 +2,10 @@
 
 Kept apart from ``verify.py`` so that the check modules can import it while
 ``verify.py`` imports the checks at its top (no import inside the hot path).
+
+A check names its money: ``at_stake=`` for money moved wrongly, ``exposure=`` for
+the action a procedure breach touched (issue #22.2). The kind's catalogue entry
+says which it carries, and a check that passes the other is a programming error.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from audit.verification.findings import ZERO, Finding
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.kinds import KINDS
 from audit.verification.paigow.round_view import RoundView
+from audit.verification.severities import severity_of
 
 _CENT = Decimal("0.01")
 
@@ -35,11 +40,14 @@ class Emit:
         expected: str,
         position: int | None = None,
         at_stake: Decimal = ZERO,
+        exposure: Decimal = ZERO,
         events: Iterable[Event] = (),
         rule_key: str | None = None,
     ) -> None:
         """Record one finding of kind ``code``; a rule the jurisdiction lacks yields none."""
         kind = KINDS[code]
+        if not kind.money.carries(at_stake=at_stake != ZERO, exposure=exposure != ZERO):
+            raise ValueError(f"{code} carries money {kind.money.value!r}, not what was given")
         citations = self.context.ruleset.citations
         rule = citations.get(rule_key or kind.rule_key)
         if rule is None:
@@ -47,10 +55,11 @@ class Emit:
         shown = list(events)
         evidence = tuple(str(e.event_id) for e in shown)
         first = shown[0] if shown else None
+        occurred = first.occurred_at if first is not None else None
         self.findings.append(
             Finding(
                 code=code,
-                severity=kind.severity,
+                severity=severity_of(kind, self.context.ruleset.name, at_stake),
                 rule=rule,
                 title=kind.title,
                 table_id=self.context.table_id,
@@ -61,8 +70,26 @@ class Emit:
                 expected=expected,
                 at_stake=at_stake.quantize(_CENT),
                 event_ids=evidence,
-                occurred_at=first.occurred_at.isoformat() if first is not None else None,
+                occurred_at=occurred.isoformat() if occurred is not None else None,
+                exposure=exposure.quantize(_CENT),
+                # As the MGR files a round: the day the table opened for, else the fact's date.
+                gaming_day=self.context.gaming_day
+                or (occurred.date().isoformat() if occurred is not None else None),
+                player_id=self._player(position),
             )
+        )
+
+    def _player(self, position: int | None) -> str | None:
+        """Return the player at ``position``: the bank's, else the first named on a wager there."""
+        view = self.view
+        if position is None or view is None:
+            return None
+        bank = view.bank
+        if bank is not None and bank.position == position and bank.player_id is not None:
+            return bank.player_id
+        return next(
+            (e.player_id for _, e in view.placed if e.position == position and e.player_id),
+            None,
         )
 
 

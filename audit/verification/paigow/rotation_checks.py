@@ -27,27 +27,28 @@ def _rotation(view: RoundView, context: TableContext, emit: Emit) -> None:
     bank = view.bank
     if bank is None:
         return
-    at_stake = _other_players_action(view, bank.position)
+    # The action the bank covers: what a rotation breach touches, its money still correct.
+    action = _other_players_action(view, bank.position)
     if context.rounds_in_game == 0:  # PA 621a.9(b): no bank in the game's first round
         emit("PG-ROT-START-OF-GAME", position=bank.position, recorded="bank accepted",
-             expected="dealer banks the first round of a game", at_stake=at_stake,
+             expected="dealer banks the first round of a game", exposure=action,
              events=[bank])  # fmt: skip
     streak_position, streak = context.bank_streak
     limit = context.ruleset.max_consecutive_banks
     if streak_position == bank.position and streak >= limit:  # PA 621a.9(c); CA: two
         emit("PG-ROT-CONSECUTIVE", position=bank.position,
              recorded=f"{streak + 1} rounds running", expected=f"at most {limit}",
-             at_stake=at_stake, events=[bank])  # fmt: skip
+             exposure=action, events=[bank])  # fmt: skip
     wagered = context.last_dealer_banked_wagers
     if wagered and bank.position not in wagered:  # PA 621a.9(d)(1)
         emit("PG-ROT-NO-PRIOR-WAGER", position=bank.position,
              recorded="no wager in the last dealer-banked round",
-             expected="a wager against the dealer in that round", at_stake=at_stake,
+             expected="a wager against the dealer in that round", exposure=action,
              events=[bank])  # fmt: skip
-    if bank.chips_on_table is not None and bank.chips_on_table < at_stake:  # 9(d)(2)
+    if bank.chips_on_table is not None and bank.chips_on_table < action:  # 9(d)(2)
         emit("PG-ROT-INSUFFICIENT-CHIPS", position=bank.position,
-             recorded=f"{bank.chips_on_table} on the table", expected=f"at least {at_stake}",
-             at_stake=at_stake - bank.chips_on_table, events=[bank])  # fmt: skip
+             recorded=f"{bank.chips_on_table} on the table", expected=f"at least {action}",
+             exposure=action - bank.chips_on_table, events=[bank])  # fmt: skip
 
 
 def _offer_order(view: RoundView, context: TableContext, emit: Emit) -> None:

@@ -128,7 +128,7 @@ def _misordered(view: RoundView, context: TableContext, emit: Emit) -> None:
         emit("PG-SET-MISORDERED", position=position,
              recorded=f"{' '.join(hand.high)} / {' '.join(hand.low)}",
              expected=str(Setting(setting.low, setting.high)),
-             at_stake=_at_risk(view, context.ruleset, position), events=[hand])  # fmt: skip
+             exposure=_at_risk(view, context.ruleset, position), events=[hand])  # fmt: skip
 
 
 def _house_way(view: RoundView, context: TableContext, emit: Emit) -> None:
@@ -145,7 +145,7 @@ def _house_way(view: RoundView, context: TableContext, emit: Emit) -> None:
         if not _same_setting(setting, expected, ruleset.ranking):
             emit("PG-SET-HOUSE-WAY", position=hand.position, recorded=str(setting),
                  expected=f"{expected} ({ruleset.house_way.name})",
-                 at_stake=_at_risk(view, ruleset, hand.position),
+                 exposure=_at_risk(view, ruleset, hand.position),
                  events=[hand])  # fmt: skip
 
 
@@ -168,7 +168,7 @@ def _dealer_rule(view: RoundView, context: TableContext, emit: Emit) -> None:
     permitted = permitted_settings(setting.tiles, ruleset.ranking)
     emit("PG-SET-DEALER-RULE", position=dealer, recorded=str(setting),
          expected=" or ".join(sorted(str(s) for s in permitted)),
-         at_stake=_at_risk(view, ruleset, dealer), events=[hand])  # fmt: skip
+         exposure=_at_risk(view, ruleset, dealer), events=[hand])  # fmt: skip
 
 
 def _late_surrender(view: RoundView, context: TableContext, emit: Emit) -> None:
@@ -180,7 +180,7 @@ def _late_surrender(view: RoundView, context: TableContext, emit: Emit) -> None:
         wagered = sum((w.amount for w in view.pai_gow_wagers().get(surrendered.position, [])), ZERO)
         emit("PG-SET-SURRENDER-LATE", position=surrendered.position,
              recorded="surrendered after the hands were revealed",
-             expected="surrender before the player's hands are exposed", at_stake=wagered,
+             expected="surrender before the player's hands are exposed", exposure=wagered,
              events=[view.events[revealed], surrendered])  # fmt: skip
 
 
@@ -217,7 +217,7 @@ def _resets(view: RoundView, context: TableContext, emit: Emit) -> None:
             emit("PG-SET-RESET", position=position,
                  recorded=shown + (", after the banker's hands were set" if seen else ""),
                  expected="no touching the tiles once placed face down",
-                 at_stake=_at_risk(view, ruleset, position) if seen else ZERO,
+                 exposure=_at_risk(view, ruleset, position) if seen else ZERO,
                  events=[earlier, later])  # fmt: skip
 
 

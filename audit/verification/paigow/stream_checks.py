@@ -40,7 +40,8 @@ def _table_options(event: TableOpened, context: TableContext) -> list[Finding]:
     value stands in for each (recorded, judged: never refused)."""
     opened = opening(event)
     ruleset = opened.ruleset
-    emit = Emit(None, replace(context, ruleset=ruleset))  # cited in the rules the table opens
+    # Cited in the rules the table opens, on the gaming day it opens for.
+    emit = Emit(None, replace(context, ruleset=ruleset, gaming_day=event.gaming_day.isoformat()))
     if opened.unknown_rule_set:
         emit("PG-TABLE-OPTION", recorded=f"rule set {event.rule_set!r}",
              expected=f"one of {sorted(RULE_SETS)!r}; judged under {ruleset.name}",

@@ -149,7 +149,7 @@ def check_player_spots(view: RoundView, context: TableContext, emit: Emit) -> No
             recorded=f"player {player_id} wagered on {_names(layout, spots)}",
             expected=allowed,
             position=over[0],
-            at_stake=sum((live_wagers(view)[p] for p in over), ZERO),
+            exposure=sum((live_wagers(view)[p] for p in over), ZERO),
             events=[event for _, event in placements],
         )
 
@@ -176,7 +176,7 @@ def check_bank_spots(view: RoundView, context: TableContext, emit: Emit) -> None
         recorded=f"the bank, player {bank.player_id}, on {_names(layout, areas)}",
         expected=f"the bank on one betting area ({position_name(layout, areas[0])})",
         position=over[0],
-        at_stake=sum((live.get(p, ZERO) for p in over), ZERO),
+        exposure=sum((live.get(p, ZERO) for p in over), ZERO),
         events=evidence,
     )
 

@@ -17,11 +17,11 @@ from pydantic import BaseModel
 
 from audit.verification.findings import Severity
 from consumers.web.access_log import record_access
-from consumers.web.api.findings_query import PENDING_FILTERS, select_one, select_page
+from consumers.web.api.findings_query import select_one, select_page
 from consumers.web.api.inputs import BadInputError, gaming_day, moment
 from consumers.web.api.views import Views, views_of
 from consumers.web.auth import User, require
-from consumers.web.errors import NotFoundError, PendingError
+from consumers.web.errors import NotFoundError
 from projections.findings_view import FindingFilter
 
 router = APIRouter(prefix="/api/findings", tags=["findings"])
@@ -93,16 +93,6 @@ def list_findings(
     if start is not None and end is not None and end <= start:
         raise BadInputError("until", f"must be after since ({since!r}): {until!r}")
     day = gaming_day(gaming_day_)
-    extra: dict[str, str] = {}
-    for name, value in (("gaming_day", day), ("player_id", player)):
-        if value is None:
-            continue
-        if name in PENDING_FILTERS:
-            raise PendingError(
-                f"filtering by {name} needs the findings view's {name} column, "
-                "which this version does not have yet"
-            )
-        extra[name] = value
     query = FindingFilter(
         table_id=table,
         dealer_id=dealer,
@@ -110,8 +100,9 @@ def list_findings(
         min_severity=Severity(severity) if severity else None,
         since=start,
         until=end,
+        gaming_day=day,
+        player_id=player,
         by_time=True,
-        **extra,  # type: ignore[arg-type]
     )
     found = select_page(
         views.findings,

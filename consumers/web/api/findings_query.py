@@ -4,24 +4,17 @@ The filter is the view's own :class:`FindingFilter` (its WHERE clause is the vie
 every filter the view learns reaches the API unchanged); what the view's ``select`` does
 not yet do, a page (LIMIT/OFFSET with the total), a round and a code prefix, is added
 here as further clauses over columns the view already has.
-
-``gaming_day`` and ``player_id`` are filters of the findings view once it has those
-columns (branch ``findings-money``): until then :data:`PENDING_FILTERS` names them and
-the API refuses them with 501 rather than answer as if they applied.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from projections import findings_view
 from projections.findings_view import FindingFilter, FindingsView
 
 NAMES = ("row_number", *findings_view._COLUMNS)
-FILTER_FIELDS = frozenset(f.name for f in fields(FindingFilter))
-PENDING_FILTERS = frozenset({"gaming_day", "player_id"} - FILTER_FIELDS)
-"""Filters the findings view cannot apply yet (it has no such column)."""
 
 
 @dataclass(frozen=True)

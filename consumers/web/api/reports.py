@@ -77,6 +77,8 @@ class Variance(BaseModel):
     recorded: str
     expected: str
     at_stake: Decimal
+    exposure: Decimal = Decimal("0.00")
+    """Money a late or procedural record put in play, never added to money at stake."""
     evidence: dict[str, Any]
 
 

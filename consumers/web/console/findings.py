@@ -4,9 +4,7 @@ The queue takes the API's filters (``/api/findings``) from a plain GET form and 
 through the API's own function, so the console and the API never filter differently.
 An empty form field means "any". Times typed without a UTC offset are read in the
 casino's time zone (the ``TABLEWATCH_TIMEZONE`` setting), as everything on the page is
-shown in it; a time with an offset is taken as given. A filter the findings view cannot
-apply yet (gaming day and player, until the view has those columns) is refused on the page
-with the API's message, never answered as if it applied.
+shown in it; a time with an offset is taken as given.
 """
 
 from __future__ import annotations
@@ -26,7 +24,6 @@ from consumers.web.api.inputs import BadInputError
 from consumers.web.api.views import Views, views_of
 from consumers.web.cases import CaseFilter
 from consumers.web.console.pages import Analyst, page
-from consumers.web.errors import PendingError
 
 router = APIRouter()
 
@@ -108,8 +105,6 @@ def queue(
         )  # fmt: skip
     except BadInputError as error:
         context["error"], status = str(error), 422
-    except PendingError as error:
-        context["error"], status = str(error), 501
     else:
         status = 200
     context["link"] = lambda number: "/findings?" + urlencode({**form, "page": number})

@@ -52,6 +52,9 @@ def test_a_short_drop_is_found_twice_with_its_amount():
     assert found["ACC-WIN-VARIANCE"].rule == "PA 465a.36(b)"
     assert found["ACC-WIN-VARIANCE"].table_id == "PG-01"
     assert found["ACC-WIN-VARIANCE"].round_id is None
+    # A variance is money at stake, never exposure, filed under its shift's gaming day.
+    assert found["ACC-WIN-VARIANCE"].exposure == Decimal("0.00")
+    assert {f.gaming_day for f in found.values()} == {"2026-11-21"}
 
 
 def test_a_second_count_that_disagrees():
@@ -159,6 +162,7 @@ def test_a_hold_far_outside_the_band_is_flagged_for_review():
     ledger.replay.wagers += 10_000
     (flag,) = reconciler._judge_band(ledger, "2026-11-21T20:00:00+00:00")
     assert (flag.code, flag.severity) == ("ACC-HOLD-BAND", Severity.INFO)
+    assert (flag.at_stake, flag.exposure) == (0, 0)  # a prompt for review: no money went wrong
     ledger.band.observed = ledger.band.expected = 0.0
     ledger.replay.wagers -= 10_000
     assert reconciler._judge_band(ledger, "2026-11-21T20:00:00+00:00") == []

@@ -198,7 +198,7 @@ def test_the_bonus_card_owed_after_a_natural():
     table = B21Table().open()
     table.round([(1, P, 10_00), (2, BB, 5_00), (2, B, 10_00)], "P AS, B 9H, P KD, B 5C")
     finding = only(table.findings(), "B21-BONUS-CARD-MISSING")
-    assert finding.at_stake == Decimal("5.00")
+    assert (finding.at_stake, finding.exposure) == (0, Decimal("5.00"))
 
 
 def test_a_face_up_card_used():
@@ -429,7 +429,7 @@ def test_a_wager_taken_back_before_the_first_card():
         settled={(2, P): ("win", 20_00, 0, 0)},
     )
     finding = only(table.findings(), "B21-WAGER-REMOVED-EARLY")
-    assert (finding.severity.value, finding.round_id, finding.at_stake) == (
+    assert (finding.severity.value, finding.round_id, finding.exposure) == (
         "warning",
         round_id,
         Decimal("20.00"),
@@ -500,7 +500,7 @@ def test_a_wager_never_settled():
         settled={(2, T): None},
     )
     finding = only(table.findings(), "B21-SETTLE-MISSING")
-    assert (finding.position, finding.at_stake) == (2, Decimal("5.00"))
+    assert (finding.position, finding.at_stake, finding.exposure) == (2, 0, Decimal("5.00"))
 
 
 def test_a_settlement_with_no_wager():

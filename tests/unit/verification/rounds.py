@@ -49,6 +49,17 @@ BANK_PLAYER = "P-BANK"
 PLAYER_DEALER = "P-PD"
 
 
+def carried(finding: Finding) -> Decimal:
+    """Return the one amount a finding carries: at stake (money wrong) or exposure (procedure).
+
+    Which field holds it is the kind's (``FindingKind.money``), enforced where findings are
+    made; a finding holding both fails the test.
+    """
+    if finding.at_stake and finding.exposure:
+        raise AssertionError(f"{finding.code} carries {finding.at_stake} and {finding.exposure}")
+    return finding.at_stake or finding.exposure
+
+
 def names(tiles: Sequence[Tile]) -> list[str]:
     """Return the tiles' names, e.g. ``['6-6a', '4-5']``."""
     return [TILE_NAMES[t] for t in tiles]

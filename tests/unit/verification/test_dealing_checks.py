@@ -16,7 +16,7 @@ from audit.games.paigow.dealing import Cut
 from audit.games.paigow.delivery import DeliveryStyle
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.verification.paigow.verify import verify_stream
-from tests.unit.verification.rounds import clean_round
+from tests.unit.verification.rounds import carried, clean_round
 from tests.unit.verification.test_wager_checks import WAGER_CODES
 
 DEAL_CODES = (
@@ -38,7 +38,7 @@ ACTION = Decimal("65.00")
 
 
 def summary(finding):
-    return finding.code, finding.rule, finding.position, finding.at_stake
+    return finding.code, finding.rule, finding.position, carried(finding)
 
 
 @pytest.mark.parametrize(

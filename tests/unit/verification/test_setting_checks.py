@@ -15,6 +15,7 @@ from audit.events.envelope import event_fields
 from audit.events.examples import EXAMPLES
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.verification.paigow.verify import verify_stream
+from tests.unit.verification.rounds import carried
 
 START = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
 SETTING_CODES = ("PG-SET-MISORDERED", "PG-SET-HOUSE-WAY", "PG-SET-DEALER-RULE",
@@ -98,7 +99,7 @@ class Table:
 
 
 def facts(finding):
-    return finding.code, finding.position, finding.rule, str(finding.at_stake)
+    return finding.code, finding.position, finding.rule, str(carried(finding))
 
 
 def dealer_banked(rule_set="pa-2012", dealer=DEALER, player=WINS, **options):
@@ -207,7 +208,7 @@ def test_the_dealers_hand_against_a_player_bank_stakes_the_dealers_wager():
     table.hand(2, LOSES_TOO)
     table.hand(0, "1-1a 3-3a / 2-6 1-5a", set_by="dealer")
     found = {f.code: f for f in table.complete().findings(*SETTING_CODES)}
-    assert str(found["PG-SET-HOUSE-WAY"].at_stake) == "30.00"
+    assert str(found["PG-SET-HOUSE-WAY"].exposure) == "30.00"
     assert found["PG-SET-DEALER-RULE"].position == 0
 
 

@@ -2,6 +2,7 @@
 
 import random
 from dataclasses import replace
+from decimal import Decimal
 
 import pytest
 
@@ -12,8 +13,10 @@ from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.verification.statistics import (
     GROUP_BYS,
     SettledWager,
+    TrialReader,
     expected_win,
     group_stats,
+    pai_gow_moments,
     settled_wagers,
     wilson_interval,
     z_for,
@@ -222,3 +225,80 @@ def test_21_baccarat_wagers_are_trials_with_their_own_bets_chances():
     rigged = [replace(e, **{"outcome": "win"}) if e in settled else e for e in events]
     (flag, *_) = [g for g in group_stats(list(settled_wagers(rigged)), "table") if g.flagged]
     assert flag.direction == "high"
+
+
+def test_wagers_carry_their_player_and_group_by_player_and_dealer_with_player(clean_shift):
+    placed = {
+        (e.table_id, e.round_id, e.position): e.player_id
+        for e in clean_shift
+        if e.type == "wager_placed" and e.kind.value == "pai_gow"
+    }
+    reader = TrialReader()
+    for event in clean_shift:
+        trial = reader.feed(event)
+        if trial is not None:
+            assert trial.player_id == placed[(trial.table_id, event.round_id, trial.position)]
+    settled = list(settled_wagers(clean_shift))
+    players = {w.player_id for w in settled}
+    by_player = {r.group: r for r in group_stats(settled, by="player")}
+    assert set(by_player) == players
+    assert None not in players
+    pairs = group_stats(settled, by="dealer,player")
+    assert {r.group for r in pairs} == {f"{w.dealer_id},{w.player_id}" for w in settled}
+    trials = [w for w in settled if w.outcome in ("win", "push", "lose")]
+    assert sum(r.n for r in pairs) == sum(r.n for r in by_player.values()) == len(trials)
+    for player, row in by_player.items():
+        mine = [w for w in trials if w.player_id == player]
+        assert row.wagered == sum(Decimal(w.stake) for w in mine) / 100
+        assert row.won == sum(Decimal(w.won) for w in mine) / 100
+
+
+def test_money_won_is_exact_and_matches_the_settlements(clean_shift):
+    settled = list(settled_wagers(clean_shift))
+    for w in settled[:200]:
+        if w.outcome in ("lose", "surrendered"):
+            assert w.won == -w.stake
+        elif w.outcome == "push":
+            assert w.won == 0
+        else:  # even money, less any vigorish (PA 621a.8(k); none in California)
+            assert 0 < w.won <= w.stake
+    (row,) = group_stats([w for w in settled if w.table_id == settled[0].table_id], by="table")
+    assert isinstance(row.won, Decimal)
+    assert row.won == row.won.quantize(Decimal("0.01"))
+    assert row.won_low < row.won < row.won_high
+
+
+def _money_wagers(n: int, won_per_win: int, player: str) -> list[SettledWager]:
+    mean, variance = pai_gow_moments(get_rule_set("pa-2019"))
+    outcomes = (["win"] * 3 + ["push"] * 4 + ["lose"] * 3) * (n // 10)
+    won = {"win": won_per_win, "push": 0, "lose": -10_000}
+    return [
+        SettledWager("PG-01", "d", 1, o, EXPECTED, player, 10_000, won[o], mean, variance)
+        for o in outcomes
+    ]
+
+
+def test_a_player_paid_too_much_is_flagged_by_money_not_by_count():
+    # The same wins, pushes and losses; one player is paid $150 instead of $95 on each win.
+    honest = _money_wagers(2_000, 9_500, "honest")
+    overpaid = _money_wagers(2_000, 15_000, "overpaid")
+    rows = {r.group: r for r in group_stats(honest + overpaid, by="player")}
+    assert not rows["honest"].money_flagged
+    assert not rows["overpaid"].flagged
+    assert rows["overpaid"].money_flagged
+    assert rows["overpaid"].won - rows["honest"].won == Decimal(600 * 55)
+    assert rows["overpaid"].as_dict()["money_flagged"] is True
+    few = {r.group: r for r in group_stats(_money_wagers(20, 15_000, "overpaid"), by="player")}
+    assert not few["overpaid"].money_flagged  # 20 hands cannot show what 2,000 do
+
+
+def test_stats_by_player_from_a_file(clean_shift, tmp_path, capsys):
+    from consumers.cli import main
+
+    path = tmp_path / "shift.jsonl"
+    path.write_text("".join(event_json(e) + "\n" for e in clean_shift))
+    assert main(["stats", str(path), "--by", "dealer,player"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("dealer,player")
+    assert out[1].split()[0].count(",") == 1
+    assert out[-1].endswith("flagged: 0, money flagged: 0")

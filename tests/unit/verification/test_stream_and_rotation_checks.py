@@ -71,7 +71,7 @@ def test_a_bank_in_the_games_first_round():
     table = Table()
     table.round(1, bank=2, offers=[1, 2], wagers=(2, 3))
     [finding] = codes(table, "PG-ROT-START")
-    assert (finding.rule, finding.position, str(finding.at_stake)) == ("PA 621a.9(b)", 2, "25.00")
+    assert (finding.rule, finding.position, str(finding.exposure)) == ("PA 621a.9(b)", 2, "25.00")
 
 
 def test_a_tile_set_replacement_starts_a_new_game():
@@ -117,7 +117,7 @@ def test_a_bank_without_chips_to_cover_the_table():
     table.round(1, wagers=(2, 3, 4))
     table.round(2, bank=2, offers=[1, 2], wagers=(2, 3, 4), chips="40.00")
     [finding] = codes(table, "PG-ROT-INSUFF")
-    assert (finding.recorded, finding.expected, str(finding.at_stake)) == (
+    assert (finding.recorded, finding.expected, str(finding.exposure)) == (
         "40.00 on the table", "at least 50.00", "10.00",
     )  # fmt: skip
 

@@ -10,14 +10,14 @@ from audit.events.paigow import wagers
 from audit.events.paigow.play import BankAccepted
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.verification.paigow.verify import verify_stream
-from tests.unit.verification.rounds import BANK_PLAYER, clean_round
+from tests.unit.verification.rounds import BANK_PLAYER, carried, clean_round
 
 WAGER_CODES = ("PG-WAGER-PAST-POST", "PG-WAGER-SPOTS", "PG-WAGER-BANK-SPOTS")
 PAI_GOW = wagers.WagerKind.PAI_GOW
 
 
 def summary(finding):
-    return finding.code, finding.rule, finding.position, finding.at_stake
+    return finding.code, finding.rule, finding.position, carried(finding)
 
 
 # --- PG-WAGER-PAST-POST -------------------------------------------------------------------------

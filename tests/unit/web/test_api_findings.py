@@ -120,14 +120,23 @@ def test_an_unknown_finding_is_404(shift_as):
     assert response.json() == {"detail": "no finding '00000000-0000-0000-0000-000000000000'"}
 
 
-def test_a_filter_the_view_cannot_apply_yet_is_refused_not_ignored(shift_as):
-    from consumers.web.api.findings_query import PENDING_FILTERS
-
-    if "player_id" not in PENDING_FILTERS:
-        pytest.skip("the findings view filters by player now")
-    response = shift_as("analyst").get("/api/findings", params={"player": "P1"})
-    assert response.status_code == 501
-    assert "player_id" in response.json()["detail"]
+def test_gaming_day_and_player_filters_narrow_to_their_findings(shift_app, shift_as):
+    everything = every_finding(shift_app)
+    with_player = [r for r in everything if r["player_id"]]
+    assert with_player, "the careless shift names players on some findings"
+    player, day = with_player[0]["player_id"], with_player[0]["gaming_day"]
+    assert day is not None
+    client = shift_as("analyst")
+    body = client.get("/api/findings", params={"player": player, "per_page": 500}).json()
+    assert [f["finding_id"] for f in body["findings"]] == [
+        r["finding_id"] for r in everything if r["player_id"] == player
+    ]
+    body = client.get("/api/findings", params={"gaming_day": day, "per_page": 500}).json()
+    assert [f["finding_id"] for f in body["findings"]] == [
+        r["finding_id"] for r in everything if r["gaming_day"] == day
+    ]
+    other = client.get("/api/findings", params={"gaming_day": "1999-01-01"}).json()
+    assert other["total"] == 0
 
 
 @pytest.mark.parametrize("role", ["auditor", "admin"])

@@ -69,7 +69,8 @@ def test_the_variance_report_carries_each_variance_with_its_evidence(shift_app, 
         .get("/api/reports/variance", params={"gaming_day": day, "format": "csv"})
         .text
     )
-    assert text.splitlines()[0] == "code,severity,rule,table_id,recorded,expected,at_stake,evidence"
+    header = "code,severity,rule,table_id,recorded,expected,at_stake,exposure,evidence"
+    assert text.splitlines()[0] == header
     assert len(text.splitlines()) == len(expected) + 1
 
 

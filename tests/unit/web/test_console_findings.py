@@ -7,7 +7,6 @@ import pytest
 from fastapi.testclient import TestClient
 
 from consumers.web.access_log import read_access
-from consumers.web.api.findings_query import PENDING_FILTERS
 from tests.unit.web.conftest import login, make_app
 from tests.unit.web.floor import build_floor
 
@@ -58,12 +57,18 @@ def test_a_bad_filter_is_named_on_the_page(analyst):
     assert "Traceback" not in bad.text + late.text
 
 
-@pytest.mark.skipif(not PENDING_FILTERS, reason="the findings view filters by gaming day")
-def test_a_filter_the_view_cannot_apply_yet_is_refused_not_ignored(analyst):
-    answer = analyst.get("/findings?gaming_day=2026-11-21")
-    assert answer.status_code == 501
-    assert "gaming_day" in answer.text
-    assert not rows(answer.text)
+def test_the_form_filters_by_gaming_day_and_player(analyst):
+    every = rows(analyst.get("/findings").text)
+    assert rows(analyst.get("/findings?gaming_day=2026-11-21").text) == every
+    assert rows(analyst.get("/findings?gaming_day=2026-11-22").text) == []
+    bad = analyst.get("/findings?gaming_day=21.11.2026")
+    assert bad.status_code == 422
+    assert "gaming_day" in bad.text
+    payout = analyst.get("/api/findings", params={"code": "PG-SETTLE-PAYOUT"}).json()
+    player = payout["findings"][0]["player_id"]
+    assert player
+    assert "PG-SETTLE-PAYOUT" in rows(analyst.get(f"/findings?player={player}").text)
+    assert rows(analyst.get("/findings?player=nobody-at-all").text) == []
 
 
 def test_a_local_time_without_offset_is_the_casinos(analyst):

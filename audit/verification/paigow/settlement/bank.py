@@ -82,7 +82,7 @@ def _judge_dealer_wager_allowed(
         # PA 621a.9(e), (h) / NJ 10.8(e), (h): "the dealer may not place a wager against the bank".
         emit("PG-BANK-DEALER-WAGER-CO-BANK", position=bank.position,
              recorded=f"dealer wagered {placed.amount} against the co-bank",
-             expected="no dealer wager while co-banking", at_stake=placed.amount,
+             expected="no dealer wager while co-banking", exposure=placed.amount,
              events=[placed])  # fmt: skip
         return
     limit = dealer_wager_limit_at(context, bank.position)
@@ -93,7 +93,7 @@ def _judge_dealer_wager_allowed(
         emit("PG-BANK-DEALER-WAGER-LIMIT", position=bank.position,
              recorded=f"dealer wagered {placed.amount}",
              expected=f"at most {to_dollars(limit)}, the bank's last wager against the dealer",
-             at_stake=to_dollars(amount - limit), events=[placed])  # fmt: skip
+             exposure=to_dollars(amount - limit), events=[placed])  # fmt: skip
 
 
 def _field(event: Event | None, name: str) -> Cents:

@@ -60,9 +60,12 @@ def judge_order(view: RoundView, context: TableContext, emit: Emit, facts: Settl
             deltas.append(-sum(deltas))
             at_stake = sum(d for d in deltas if d > 0)
     position = recorded[first]
+    # Where the order moved money, that money is at stake (critical); where it moved none,
+    # the breach touched the round's settled wagers (exposure).
+    action = 0 if at_stake else sum(facts.stakes.get(p, 0) for p in facts.settled)
     emit("PG-CA-ORDER", position=position, recorded=f"settled {recorded}",
          expected=f"clockwise from the button: {wanted}", at_stake=to_dollars(at_stake),
-         events=[facts.settled[position]])  # fmt: skip
+         exposure=to_dollars(action), events=[facts.settled[position]])  # fmt: skip
 
 
 def judge_fees(view: RoundView, context: TableContext, emit: Emit, facts: SettlementFacts) -> None:

@@ -1,0 +1,142 @@
+"""``tablewatch equipment [FILE.jsonl]``: dice, starting positions, shoes and equipment tenure.
+
+From the store's equipment view (kept by a projection, exactly once), or offline from a
+file of events. Each closed window (a dice set, a table's gaming day, a dealer's gaming
+day, a 21 Baccarat shoe) is shown with its count, its chi-squared test after pooling
+sparse cells, and its p-value; ALARM marks one below ``1 - confidence``
+(audit/verification/equipment.py). ``--screen tenure`` lists how long each tile set,
+dice set and shoe stayed in play. The exit status is 1 when a window alarms, else 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, TextIO
+
+from audit.verification.equipment import SCREEN_CONFIDENCE, EquipmentScreens, Tenure, WindowResult
+from consumers.settings import Settings
+from consumers.stats_cli import _confidence
+from consumers.verify_cli import read_events
+from consumers.wiring import open_store
+from projections.equipment_stats import EquipmentStatsProjection
+
+SCREENS = {
+    "dice": ("dice-set", "dice-table", "dice-dealer"),
+    "start": ("start-dealer",),
+    "shoe": ("b21-shoe",),
+    "all": ("dice-set", "dice-table", "dice-dealer", "start-dealer", "b21-shoe"),
+}
+"""What ``--screen`` shows: which windows (``tenure`` shows the equipment's tenure)."""
+
+
+def register(commands: Any) -> None:
+    """Add the ``equipment`` command."""
+    equipment = commands.add_parser(
+        "equipment", help="dice totals, starting positions, shoes and equipment tenure, screened"
+    )
+    equipment.add_argument(
+        "file", type=Path, nargs="?",
+        help="a JSON Lines file of table events (default: the store's equipment view)",
+    )  # fmt: skip
+    equipment.add_argument(
+        "--screen", choices=[*SCREENS, "tenure"], default="all",
+        help="dice (per dice set, table and dealer), start (per dealer), shoe (21 Baccarat), "
+        "all of these (default), or tenure",
+    )  # fmt: skip
+    equipment.add_argument(
+        "--confidence", type=_confidence, default=SCREEN_CONFIDENCE,
+        help=f"a window alarms below p = 1 - this (default: {SCREEN_CONFIDENCE})",
+    )  # fmt: skip
+    equipment.add_argument("--json", action="store_true", help="print one JSON line per row")
+    equipment.set_defaults(handler=_equipment)
+
+
+def _read(args: argparse.Namespace) -> tuple[list[WindowResult], list[Tenure]]:
+    if args.file is None:
+        projection = EquipmentStatsProjection(open_store(Settings.from_env()))
+        projection.catch_up()  # exactly once, so always safe
+        return projection.view.windows(args.confidence), projection.view.tenures()
+    args.file.open("rb").close()  # a missing file fails before any work
+    screens = EquipmentScreens(args.confidence)
+    windows: list[WindowResult] = []
+    tenures: list[Tenure] = []
+    for event in read_events(args.file, sys.stderr):
+        closed, ended = screens.feed(event)
+        windows += closed
+        tenures += ended
+    return windows, tenures
+
+
+def window_dict(result: WindowResult) -> dict[str, Any]:
+    """Return a window and its test as plain JSON-ready values."""
+    w, fit = result.window, result.fit
+    return {
+        "screen": w.screen, "subject": w.subject, "table_id": w.table_id,
+        "dealer_id": w.dealer_id, "gaming_day": w.gaming_day, "n": w.n,
+        "cells": dict(zip(w.labels, w.counts, strict=True)),
+        "expected": dict(zip(w.labels, (round(e, 3) for e in w.expected), strict=True)),
+        "statistic": None if fit is None else fit.statistic,
+        "df": None if fit is None else fit.df,
+        "p_value": None if fit is None else fit.p_value,
+        "alarm": result.alarm, "confidence": result.confidence, "rule": w.rule,
+        "opened_at": w.opened_at, "closed_at": w.closed_at,
+    }  # fmt: skip
+
+
+def print_windows(results: list[WindowResult], out: TextIO) -> None:
+    """Print windows as a readable table: each with its cells and its test."""
+    if not results:
+        print("no closed windows", file=out)
+        return
+    print(f"{'screen':<13} {'subject':<26} {'day':<10} {'n':>6} {'chi2':>8} {'df':>3} "
+          f"{'p':>9}  cells (observed/expected)", file=out)  # fmt: skip
+    for r in results:
+        w, fit = r.window, r.fit
+        test = "   (too few to test)" if fit is None else (
+            f"{fit.statistic:>8.1f} {fit.df:>3} {fit.p_value:>9.2g}"
+        )  # fmt: skip
+        cells = " ".join(
+            f"{label}:{count}/{expected:.0f}"
+            for label, count, expected in zip(w.labels, w.counts, w.expected, strict=True)
+        )
+        mark = "ALARM " if r.alarm else ""
+        print(f"{w.screen:<13} {w.subject:<26} {w.gaming_day or '-':<10} {w.n:>6} {test}  "
+              f"{mark}{cells}", file=out)  # fmt: skip
+    alarms = sum(r.alarm for r in results)
+    tested = sum(r.fit is not None for r in results)
+    print(f"windows: {len(results)}, tested: {tested}, alarms: {alarms} "
+          f"(at {results[0].confidence:.6g})", file=out)  # fmt: skip
+
+
+def print_tenures(tenures: list[Tenure], out: TextIO) -> None:
+    """Print tenures as a readable table."""
+    if not tenures:
+        print("no equipment taken out of play", file=out)
+        return
+    print(f"{'equipment':<9} {'table':<8} {'item':<14} {'day':<10} {'rounds':>6} "
+          f"{'minutes':>8}  ended by", file=out)  # fmt: skip
+    for t in tenures:
+        print(f"{t.equipment:<9} {t.table_id:<8} {t.item:<14} {t.gaming_day or '-':<10} "
+              f"{t.rounds:>6} {t.minutes:>8.1f}  {t.ended_by}", file=out)  # fmt: skip
+
+
+def _equipment(args: argparse.Namespace) -> int:
+    windows, tenures = _read(args)
+    if args.screen == "tenure":
+        if args.json:
+            for t in tenures:
+                print(json.dumps(asdict(t)))
+        else:
+            print_tenures(tenures, sys.stdout)
+        return 0
+    shown = [r for r in windows if r.window.screen in SCREENS[args.screen]]
+    if args.json:
+        for r in shown:
+            print(json.dumps(window_dict(r)))
+    else:
+        print_windows(shown, sys.stdout)
+    return 1 if any(r.alarm for r in shown) else 0
