@@ -29,8 +29,8 @@ def _rounds(store):
 def test_every_round_s_replay_finds_what_the_findings_view_holds(
     store_config, rounds_between, monkeypatch
 ):
-    # Every 3 rounds: a table's day (12 rounds) has points between its openings, and rounds
-    # straddle them, as a long day's do at the points as built (projections/replay_points.py).
+    # Every 3 rounds: a table's day (6 rounds) has a point after its opening, and rounds
+    # straddle it, as a long day's do at the points as built (projections/replay_points.py).
     if rounds_between:
         monkeypatch.setattr(replay_points, "ROUNDS_BETWEEN", rounds_between)
     store = store_days(store_config, range(3))
@@ -104,7 +104,7 @@ def test_a_replay_reads_as_many_facts_at_four_times_the_history(tmp_path, facts_
 
 
 def test_a_replay_late_in_a_long_day_reads_about_the_rounds_between_points(tmp_path, facts_read):
-    # 64 rounds at each table in the day: points after its opening at rounds 17, 33 and 49.
+    # 64 rounds at each table in the day: several points after its opening (every 8 rounds).
     store = store_days(StoreConfig.sqlite(tmp_path / "long.sqlite"), [0], rounds=64)
     per_round: dict[tuple[str, str], int] = {}
     started: dict[str, list[str]] = {}
