@@ -13,16 +13,25 @@ built once into ``--cache`` and copied fresh for each run. In one run, on that c
 
 Each cycles over the same rounds (the last rounds with a finding, across tables, and as
 many chosen at random, seeded), ``--repeats`` calls each; p50 and p99 in milliseconds.
-Target: p99 < 100 ms over HTTP. Last line: JSON.
+Both ways run twice in the run: from the table's last replay point before the round
+(what the route does), and, the baseline, from the table's opening that gaming day
+(``load_replay(..., from_opening=True)``, what every replay did before the points; over
+HTTP the route's ``load_replay`` is swapped for it). Beside them: the replay points'
+storage (``replay_contexts``: rows, rows per table-day, bytes of state a row). A store
+whose findings view and round index were built before the points has none but the
+openings: rebuild those two views from zero first. Target: p99 < 100 ms over HTTP.
+Last line: JSON.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import random
 import shutil
 import socket
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -36,12 +45,14 @@ import uvicorn
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from history import STORE, cached_store
 
+from audit.games.paigow.rulesets import build_house_way_tables
 from audit.store.application import FactStore, StoreConfig
 from consumers.replay_cli import load_replay
 from consumers.settings import Settings
+from consumers.web.api import rounds as rounds_route
 from consumers.web.api.rounds import round_document
 from consumers.web.app import create_app
-from consumers.web.auth import add_user
+from consumers.web.auth import add_user, list_users
 from projections.findings import open_findings_view
 from projections.findings_view import FindingFilter
 
@@ -78,22 +89,45 @@ def pick_rounds(store: FactStore, shift: Path, count: int) -> list[tuple[str, st
     return list(flagged.items()) + chosen
 
 
-def in_process(store: FactStore, rounds: list[tuple[str, str]], repeats: int) -> list[float]:
+def storage(path: Path) -> dict[str, float]:
+    """Return the replay points' rows, rows per table-day and bytes of state a row."""
+    with sqlite3.connect(path) as db:
+        rows, table_days, total, most = db.execute(
+            "SELECT COUNT(*), COUNT(DISTINCT table_id || ' ' || gaming_day), "
+            "SUM(LENGTH(state)), MAX(LENGTH(state)) FROM replay_contexts"
+        ).fetchone()
+    return {
+        "rows": rows,
+        "rows_per_table_day": rows / max(1, table_days),
+        "bytes_per_row": (total or 0) / max(1, rows),
+        "max_bytes": most or 0,
+    }
+
+
+def in_process(
+    store: FactStore, rounds: list[tuple[str, str]], repeats: int, *, from_opening: bool = False
+) -> list[float]:
     """Return the seconds of each in-process replay, as the route builds it."""
     samples = []
     for call in range(repeats):
         table, round_id = rounds[call % len(rounds)]
         started = time.perf_counter()
-        round_document(load_replay(store, round_id, table))
+        round_document(load_replay(store, round_id, table, from_opening=from_opening))
         samples.append(time.perf_counter() - started)
     return samples
 
 
-def over_http(data: Path, rounds: list[tuple[str, str]], repeats: int) -> list[float]:
-    """Return the seconds of each ``GET /api/rounds/{id}`` to a served app."""
+def over_http(
+    data: Path, rounds: list[tuple[str, str]], repeats: int, *, from_opening: bool = False
+) -> list[float]:
+    """Return the seconds of each ``GET /api/rounds/{id}`` to a served app (``from_opening``:
+    its replay read from the table's opening, the baseline)."""
+    replay = functools.partial(load_replay, from_opening=True) if from_opening else load_replay
+    rounds_route.load_replay = replay  # type: ignore[assignment]
     store = FactStore(StoreConfig.sqlite(data / STORE))
     app = create_app(Settings(data_dir=data), store=store)
-    add_user(app.state.db, "bench", "analyst", PASSWORD)
+    if "bench" not in {user["name"] for user in list_users(app.state.db)}:  # the first run's
+        add_user(app.state.db, "bench", "analyst", PASSWORD)
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -119,6 +153,7 @@ def over_http(data: Path, rounds: list[tuple[str, str]], repeats: int) -> list[f
     finally:
         server.should_exit = True
         thread.join(10)
+        rounds_route.load_replay = load_replay
     return samples
 
 
@@ -138,17 +173,32 @@ def main() -> None:
         store = FactStore(StoreConfig.sqlite(scratch / STORE))
         facts = store.last_notification_id()
         rounds = pick_rounds(store, home / "shift.jsonl", 10)
-        local = _figures(in_process(store, rounds, args.repeats))
-        http = _figures(over_http(scratch, rounds, args.repeats))
+        build_house_way_tables()  # as `tablewatch serve` does before it serves: not timed
+        points = storage(scratch / STORE)
+        runs = {}
+        for name, from_opening in (("from_opening", True), ("from_point", False)):
+            runs[name] = {
+                "in_process": _figures(in_process(store, rounds, args.repeats,
+                                                  from_opening=from_opening)),
+                "http": _figures(over_http(scratch, rounds, args.repeats,
+                                           from_opening=from_opening)),
+            }  # fmt: skip
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     print(f"store: {facts:,} facts; {len(rounds)} rounds, {args.repeats} calls each way")
-    print(f"{'replay of one round':28} {'p50 ms':>10} {'p99 ms':>10}")
-    for name, figures in (("in-process", local), ("GET /api/rounds/{id}", http)):
-        print(f"{name:28} {figures['p50_ms']:10.1f} {figures['p99_ms']:10.1f}")
+    print(f"replay points: {points['rows']:,} rows, {points['rows_per_table_day']:.1f} a "
+          f"table-day, {points['bytes_per_row']:,.0f} bytes of state a row "
+          f"(most {points['max_bytes']:,})")  # fmt: skip
+    print(f"{'replay of one round':28} {'read from':>14} {'p50 ms':>10} {'p99 ms':>10}")
+    for run, figures in runs.items():
+        start = "opening" if run == "from_opening" else "replay point"
+        for name, way in (("in-process", "in_process"), ("GET /api/rounds/{id}", "http")):
+            got = figures[way]
+            print(f"{name:28} {start:>14} {got['p50_ms']:10.1f} {got['p99_ms']:10.1f}")
+    http = runs["from_point"]["http"]
     verdict = "met" if http["p99_ms"] < TARGET_P99_MS else "NOT met"
-    print(f"target p99 < {TARGET_P99_MS:.0f} ms over HTTP: {verdict}")
-    figures = {"in_process": local, "http": http, "target_p99_ms": TARGET_P99_MS}
+    print(f"target p99 < {TARGET_P99_MS:.0f} ms over HTTP (from the replay point): {verdict}")
+    figures = {**runs, "replay_points": points, "target_p99_ms": TARGET_P99_MS}
     print(json.dumps({"bench": "api_replay", "facts": facts, "repeats": args.repeats, **figures}))
 
 

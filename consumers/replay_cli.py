@@ -6,9 +6,10 @@ engine's, and verification's findings placed under the step each concerns. The
 replay itself is pure (``audit/verification/paigow/replay.py``); this module finds
 the round's table and events in the store and prints the steps as plain text.
 
-A replay reads one table's gaming day, not the history: the table's verification
-state at its opening before the round (kept by the findings projection), then the
-table's facts since, by aggregate (:func:`read_round`; docs/history.md).
+A replay reads a few of its table's rounds, not the day or the history: the table's
+verification state at its last replay point before the round (its opening, or a round
+start every few rounds since, kept by the findings projection), then the table's facts
+since, by aggregate (:func:`read_round`; docs/history.md).
 """
 
 from __future__ import annotations
@@ -83,17 +84,24 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def load_replay(
-    store: FactStore, round_id: str, table_id: str | None = None, *, errors: TextIO = sys.stderr
+    store: FactStore,
+    round_id: str,
+    table_id: str | None = None,
+    *,
+    errors: TextIO = sys.stderr,
+    from_opening: bool = False,
 ) -> RoundReplay:
     """Return the replay of one stored round: what the command, the API and the console show.
 
-    Raises :class:`RoundNotFoundError` when the round is not stored (at ``table_id``)
+    ``from_opening`` reads from the table's opening, not its last replay point: the
+    same replay at the cost replays had before the points (``bench/api_replay.py``'s
+    baseline). Raises :class:`RoundNotFoundError` when the round is not stored (at ``table_id``)
     and :class:`AmbiguousRoundError` when several tables have it and none is named.
     """
     index = RoundIndexProjection(store)
     index.catch_up()  # exactly once, so always safe
     table = table_id or find_table(store, round_id, index)
-    read = read_round(store, table, round_id, index, errors)
+    read = read_round(store, table, round_id, index, errors, from_opening=from_opening)
     game = read.game or next(
         (e.game for e in reversed(read.events) if isinstance(e, TableOpened)), "paigow"
     )
@@ -147,16 +155,21 @@ def read_round(
     round_id: str,
     index: RoundIndexProjection,
     errors: TextIO = sys.stderr,
+    *,
+    from_opening: bool = False,
 ) -> RoundRead:
-    """Return the table's events from its last opening before the round, up to the round's end.
+    """Return the table's events from its last replay point before the round, up to the
+    round's end.
 
-    The table's verification state at that opening is the findings projection's
+    The table's verification state at that point (its opening, or a round start every
+    few rounds since: projections/replay_points.py) is the findings projection's
     (``replay_contexts``), so only the facts since are read, by their aggregates: the
     gaming day's ``Table`` aggregate and the rounds the round index holds in those
-    contexts. A round before its table ever opened, or one whose opening the findings
-    projection did not record (a store judged before replay contexts), is read from
-    the table's first fact instead, as every replay once was. A stored fact the
-    catalogue can no longer read is left out and counted on ``errors``.
+    contexts. ``from_opening`` starts at the opening of the point's gaming day instead.
+    A round before its table ever opened, or one whose point the findings projection
+    did not record (a store judged before replay contexts, or before points between
+    openings), is read from the table's first fact instead, as every replay once was.
+    A stored fact the catalogue can no longer read is left out and counted on ``errors``.
     """
     try:
         wanted = len(store.round(table_id, round_id).fact_jsons)
@@ -169,6 +182,8 @@ def read_round(
         findings = FindingsProjection(store)
         findings.catch_up()
         first, last = contexts[0], contexts[-1]
+        if from_opening:
+            first = _opening(findings, table_id, first)
         openings = findings.view.replay_contexts(table_id, first, last)
         if openings and openings[0].position == first:
             state = loads(openings[0].state)["table"]
@@ -198,6 +213,15 @@ def read_round(
         print(f"tablewatch: {unreadable} stored fact(s) of {table_id} could not be read; "
               "replayed without them", file=errors)  # fmt: skip
     return read
+
+
+def _opening(findings: FindingsProjection, table_id: str, point: int) -> int:
+    """Return the position of the opening whose gaming day a table's replay point is in."""
+    before = findings.view.replay_contexts(table_id, 0, point)
+    if not before or before[-1].position != point:
+        return point
+    day = before[-1].gaming_day
+    return next(p.position for p in before if p.gaming_day == day)
 
 
 def _open_rounds(state: Any) -> set[str]:

@@ -13,10 +13,12 @@ open (:data:`~audit.accounting.reconcile.RETIRE_AFTER_DAYS`), so the state, and 
 checkpoint, hold a window of days, not the history; a late record for a retired day is
 judged ``ACC-LATE-RECORD`` (docs/history.md).
 
-At each ``table_opened`` it also writes the table's state in its game's verifier as it
-stood just before (``replay_contexts``): a replay takes the table up there and reads
-only the facts since, so it costs the round's gaming day, not the table's history,
-and judges as this projection did (``consumers/replay_cli.py``).
+At each ``table_opened``, and at every :data:`~projections.replay_points.ROUNDS_BETWEEN`
+th ``round_started`` of the table since, it also writes the table's state in its game's
+verifier as it stood just before (``replay_contexts``, projections/replay_points.py): a
+replay takes the table up at the last such point before its round and reads only the
+facts since, so it costs a few rounds, not the table's day or history, and judges as
+this projection did (``consumers/replay_cli.py``).
 """
 
 from __future__ import annotations
@@ -25,7 +27,6 @@ from typing import Any
 
 from audit.accounting.reconcile import RETIRE_AFTER_DAYS
 from audit.events.envelope import Event
-from audit.events.table import TableOpened
 from audit.store.application import FactStore
 from audit.verification.floor import FloorVerifier
 from projections.checkpoint import dumps
@@ -36,6 +37,7 @@ from projections.findings_view import (
     ReplayContext,
     SQLiteFindingsView,
 )
+from projections.replay_points import ReplayPoints
 from projections.rows_view import open_view
 
 TRACKING_NAME = "findings<-tablewatch"
@@ -51,22 +53,23 @@ class FindingsProjection(FactProjection):
     """Keeps the findings view up to date with the store."""
 
     tracking_name = TRACKING_NAME
-    state_names = ("verifier",)
+    state_names = ("verifier", "points")
     retire_after_days: int | None = RETIRE_AFTER_DAYS
     """The accounts' retirement window (audit/accounting/reconcile.py, "Retirement")."""
 
     def __init__(self, store: FactStore, view: FindingsView | None = None) -> None:
         self.verifier = FloorVerifier(self.retire_after_days)
+        self.points = ReplayPoints()
         super().__init__(store, view or open_findings_view(store))
 
     def apply(self, fact: Event, notification_id: int) -> list[tuple[Any, ...]]:
         """Judge one fact; return the findings it completes, each with its position, and at a
-        table's opening its state before it (a :class:`ReplayContext`)."""
+        table's opening or a replay point its state before it (a :class:`ReplayContext`)."""
         rows: list[tuple[Any, ...]] = []
-        if isinstance(fact, TableOpened):
+        if self.points.is_point(fact):
             game = self.verifier.game_after(fact)
             state = dumps({"table": self.verifier.table_state(fact.table_id, game)})
-            day = fact.gaming_day.isoformat()
+            day = self.points.days[fact.table_id]
             rows.append(ReplayContext(fact.table_id, notification_id, game, day, state))
         rows += [(finding, notification_id) for finding in self.verifier.feed(fact)]
         return rows

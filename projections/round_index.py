@@ -2,11 +2,13 @@
 
 One row per (round, table, context) for every round fact, written with the view's
 position, exactly once. A round's *context* is the notification id of its table's
-last ``table_opened`` before the fact (0 before the table ever opened): the point
-from which a replay reads the table (``consumers/replay_cli.py``), where the
-findings projection keeps the table's verification state (``replay_contexts``).
-A round usually has one row; one straddling its table's reopening, or with a fact
-recorded after it, has one per context it has facts in. A round id is only unique
+last replay point at or before the fact (projections/replay_points.py: its last
+``table_opened``, or a ``round_started`` every few rounds since; 0 before the table
+ever opened): the point from which a replay reads the table
+(``consumers/replay_cli.py``), where the findings projection keeps the table's
+verification state (``replay_contexts``). A round usually has one row; one straddling
+a point (its table's reopening, or a later round's start that is a point), or with a
+fact recorded after it, has one per context it has facts in. A round id is only unique
 at its table, so a round id may have rows at several tables; ``tablewatch replay``
 then asks which table.
 
@@ -14,7 +16,7 @@ Every round fact is indexed, not only ``round_started``: a round recorded withou
 its start is found too, and the replay reads exactly the rounds of a context, so
 none need be looked for by scanning the store.
 
-State: each table's last opening, checkpointed (a number per table). The rows
+State: each table's last point, and the rounds since, checkpointed (numbers per table). The rows
 were once keyed by (round, table) alone, in a table ``round_index``; this one is
 ``round_contexts`` under its own tracking name, so an older store's index is built
 anew, once, on the first catch-up (it reads every fact once), and the old table is
@@ -29,9 +31,9 @@ from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 
 from audit.events.envelope import Event
-from audit.events.table import TableOpened
 from audit.store.application import FactStore
 from projections.fact_projection import FactProjection
+from projections.replay_points import ReplayPoints
 from projections.rows_view import RowsView, open_view
 
 TRACKING_NAME = "round_contexts<-tablewatch"
@@ -101,22 +103,22 @@ class RoundIndexProjection(FactProjection):
     """Keeps the round index up to date with the store."""
 
     tracking_name = TRACKING_NAME
-    state_names = ("openings",)
+    state_names = ("openings", "points")
 
     def __init__(self, store: FactStore, view: RoundIndexView | None = None) -> None:
         self.openings: dict[str, int] = {}
-        """Table -> the notification id of its last ``table_opened``."""
+        """Table -> the notification id of its last replay point (its context)."""
+        self.points = ReplayPoints()
         self._last: dict[str, tuple[str, int]] = {}
         # Each table's last row written: a round's facts mostly come together, so one row
         # per round, not per fact, reaches the database (a repeat would be ignored there).
         super().__init__(store, view or open_round_index_view(store))
 
     def apply(self, fact: Event, notification_id: int) -> list[tuple[Any, ...]]:
-        """Index a round in its table's current context; note a table's opening."""
+        """Index a round in its table's current context; note a table's replay point."""
         table_id = fact.table_id
-        if isinstance(fact, TableOpened):
+        if self.points.is_point(fact):
             self.openings[table_id] = notification_id
-            return []
         if fact.round_id is None:
             return []
         key = (fact.round_id, self.openings.get(table_id, 0))

@@ -88,9 +88,9 @@ class FloorVerifier:
         alarms = [screen_finding(window) for window in windows if window.alarm]
         return self._verifier(game).feed(event) + self.accounts.feed(event) + alarms
 
-    def game_after(self, event: TableOpened) -> str:
-        """Return the game whose verifier judges the table once ``event`` opens it."""
-        if event.game in VERIFIERS:
+    def game_after(self, event: Event) -> str:
+        """Return the game whose verifier judges the event's table once it is fed."""
+        if isinstance(event, TableOpened) and event.game in VERIFIERS:
             return event.game
         return self.games.get(event.table_id, DEFAULT_GAME)
 

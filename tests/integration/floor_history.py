@@ -43,13 +43,13 @@ def _with(event, **changes):
     return parse_event(json.dumps({**json.loads(event_json(event)), **changes}))
 
 
-def history(days):
+def history(days, *, rounds=6):
     """Return the days' events in order, each table's seq running on from the day before."""
     next_seq: dict[str, int] = {}
     found = []
     for day in days:
         ends: dict[str, int] = {}
-        for event in floor_day(day):
+        for event in floor_day(day, rounds=rounds):
             seq = event.seq + next_seq.get(event.table_id, 0)
             ends[event.table_id] = max(seq, ends.get(event.table_id, -1))
             found.append(_with(event, seq=seq))
@@ -57,10 +57,11 @@ def history(days):
     return found
 
 
-def store_days(config, days, *, projections=(FindingsProjection, RoundIndexProjection)):
-    """Ingest the days into a store and bring the projections up to date with it."""
+def store_days(config, days, *, rounds=6, projections=(FindingsProjection, RoundIndexProjection)):
+    """Ingest the days (``rounds`` a day at each table) into a store and bring the
+    projections up to date with it."""
     store = FactStore(config)
-    events = history(days)
+    events = history(days, rounds=rounds)
     Ingestor(store).record_batch([Accepted(e, "t") for e in events], "days", len(events) - 1)
     for projection in projections:
         projection(store).catch_up()

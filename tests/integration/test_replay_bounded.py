@@ -1,5 +1,5 @@
-"""A replay reads its round's gaming day, not the store's history, and judges as the findings
-projection judged (issue #16).
+"""A replay reads a few rounds of its table, not its gaming day or the store's history, and
+judges as the findings projection judged (issue #16).
 
 The history is several gaming days of the same tables (Pai Gow and 21 Baccarat), played
 by careless dealers, so a table's context (its tile set, dice, bank rotation, shoe)
@@ -10,6 +10,7 @@ import pytest
 
 from audit.store.application import FactStore, StoreConfig
 from consumers.replay_cli import load_replay
+from projections import replay_points
 from projections.findings import FindingsProjection
 from projections.findings_view import FindingFilter
 from tests.integration.floor_history import store_days
@@ -24,7 +25,14 @@ def _rounds(store):
     return sorted(rounds)
 
 
-def test_every_round_s_replay_finds_what_the_findings_view_holds(store_config):
+@pytest.mark.parametrize("rounds_between", [None, 3], ids=["points-as-built", "points-every-3"])
+def test_every_round_s_replay_finds_what_the_findings_view_holds(
+    store_config, rounds_between, monkeypatch
+):
+    # Every 3 rounds: a table's day (6 rounds) has a point after its opening, and rounds
+    # straddle it, as a long day's do at the points as built (projections/replay_points.py).
+    if rounds_between:
+        monkeypatch.setattr(replay_points, "ROUNDS_BETWEEN", rounds_between)
     store = store_days(store_config, range(3))
     by_round: dict[tuple[str, str], set[str]] = {}
     at_table: dict[str, set[str]] = {}
@@ -93,3 +101,30 @@ def test_a_replay_reads_as_many_facts_at_four_times_the_history(tmp_path, facts_
             assert replay.round_id == round_id
         assert counts[0] == counts[1], (table, round_id, counts)
         assert counts[1] < short.last_notification_id() / 2  # its table's day, not the floor's
+
+
+def test_a_replay_late_in_a_long_day_reads_about_the_rounds_between_points(tmp_path, facts_read):
+    # 64 rounds at each table in the day: several points after its opening (every 8 rounds).
+    store = store_days(StoreConfig.sqlite(tmp_path / "long.sqlite"), [0], rounds=64)
+    per_round: dict[tuple[str, str], int] = {}
+    started: dict[str, list[str]] = {}
+    for stored in store.facts():
+        fact = stored.fact
+        if fact.get("round_id"):
+            key = (fact["table_id"], fact["round_id"])
+            per_round[key] = per_round.get(key, 0) + 1
+            if fact["type"] == "round_started":
+                started.setdefault(key[0], []).append(key[1])
+    most = max(per_round.values())
+    late = [(table, r) for table, rounds in started.items() for r in rounds[40:]]
+    assert len(late) == 4 * 24
+    bound = (replay_points.ROUNDS_BETWEEN + 2) * most  # the rounds since the point, and margin
+    for table, round_id in late:
+        facts_read.clear()
+        replay = load_replay(store, round_id, table)
+        points = len(facts_read)
+        facts_read.clear()
+        opening = load_replay(store, round_id, table, from_opening=True)
+        assert points <= bound, (table, round_id, points, bound)
+        assert len(facts_read) > 2 * points, (table, round_id, len(facts_read), points)
+        assert replay.findings == opening.findings, (table, round_id)
