@@ -1,18 +1,20 @@
-"""``/api/stats``: win rates by table, dealer or position against the engine's expectation.
+"""``/api/stats``: win rates by table, dealer, position or player against the engine's expectation.
 
 From the win-rate view; each group's observed rate beside the expected one with a
 Wilson interval, flagged only when the expected rate lies outside it
-(``audit.verification.statistics``). Rates are proportions, not money, so floats.
+(``audit.verification.statistics``). Rates are proportions, not money, so floats; the
+money won against the money expected is exact Decimal, its interval an estimate to the cent.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from decimal import Decimal
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel
 
-from audit.verification.statistics import DEFAULT_CONFIDENCE, stats_of
+from audit.verification.statistics import DEFAULT_CONFIDENCE, GroupBy, stats_of
 from consumers.web.access_log import record_access
 from consumers.web.api.views import Views, views_of
 from consumers.web.auth import User, require
@@ -37,6 +39,12 @@ class GroupOut(BaseModel):
     confidence: float
     flagged: bool
     direction: str
+    wagered: Decimal
+    won: Decimal
+    expected_won: Decimal
+    won_low: Decimal
+    won_high: Decimal
+    money_flagged: bool
 
 
 class Stats(BaseModel):
@@ -53,7 +61,7 @@ def stats(
     request: Request,
     user: Reader,
     views: Annotated[Views, Depends(views_of)],
-    by: Literal["table", "dealer", "position"] = "table",
+    by: GroupBy = "table",
     confidence: Annotated[float, Query(gt=0, lt=1)] = DEFAULT_CONFIDENCE,
 ) -> Stats:
     """Return win rates per group with their intervals and flags."""

@@ -38,6 +38,15 @@ def test_stats_match_the_win_rate_view(shift_app, shift_as):
     assert [(g["group"], g["n"], g["wins"]) for g in body["groups"]] == [
         (r.group, r.n, r.wins) for r in expected
     ]
+    # Money won against money expected, exact, as the view gives it.
+    assert [(g["wagered"], g["won"], g["money_flagged"]) for g in body["groups"]] == [
+        (str(r.wagered), str(r.won), r.money_flagged) for r in expected
+    ]
+    by_player = shift_as("analyst").get("/api/stats", params={"by": "dealer,player"}).json()
+    assert [g["group"] for g in by_player["groups"]] == [
+        r.group for r in stats_of(shift_app.state.views.win_rates.tallies("dealer,player"),
+                                  "dealer,player")
+    ]  # fmt: skip
     assert shift_as("analyst").get("/api/stats", params={"by": "shoe"}).status_code == 422
     assert shift_as("analyst").get("/api/stats", params={"confidence": 1.5}).status_code == 422
 
