@@ -26,6 +26,7 @@ from eventsourcing.application import AggregateNotFoundError
 
 from audit.events.catalogue import InvalidEventError, parse_event
 from audit.events.envelope import Event
+from audit.events.games import DEFAULT_GAME
 from audit.events.table import TableOpened
 from audit.store.aggregates import round_aggregate_id, table_day_id
 from audit.store.application import FactStore, StoredFact
@@ -103,14 +104,14 @@ def load_replay(
     table = table_id or find_table(store, round_id, index)
     read = read_round(store, table, round_id, index, errors, from_opening=from_opening)
     game = read.game or next(
-        (e.game for e in reversed(read.events) if isinstance(e, TableOpened)), "paigow"
+        (e.game for e in reversed(read.events) if isinstance(e, TableOpened)), DEFAULT_GAME
     )
     verifier = None
     if read.state is not None:
         verifier = VERIFIERS[game]()
         verifier.restore_table(table, read.state)
     try:
-        return REPLAYS.get(game, replay_round)(read.events, round_id, table, verifier=verifier)
+        return REPLAYS[game](read.events, round_id, table, verifier=verifier)
     except RoundNotInEventsError as error:  # every fact of the round unreadable
         raise RoundNotFoundError(str(error)) from None
 

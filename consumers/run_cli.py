@@ -21,6 +21,7 @@ from typing import Any, TextIO
 
 from audit.events.catalogue import event_json
 from audit.events.envelope import Event
+from audit.events.games import GAMES
 from audit.simulation.irregularities import Label, careless_shift, loaded_dice_labels
 from audit.simulation.loaded_dice import InvalidLoadError, LoadedDice
 from audit.simulation.shift import ShiftConfig, simulate_shift
@@ -99,8 +100,7 @@ def register(commands: Any) -> None:
 
 
 GAME_MIXES: dict[str, tuple[tuple[str, float], ...]] = {
-    "paigow": (("paigow", 1.0),),
-    "baccarat21": (("baccarat21", 1.0),),
+    **{game: ((game, 1.0),) for game in GAMES},
     "mixed": (("paigow", 0.75), ("baccarat21", 0.25)),
 }
 """What ``--game`` puts on the floor: one game, or three Pai Gow tables to each 21 Baccarat."""

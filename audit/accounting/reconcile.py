@@ -75,6 +75,7 @@ from audit.events.accounting import (
     total,
 )
 from audit.events.envelope import Event
+from audit.events.games import DEFAULT_GAME
 from audit.events.table import TableOpened
 from audit.games.money import Cents, to_cents, to_dollars
 from audit.verification.findings import Finding, Severity
@@ -212,7 +213,7 @@ class Reconciler:
             occurred_at=event.occurred_at.isoformat(),
         )]  # fmt: skip
 
-    def _table(self, table_id: str, game: str = "paigow") -> _Table:
+    def _table(self, table_id: str, game: str = DEFAULT_GAME) -> _Table:
         table = self.tables.get(table_id)
         if table is None or table.game != game:
             table = self.tables[table_id] = _Table(GAMES.get(game, Unread)(), game)
@@ -433,7 +434,7 @@ class Reconciler:
 
     def _game(self, table_id: str) -> str:
         table = self.tables.get(table_id)
-        return table.game if table else "paigow"
+        return table.game if table else DEFAULT_GAME
 
     def _jurisdiction(self, table_id: str) -> str:
         table = self.tables.get(table_id)

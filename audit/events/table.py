@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import Field
 
 from audit.events.envelope import PersonId, TableEvent, event
+from audit.events.games import DEFAULT_GAME, GameName
 
 
 @event
@@ -15,7 +16,7 @@ class TableOpened(TableEvent):
     """The table opened for gaming under a rule set, for one gaming day."""
 
     type: Literal["table_opened"] = "table_opened"
-    game: Literal["paigow", "baccarat21"] = "paigow"
+    game: GameName = DEFAULT_GAME
     rule_set: str = Field(
         description="A rule-set name of the game's, e.g. 'pa-2019' or 'pa-681a' "
         "(audit/games/*/rulesets)."

@@ -36,6 +36,7 @@ from audit.events.accounting import (
     OpenerRecorded,
 )
 from audit.events.envelope import Event
+from audit.events.games import DEFAULT_GAME
 from audit.games.money import Cents, to_dollars
 from audit.simulation.cage import CHIPS, Cage, DropBox, divmod_bills, pieces
 from audit.simulation.irregular_common import Label
@@ -128,7 +129,7 @@ class TableBooks:
     seen_players: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
-        self.reader = GAMES[getattr(self.table, "game", "paigow")]()
+        self.reader = GAMES[getattr(self.table, "game", DEFAULT_GAME)]()
 
     @property
     def tray(self) -> Cents:

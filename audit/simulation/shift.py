@@ -25,6 +25,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from audit.events.envelope import Event
+from audit.events.games import GAMES
 from audit.games.paigow.rulesets import RULE_SETS, RuleSet
 from audit.games.paigow.vigorish import VigRounding
 from audit.simulation.accounting import keep_books, observed
@@ -35,8 +36,6 @@ from audit.simulation.paigow_round import ROUND_STEPS, Step, play_round
 from audit.simulation.players import DOLLAR, TableLimits
 from audit.simulation.table import Recorder, SimTable, between_rounds, close_table, open_table
 
-GAMES = ("paigow", "baccarat21")
-"""The games a simulated floor can hold."""
 DEFAULT_RULE_SET_MIX: tuple[tuple[str, float], ...] = (
     ("pa-2019", 0.7),
     ("nj", 0.15),
@@ -90,7 +89,7 @@ class ShiftConfig:
             )
         for game, share in self.games:
             if game not in GAMES:
-                raise InvalidShiftConfigError(f"unknown game: {game!r} (one of {GAMES})")
+                raise InvalidShiftConfigError(f"unknown game: {game!r} (one of {tuple(GAMES)})")
             if not isinstance(share, int | float) or isinstance(share, bool) or share <= 0:
                 raise InvalidShiftConfigError(f"a game's share must be positive: {share!r}")
         if not self.rule_set_mix:
@@ -132,7 +131,11 @@ def _limits(rule_set: RuleSet, rng: random.Random) -> TableLimits:
     return TableLimits(minimum * DOLLAR, min(minimum * 200, 10_000) * DOLLAR)
 
 
-def _set_up_table(number: int, base: RuleSet, config: ShiftConfig, rng: random.Random) -> SimTable:
+def set_up_pai_gow_table(
+    number: int, config: ShiftConfig, rng: random.Random, rule_sets: Iterator[str]
+) -> SimTable:
+    """Return table ``PG-NN`` under the next of the floor's Pai Gow rule sets."""
+    base = RULE_SETS[next(rule_sets)]
     freq = config.frequencies
     rule_set, options = base, {}
     quarter = VigRounding.QUARTER
@@ -171,24 +174,28 @@ def set_up_floor(config: ShiftConfig, rng: random.Random) -> list[SimTable]:
     rule_sets = iter(names)
     tables: list[SimTable] = []
     for number, game in zip(numbers, games, strict=True):
-        table_rng = random.Random(rng.getrandbits(64))
-        if game == "paigow":
-            tables.append(_set_up_table(number, RULE_SETS[next(rule_sets)], config, table_rng))
-        else:
-            set_up, _ = other_games()[game]
-            tables.append(set_up(number, config, table_rng))
+        set_up, _ = table_games()[game]
+        tables.append(set_up(number, config, random.Random(rng.getrandbits(64)), rule_sets))
     pai_gow = [table for table in tables if table.game == "paigow"]
     for table in sorted(pai_gow, key=lambda t: t.number)[: config.loaded_dice_tables]:
         table.loaded_dice = config.loaded_dice  # chosen without a draw: the rest stay as they were
     return tables
 
 
-def other_games() -> dict[str, tuple[Any, Any]]:
-    """Return each other game's table set-up and event stream (imported here: they build on
-    this module's configuration)."""
+def table_games() -> dict[str, tuple[Any, Any]]:
+    """Return each game's table set-up ``(number, config, rng, rule_sets)`` and event stream
+    ``(table, rounds)``, by game name (21 Baccarat's imported here: it builds on this module's
+    configuration). ``rule_sets`` is the floor's Pai Gow rule-set names, drawn by Pai Gow tables.
+    """
     from audit.simulation.baccarat21.shift import baccarat_table_events, set_up_baccarat_table
 
-    return {"baccarat21": (set_up_baccarat_table, baccarat_table_events)}
+    def set_up_baccarat(number: int, config: ShiftConfig, rng: random.Random, _: Any) -> Any:
+        return set_up_baccarat_table(number, config, rng)
+
+    return {
+        "paigow": (set_up_pai_gow_table, table_events),
+        "baccarat21": (set_up_baccarat, baccarat_table_events),
+    }
 
 
 def floor_events(
@@ -196,8 +203,8 @@ def floor_events(
 ) -> Iterator[Event]:
     """Yield one table's events by its game: Pai Gow with ``steps``, the others their own."""
     if table.game == "paigow":
-        return table_events(table, rounds, steps)
-    _, events = other_games()[table.game]
+        return table_events(table, rounds, steps)  # the one game whose steps a caller varies
+    _, events = table_games()[table.game]
     return events(table, rounds)  # type: ignore[no-any-return]
 
 

@@ -47,12 +47,13 @@ play: flat in the length of the history.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from fractions import Fraction
 
 from audit.events.envelope import Event
+from audit.events.games import DEFAULT_GAME
 from audit.games.baccarat21.cards import parse_card
 from audit.games.baccarat21.hands import hand_total
 from audit.games.baccarat21.outcome import Winner, winner
@@ -62,10 +63,9 @@ from audit.games.baccarat21.settlement import Bet
 from audit.games.errors import RulesError
 from audit.games.paigow.layout import HAND_COUNT, TableLayout, starting_position
 from audit.games.paigow.rulesets import RuleSet
-from audit.verification.baccarat21.context import rule_set_for as b21_rule_set_for
 from audit.verification.chi_squared import DICE_TOTALS, FAIR_3D6, GoodnessOfFit, goodness_of_fit
 from audit.verification.findings import Finding, FindingKind, Severity
-from audit.verification.paigow.context import rule_set_for
+from audit.verification.rules_by_game import RULES_FOR
 
 SCREEN_CONFIDENCE = 0.9999
 """A window alarms when its p-value is below 1 - this."""
@@ -188,7 +188,7 @@ class _InPlay:
 
 @dataclass
 class _Table:
-    game: str = "paigow"
+    game: str = DEFAULT_GAME
     ruleset: RuleSet | None = None
     b21: B21RuleSet | None = None
     gaming_day: str | None = None
@@ -275,10 +275,9 @@ class EquipmentScreens:
             closed += self._close_table(table_id, table, event, tenures)  # a day never closed
             table.game = event.game  # type: ignore[attr-defined]
             options = dict(event.options or {})  # type: ignore[attr-defined]
-            if table.game == "baccarat21":
-                table.b21 = b21_rule_set_for(event.rule_set, options)  # type: ignore[attr-defined]
-            else:
-                table.ruleset = rule_set_for(event.rule_set, options)  # type: ignore[attr-defined]
+            rules = RULES_FOR[table.game](event.rule_set, options)  # type: ignore[attr-defined]
+            table.ruleset = rules if isinstance(rules, RuleSet) else None
+            table.b21 = rules if isinstance(rules, B21RuleSet) else None
             table.gaming_day = event.gaming_day.isoformat()  # type: ignore[attr-defined]
             table.dealer_id = event.dealer_id  # type: ignore[attr-defined]
         elif kind == "dealer_changed":
@@ -336,9 +335,9 @@ class EquipmentScreens:
         for equipment in (table.tiles, table.dice, table.shoe):
             if equipment is not None:
                 equipment.rounds += 1
-        if table.game == "baccarat21":
-            self._shoe_result(event, table, round_)
-            return
+        _RESULTS[table.game](self, event, table, round_)
+
+    def _dice_results(self, event: Event, table: _Table, round_: _Round) -> None:
         table_id, day, dealer = event.table_id, table.gaming_day or "", round_.dealer_id
         rule = _DICE_RULE.get(table.ruleset.jurisdiction if table.ruleset else "PA", "")
         for total, throw in round_.throws:
@@ -463,6 +462,13 @@ class EquipmentScreens:
         return [Tenure(names[equipment], table_id, in_play.item, table.gaming_day,
                        in_play.since.isoformat(), event.occurred_at.isoformat(),
                        in_play.rounds, round(minutes, 1), event.type_name())]  # fmt: skip
+
+
+_RESULTS: dict[str, Callable[[EquipmentScreens, Event, _Table, _Round], None]] = {
+    "paigow": EquipmentScreens._dice_results,
+    "baccarat21": EquipmentScreens._shoe_result,
+}
+"""Game name -> what one of its completed rounds adds to the screens' windows."""
 
 
 def screen_finding(result: WindowResult) -> Finding:

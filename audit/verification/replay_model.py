@@ -16,6 +16,7 @@ from datetime import datetime
 from decimal import Decimal
 
 from audit.events.envelope import Event
+from audit.events.games import DEFAULT_GAME
 from audit.games.money import Cents, to_dollars
 from audit.verification.findings import Finding
 
@@ -89,8 +90,8 @@ class RoundReplay:
     steps: tuple[Step, ...]
     position_names: tuple[str, ...] = ()
     """The layout's name for each position, to say where a finding is."""
-    game: str = "paigow"
-    """``paigow`` (its pieces are tiles) or ``baccarat21`` (cards)."""
+    game: str = DEFAULT_GAME
+    """The round's game (audit/events/games.py), which says what its pieces are."""
 
     @property
     def findings(self) -> tuple[Finding, ...]:

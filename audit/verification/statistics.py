@@ -68,8 +68,8 @@ from audit.games.paigow.rulesets import RuleSet
 from audit.games.paigow.setting import Setting
 from audit.games.paigow.tiles import parse_tile
 from audit.games.paigow.vigorish import VIGORISH_PERCENT
-from audit.verification.baccarat21.context import rule_set_for as b21_rule_set_for
 from audit.verification.paigow.context import rule_set_for
+from audit.verification.rules_by_game import RULES_FOR, AnyRuleSet
 
 DEFAULT_CONFIDENCE = 0.999
 GroupBy = Literal["table", "dealer", "position", "player", "dealer,player"]
@@ -384,8 +384,8 @@ class TrialReader:
 
     def __init__(self, expected: Callable[[RuleSet], float] = expected_win) -> None:
         self.expected = expected
-        self.rule_sets: dict[str, RuleSet] = {}
-        self.b21_rules: dict[str, B21RuleSet] = {}
+        self.rules: dict[str, AnyRuleSet] = {}
+        """Table -> the rules of the game its opening named."""
         self.table_dealers: dict[str, str] = {}
         self.round_dealers: dict[str, str] = {}
         self.house_way_hands: dict[tuple[str, str, int], bool] = {}
@@ -404,14 +404,11 @@ class TrialReader:
         elif kind == "bank_accepted":
             self.bankers[round_key] = event.position  # type: ignore[attr-defined]
         elif kind == "hand_set":
-            ruleset = self.rule_sets.get(table, self.default)
+            ruleset = self._pai_gow_rules(table)
             self.house_way_hands[(*round_key, event.position)] = _by_house_way(event, ruleset)  # type: ignore[attr-defined]
         elif kind == "table_opened":
             options = dict(getattr(event, "options", None) or {})
-            if event.game == "baccarat21":  # type: ignore[attr-defined]
-                self.b21_rules[table] = b21_rule_set_for(event.rule_set, options)  # type: ignore[attr-defined]
-            else:
-                self.rule_sets[table] = rule_set_for(event.rule_set, options)  # type: ignore[attr-defined]
+            self.rules[table] = RULES_FOR[event.game](event.rule_set, options)  # type: ignore[attr-defined]
             self.table_dealers[table] = event.dealer_id  # type: ignore[attr-defined]
         elif kind == "dealer_changed":
             self.table_dealers[table] = event.incoming_dealer_id  # type: ignore[attr-defined]
@@ -440,7 +437,8 @@ class TrialReader:
         self.stakes[key] = (player, stake + amount if placed else stake - amount)
 
     def _b21(self, event: Event, round_key: tuple[str, str]) -> SettledWager | None:
-        rules = self.b21_rules.get(event.table_id)
+        rules = self.rules.get(event.table_id)
+        rules = rules if isinstance(rules, B21RuleSet) else None
         chance = _b21_win(rules, event.bet)  # type: ignore[attr-defined]
         if chance is None:
             return None
@@ -454,6 +452,10 @@ class TrialReader:
             event.table_id, self._dealer(event), event.position, str(event.outcome), chance,  # type: ignore[attr-defined]
             player, stake, won, *moments,
         )  # fmt: skip
+
+    def _pai_gow_rules(self, table_id: str) -> RuleSet:
+        rules = self.rules.get(table_id)
+        return rules if isinstance(rules, RuleSet) else self.default
 
     def _dealer(self, event: Event) -> str | None:
         return self.round_dealers.get(event.round_id or "") or self.table_dealers.get(
@@ -469,7 +471,7 @@ class TrialReader:
                    self.house_way_hands.get((*round_key, banker)))  # fmt: skip
         if contest != (True, True):
             return None
-        rule_set = self.rule_sets.get(event.table_id, self.default)
+        rule_set = self._pai_gow_rules(event.table_id)
         player, stake = self.stakes.get(
             (*round_key, event.position, WagerKind.PAI_GOW.value),
             (None, 0),  # type: ignore[attr-defined]

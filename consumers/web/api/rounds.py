@@ -18,6 +18,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request
 from pydantic import BaseModel
 
+from audit.events.games import GAMES
 from audit.store.application import FactStore
 from audit.verification.findings import Finding
 from audit.verification.replay_model import Amount, Compared, RoundReplay, Step
@@ -143,7 +144,7 @@ def round_document(replay: RoundReplay) -> RoundOut:
         table_id=replay.table_id,
         round_id=replay.round_id,
         game=replay.game,
-        pieces="cards" if replay.game == "baccarat21" else "tiles",
+        pieces=GAMES[replay.game].pieces,
         finding_count=len(replay.findings),
         steps=[_step(n, s, replay) for n, s in enumerate(replay.steps, start=1)],
     )

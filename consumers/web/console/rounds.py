@@ -12,6 +12,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse
 
+from audit.events.games import GAMES
 from consumers.web.access_log import record_access
 from consumers.web.api.rounds import ROUND_ID, TABLE_ID, position_name, replay_of
 from consumers.web.console.pages import Analyst, page
@@ -34,7 +35,7 @@ def replay_page(
         "replay.html",
         {
             "replay": replay,
-            "pieces": "cards" if replay.game == "baccarat21" else "tiles",
+            "pieces": GAMES[replay.game].pieces,
             "position_name": lambda p: position_name(replay, p),
         },
     )
