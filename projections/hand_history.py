@@ -1,9 +1,13 @@
 """The hand-history read model: one row per hand played, written with its store position.
 
-Every round, every position that held a Pai Gow wager or played the banker's
-hand (the dealer, a player bank, a co-bank or a California player-dealer) gets
-one row when the round completes, or when its table closes with the round still
-open. Rows are keyed by (table_id, round_id, position) and inserted with
+Every round of every game gets its rows when the round completes, or when its table
+closes with the round still open; each table's rounds are read by its game's entry in
+:data:`HANDS`. A Pai Gow round gives a row to every position that held a Pai Gow wager
+or played the banker's hand (the dealer, a player bank, a co-bank or a California
+player-dealer); a 21 Baccarat round one to every position that held a wager, with the
+round's two hands, its result and the position's main, Tie and Bonus wagers
+(projections/baccarat21_hands.py). The ``game`` column says which; the columns of the
+other game are empty. Rows are keyed by (table_id, round_id, position) and inserted with
 "insert or ignore", so a restart or a rebuild from zero gives the same rows; the
 view's position in the store's notification log is recorded in the same
 transaction, exactly as the findings view does.
@@ -11,26 +15,30 @@ transaction, exactly as the findings view does.
 Each row carries the ``player_id`` of the hand: the one its ``wager_placed`` recorded
 for a player's position, the ``bank_accepted`` one for a player bank's hand or a
 California player-dealer's, and none for the house dealer's hand (or where nothing was
-recorded). A store whose table predates the column gets it added when the view is
-opened; hands written before then keep no player until the view is rebuilt (drop the
-table and the view's tracking rows).
+recorded). A store whose table predates a column (``player_id``; ``game`` and the 21
+Baccarat columns) gets it added when the view is opened (PostgreSQL: by ``tablewatch db
+migrate``); hands written before then keep no player, and their ``game`` reads
+``paigow``, the one game they could be, until the view is rebuilt (drop the table and the
+view's tracking rows).
 
-State (each table's context and the rounds still open, with the rules they started
-under) is checkpointed with every write (projections/fact_projection.py): a round can
-straddle a restart, and a table's context carries over from one gaming day to the next.
+State (each table's game reader, with a Pai Gow table's context, and the rounds still
+open, with the rules they started under) is checkpointed with every write
+(projections/fact_projection.py): a round can straddle a restart, and a table's context
+carries over from one gaming day to the next.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal
-from typing import Any
+from typing import Any, Protocol
 
 from eventsourcing.persistence import Tracking
 from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 
 from audit.events.envelope import Event
+from audit.events.games import DEFAULT_GAME
 from audit.events.paigow.wagers import WagerKind
 from audit.events.table import TableOpened
 from audit.games.errors import RulesError
@@ -40,6 +48,7 @@ from audit.games.paigow.tiles import parse_tile
 from audit.store.application import FactStore
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.round_view import RoundView, view_round
+from projections.baccarat21_hands import Baccarat21Hands
 from projections.checkpoint import Checkpoint, Checkpoints
 from projections.fact_projection import FactProjection
 from projections.rows_view import open_view
@@ -55,10 +64,14 @@ COLUMNS = (
     "bank_position", "is_bank", "tiles", "high", "high_name", "low", "low_name", "set_by",
     "wager", "outcome", "paid", "collected", "vigorish", "returned", "collection_fee",
     "pf_wager", "pf_outcome", "pf_paid", "started_at", "completed_at", "voided",
-    "notification_id",
+    "notification_id", "game", "bet", "player_cards", "player_total", "banker_cards",
+    "banker_total", "result", "tie_wager", "tie_outcome", "tie_paid", "bonus_wager",
+    "bonus_outcome", "bonus_paid",
 )  # fmt: skip
 _MONEY = ("wager", "paid", "collected", "vigorish", "returned", "collection_fee", "pf_wager",
-          "pf_paid")  # fmt: skip
+          "pf_paid", "tie_wager", "tie_paid", "bonus_wager", "bonus_paid")  # fmt: skip
+_BACCARAT21 = COLUMNS[COLUMNS.index("bet") :]
+"""The 21 Baccarat columns, empty in a Pai Gow row."""
 _FLAGS = ("is_bank", "voided")
 _INDEXES = (
     "CREATE INDEX IF NOT EXISTS hand_history_dealer ON hand_history (dealer_id)",
@@ -68,7 +81,16 @@ _INDEXES = (
 """What the replay, the dealer and the player queries look hands up by (the key starts with
 the table)."""
 
-_ADD_PLAYER = "ALTER TABLE hand_history ADD COLUMN player_id TEXT"
+
+def _added(money: str) -> tuple[tuple[str, str], ...]:
+    """Return the columns added since the table's first version, each with its type."""
+    text = ("bet", "player_cards", "banker_cards", "result", "tie_outcome", "bonus_outcome")
+    return (
+        ("player_id", "TEXT"), ("game", f"TEXT NOT NULL DEFAULT '{DEFAULT_GAME}'"),
+        *((name, "TEXT") for name in text),
+        ("player_total", "INTEGER"), ("banker_total", "INTEGER"),
+        *((name, money) for name in ("tie_wager", "tie_paid", "bonus_wager", "bonus_paid")),
+    )  # fmt: skip
 
 
 def _sql(money: str, flag: str, bigint: str) -> str:
@@ -83,7 +105,8 @@ def _sql(money: str, flag: str, bigint: str) -> str:
         f"pf_wager {money}, pf_outcome TEXT, pf_paid {money}, "
         "started_at TEXT, completed_at TEXT, "
         f"voided {flag} NOT NULL, notification_id {bigint} NOT NULL, "
-        "PRIMARY KEY (table_id, round_id, position))"
+        + "".join(f"{name} {kind}, " for name, kind in _added(money) if name != "player_id")
+        + "PRIMARY KEY (table_id, round_id, position))"
     )
 
 
@@ -169,7 +192,7 @@ def hand_rows(view: RoundView, ruleset: RuleSet, notification_id: int) -> list[t
             side[-1].outcome if side else None, total("paid", side),
             started.occurred_at.isoformat() if started else None,
             view.completed.occurred_at.isoformat() if view.completed else None,
-            view.voided is not None, notification_id,
+            view.voided is not None, notification_id, "paigow", *(None for _ in _BACCARAT21),
         ))  # fmt: skip
     return rows
 
@@ -218,8 +241,10 @@ class SQLiteHandHistoryView(Checkpoints, SQLiteTrackingRecorder):
         with self.datastore.transaction(commit=True) as cursor:
             cursor.execute(_sql("TEXT", "INTEGER", "INTEGER"))
             cursor.execute("PRAGMA table_info(hand_history)")
-            if "player_id" not in {row[1] for row in cursor.fetchall()}:
-                cursor.execute(_ADD_PLAYER)  # a table from before the column
+            found = {row[1] for row in cursor.fetchall()}
+            for name, kind in _added("TEXT"):
+                if name not in found:  # a table from before the column
+                    cursor.execute(f"ALTER TABLE hand_history ADD COLUMN {name} {kind}")
             for index in _INDEXES:
                 cursor.execute(index)
 
@@ -267,7 +292,8 @@ class PostgresHandHistoryView(Checkpoints, PostgresTrackingRecorder):
         self.create_checkpoint_table()
         with self.datastore.transaction(commit=True) as cursor:
             cursor.execute(_sql("NUMERIC(14, 2)", "BOOLEAN", "BIGINT"))  # type: ignore[arg-type]
-            cursor.execute(_ADD_PLAYER.replace("COLUMN", "COLUMN IF NOT EXISTS"))  # type: ignore[arg-type]
+            for name, kind in _added("NUMERIC(14, 2)"):
+                cursor.execute(f"ALTER TABLE hand_history ADD COLUMN IF NOT EXISTS {name} {kind}")  # type: ignore[arg-type]
             for index in _INDEXES:
                 cursor.execute(index)
 
@@ -320,43 +346,93 @@ def open_hand_history_view(store: FactStore) -> HandHistoryView:
 # --- the projections -----------------------------------------------------------------------
 
 
+class TableHands(Protocol):
+    """One table's reading of its rounds into hand rows, by its game."""
+
+    game: str
+
+    def observe(self, fact: Event) -> None:
+        """Take a table fact (one with no round)."""
+        ...
+
+    def rules(self) -> Any:
+        """Return what a round starting now is read under."""
+        ...
+
+    def rows(self, events: list[Event], rules: Any, notification_id: int) -> list[Any]:
+        """Return a round's rows, as tuples in :data:`COLUMNS` order or dicts by column."""
+        ...
+
+
+class PaiGowHands:
+    """One Pai Gow table: its context (rules, banking) carries from round to round and day
+    to day, and each round is read under the rules it started under."""
+
+    game = "paigow"
+
+    def __init__(self, table_id: str) -> None:
+        self.context = TableContext(table_id)
+
+    def observe(self, fact: Event) -> None:
+        """Take a table fact into the table's context."""
+        self.context.observe(fact)
+
+    def rules(self) -> RuleSet:
+        """Return the table's rules now."""
+        return self.context.ruleset
+
+    def rows(self, events: list[Event], rules: RuleSet, notification_id: int) -> list[Any]:
+        """Return a round's rows."""
+        return hand_rows(view_round(events), rules, notification_id)
+
+
+HANDS: dict[str, type[TableHands]] = {"paigow": PaiGowHands, "baccarat21": Baccarat21Hands}
+"""Game name -> how a table of that game reads its rounds into hand rows."""
+
+
+def _as_tuple(row: Any) -> tuple[Any, ...]:
+    return tuple(row.get(name) for name in COLUMNS) if isinstance(row, dict) else tuple(row)
+
+
 class HandHistoryProjection(FactProjection):
     """Keeps the hand-history view up to date with the store."""
 
     tracking_name = TRACKING_NAME
-    state_names = ("contexts", "open_rounds", "_rules_at_start", "other_games")
+    state_names = ("tables", "open_rounds", "_rules_at_start")
 
     def __init__(self, store: FactStore, view: HandHistoryView | None = None) -> None:
-        self.contexts: dict[str, TableContext] = {}
+        self.tables: dict[str, TableHands] = {}
+        """Table -> its game's reader (a table not yet opened reads as the default game)."""
         self.open_rounds: dict[tuple[str, str], list[Event]] = {}
-        self._rules_at_start: dict[tuple[str, str], RuleSet] = {}
-        self.other_games: set[str] = set()
-        """Tables of another game: their rounds are not Pai Gow hands."""
+        self._rules_at_start: dict[tuple[str, str], Any] = {}
         super().__init__(store, view or open_hand_history_view(store))
+
+    def _table(self, fact: Event) -> TableHands:
+        table = self.tables.get(fact.table_id)
+        game = fact.game if isinstance(fact, TableOpened) else None
+        if table is None or (game is not None and game != table.game):
+            table = self.tables[fact.table_id] = HANDS[game or DEFAULT_GAME](fact.table_id)
+        return table
 
     def apply(self, fact: Event, notification_id: int) -> list[tuple[Any, ...]]:
         """Take one fact; return the rows of a round it completes (or its table closes out)."""
-        if isinstance(fact, TableOpened) and fact.game != "paigow":
-            self.other_games.add(fact.table_id)
-        if fact.table_id in self.other_games:
-            return []  # Pai Gow hands only: another game's rounds replay card by card
-        context = self.contexts.setdefault(fact.table_id, TableContext(fact.table_id))
+        table = self._table(fact)
         if fact.round_id is None:
             rows: list[tuple[Any, ...]] = []
             if fact.type_name() == "table_closed":
                 for key in [k for k in self.open_rounds if k[0] == fact.table_id]:
                     rows += self._close(key, notification_id)
-            context.observe(fact)
+            table.observe(fact)
             return rows
         key = (fact.table_id, fact.round_id)
         if key not in self.open_rounds:
-            self._rules_at_start[key] = context.ruleset
+            self._rules_at_start[key] = table.rules()
         self.open_rounds.setdefault(key, []).append(fact)
         if fact.type_name() == "round_completed":
             return self._close(key, notification_id)
         return []
 
     def _close(self, key: tuple[str, str], notification_id: int) -> list[tuple[Any, ...]]:
-        view = view_round(self.open_rounds.pop(key))
-        ruleset = self._rules_at_start.pop(key)
-        return hand_rows(view, ruleset, notification_id)
+        events, rules = self.open_rounds.pop(key), self._rules_at_start.pop(key)
+        rows = self.tables[key[0]].rows(events, rules, notification_id)
+        return [_as_tuple(row) for row in rows]

@@ -1,7 +1,10 @@
 """The table-state read model: one row per table, upserted with the view's store position.
 
-Each table's rule set, gaming day, dealer, equipment (tile set and dice, and
-since when) and banking rotation, as its events told them. Tables changed in a
+Each table's game, rule set, gaming day, open or closed, dealer and rounds, as its events
+told them, and what its game adds, read by the game's entry in :data:`STATES`: a Pai Gow
+table's equipment (tile set and dice, and since when) and banking rotation; a 21
+Baccarat table's shoe in play (its number in the gaming day, its decks, since when it
+was loaded, and the rounds dealt from it). Tables changed in a
 batch are upserted (``INSERT ... ON CONFLICT (table_id) DO UPDATE``) in the same
 transaction as the view's position in the store's notification log, so the row
 is always the table as of that position; a rebuild from zero gives the same rows.
@@ -14,7 +17,7 @@ rotation carry over from one gaming day to the next, so no single day rebuilds t
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -24,6 +27,7 @@ from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 
 from audit.events.envelope import Event
+from audit.events.games import DEFAULT_GAME
 from audit.events.table import TableOpened
 from audit.store.application import FactStore
 from audit.verification.paigow import rotation_checks
@@ -39,8 +43,14 @@ TRACKING_NAME = "table-state<-tablewatch"
 COLUMNS = (
     "table_id", "rule_set", "gaming_day", "is_open", "dealer_id", "tile_set_id",
     "tiles_since", "dice_set_id", "dice_since", "rounds_played", "rounds_in_game",
-    "bank_position", "bank_streak", "last_event_at", "notification_id",
+    "bank_position", "bank_streak", "last_event_at", "notification_id", "game", "shoe_number",
+    "shoe_decks", "shoe_since", "shoe_rounds",
 )  # fmt: skip
+_ADDED = (
+    ("game", f"TEXT NOT NULL DEFAULT '{DEFAULT_GAME}'"), ("shoe_number", "INTEGER"),
+    ("shoe_decks", "INTEGER"), ("shoe_since", "TEXT"), ("shoe_rounds", "INTEGER"),
+)  # fmt: skip
+"""The columns added since the table's first version, each with its type."""
 
 
 def _sql(flag: str, bigint: str) -> str:
@@ -50,7 +60,9 @@ def _sql(flag: str, bigint: str) -> str:
         f"is_open {flag} NOT NULL, dealer_id TEXT, tile_set_id TEXT, tiles_since TEXT, "
         "dice_set_id TEXT, dice_since TEXT, rounds_played INTEGER NOT NULL, "
         "rounds_in_game INTEGER NOT NULL, bank_position INTEGER, bank_streak INTEGER NOT NULL, "
-        f"last_event_at TEXT, notification_id {bigint} NOT NULL)"
+        f"last_event_at TEXT, notification_id {bigint} NOT NULL, "
+        + ", ".join(f"{name} {kind}" for name, kind in _ADDED)
+        + ")"
     )
 
 
@@ -61,6 +73,9 @@ def _upsert(placeholder: str) -> str:
         f"VALUES ({', '.join([placeholder] * len(COLUMNS))}) "
         f"ON CONFLICT (table_id) DO UPDATE SET {updates}"
     )
+
+
+_NO_SHOE = (None, None, None, None)
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -78,19 +93,38 @@ class TableState:
     rounds_played: int = 0
     last_event_at: datetime | None = None
     notification_id: int = 0
+    game: str = DEFAULT_GAME
     other_game_rules: str | None = None
-    """The rule set of a table of another game (no tiles, dice or bank rotation to show)."""
+    """The rule set of a table of a game without a context (no tiles, dice or bank rotation)."""
+    shoe: Shoe | None = None
+    """A 21 Baccarat table's shoe in play."""
+    shoes: int = 0
+    """Shoes loaded at a 21 Baccarat table this gaming day."""
+    decks: int | None = None
+    """The decks of the table's last shuffle."""
 
     def row(self) -> tuple[Any, ...]:
         """Return the table's row as written."""
         c = self.context
         bank_position, streak = c.bank_streak
+        shoe = self.shoe
         return (
             c.table_id, self.other_game_rules or c.ruleset.name, self.gaming_day, self.is_open,
             c.dealer_id, c.tile_set_id, _iso(c.tiles_since), self.dice_set_id, _iso(c.dice_since),
             self.rounds_played, c.rounds_in_game, bank_position, streak,
-            _iso(self.last_event_at), self.notification_id,
+            _iso(self.last_event_at), self.notification_id, self.game,
+            *((shoe.number, shoe.decks, _iso(shoe.since), shoe.rounds) if shoe else _NO_SHOE),
         )  # fmt: skip
+
+
+@dataclass
+class Shoe:
+    """A 21 Baccarat shoe in play: the gaming day's n-th, its decks, loaded when, rounds dealt."""
+
+    number: int
+    decks: int | None
+    since: datetime
+    rounds: int = 0
 
 
 def _as_dict(row: Sequence[Any]) -> dict[str, Any]:
@@ -130,6 +164,11 @@ class SQLiteTableStateView(_Queries, Checkpoints, SQLiteTrackingRecorder):
         self.create_checkpoint_table()
         with self.datastore.transaction(commit=True) as cursor:
             cursor.execute(_sql("INTEGER", "INTEGER"))
+            cursor.execute("PRAGMA table_info(table_state)")
+            found = {row[1] for row in cursor.fetchall()}
+            for name, kind in _ADDED:
+                if name not in found:  # a table from before the column
+                    cursor.execute(f"ALTER TABLE table_state ADD COLUMN {name} {kind}")
 
     def record(
         self,
@@ -162,6 +201,8 @@ class PostgresTableStateView(_Queries, Checkpoints, PostgresTrackingRecorder):
         self.create_checkpoint_table()
         with self.datastore.transaction(commit=True) as cursor:
             cursor.execute(_sql("BOOLEAN", "BIGINT"))  # type: ignore[arg-type]
+            for name, kind in _ADDED:
+                cursor.execute(f"ALTER TABLE table_state ADD COLUMN IF NOT EXISTS {name} {kind}")  # type: ignore[arg-type]
 
     def record(
         self,
@@ -214,11 +255,14 @@ class TableStateProjection(FactProjection):
         state.last_event_at = fact.occurred_at
         state.notification_id = notification_id
         self._changed.add(fact.table_id)
+        if isinstance(fact, TableOpened):
+            state.game = fact.game
+            state.other_game_rules = None if fact.game == DEFAULT_GAME else fact.rule_set
+        return STATES[state.game](self, state, fact)
+
+    def _pai_gow(self, state: TableState, fact: Event) -> list[tuple[Any, ...]]:
+        """A Pai Gow table: its context (rules, equipment, bank rotation) and its rounds."""
         kind = fact.type_name()
-        if isinstance(fact, TableOpened) and fact.game != "paigow":
-            state.other_game_rules = fact.rule_set
-        if state.other_game_rules is not None:
-            return self._other_game(state, fact)
         if fact.round_id is None:
             state.context.observe(fact)
             if kind == "table_opened":
@@ -243,19 +287,28 @@ class TableStateProjection(FactProjection):
             rotation_checks.after_round(view, state.context)
         return []
 
-    @staticmethod
-    def _other_game(state: TableState, fact: Event) -> list[tuple[Any, ...]]:
-        """Another game's table: its opening, dealer and rounds; the rest is Pai Gow's."""
+    def _baccarat21(self, state: TableState, fact: Event) -> list[tuple[Any, ...]]:
+        """A 21 Baccarat table: its opening, dealer, rounds and the shoe in play."""
         kind = fact.type_name()
         if isinstance(fact, TableOpened):
             state.is_open, state.gaming_day = True, fact.gaming_day.isoformat()
             state.context.dealer_id, state.rounds_played = fact.dealer_id, 0
+            state.shoe, state.shoes = None, 0  # each gaming day opens with a shuffle
         elif kind == "table_closed":
             state.is_open = False
         elif kind == "dealer_changed":
             state.context.dealer_id = fact.incoming_dealer_id  # type: ignore[attr-defined]
+        elif kind == "round_started":
+            state.context.dealer_id = fact.dealer_id  # type: ignore[attr-defined]
+        elif kind == "shoe_shuffled":
+            state.decks = fact.decks  # type: ignore[attr-defined]
+        elif kind == "shoe_loaded":
+            state.shoes += 1
+            state.shoe = Shoe(state.shoes, state.decks, fact.occurred_at)
         elif kind == "round_completed":
-            state.rounds_played += 1
+            state.rounds_played += 1  # a voided round counts, as for Pai Gow
+            if state.shoe is not None:
+                state.shoe.rounds += 1
         return []
 
     def pending(self) -> list[tuple[Any, ...]]:
@@ -263,3 +316,10 @@ class TableStateProjection(FactProjection):
         rows = [self.tables[table_id].row() for table_id in sorted(self._changed)]
         self._changed.clear()
         return rows
+
+
+STATES: dict[str, Callable[[TableStateProjection, TableState, Event], list[tuple[Any, ...]]]] = {
+    "paigow": TableStateProjection._pai_gow,
+    "baccarat21": TableStateProjection._baccarat21,
+}
+"""Game name -> how a table of that game takes one fact into its state."""

@@ -23,12 +23,14 @@ import psycopg
 from psycopg import sql
 
 SCHEMA_TABLE = "tablewatch_schema"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """Raise it whenever the DDL changes: a store migrated before is refused until migrated again.
 
 2: ``tablewatch_received``, the bytes each fact arrived as; the replay's
 ``replay_contexts`` and ``round_contexts`` views; the findings view's exposure,
 gaming_day and player_id (issue #22).
+3: the hand history's ``game`` and 21 Baccarat columns, and the table state's ``game`` and
+shoe columns (issue #19).
 """
 _LOCK_KEY = 0x7461_626C_6577_6174  # any fixed bigint: "tablewat", as bytes
 _MARK_SQL = [

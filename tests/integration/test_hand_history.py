@@ -214,3 +214,122 @@ def test_a_table_from_before_the_player_column_gets_it(tmp_path):
     projection.catch_up()
     assert any(r["player_id"] for r in projection.view.select())
     assert projection.view.select(player_id="nobody") == []
+
+
+# --- 21 Baccarat -------------------------------------------------------------------------------
+
+
+def mixed_shift(seed=1):
+    """A Pai Gow table and two 21 Baccarat tables (Tie and Bonus wagers among their rounds)."""
+    config = ShiftConfig(3, 12, games=(("paigow", 1 / 3), ("baccarat21", 2 / 3)))
+    return list(simulate_shift(config, random.Random(seed)))
+
+
+def check_baccarat21_row(row, same):
+    """Hold one 21 Baccarat row to its round's events."""
+    cards = {h: [e.card for e in same if e.type_name() == "b21_card_dealt" and e.hand.value == h]
+             for h in ("player", "banker")}  # fmt: skip
+    assert (row["player_cards"], row["banker_cards"]) == tuple(
+        " ".join(cards[h]) or None for h in cards
+    )
+    mine = [e for e in same if getattr(e, "position", None) == row["position"]]
+    settled = [e for e in same if e.type_name() == "b21_wager_settled"]
+    main = {e.bet.value: e.outcome for e in settled if e.bet.value in ("player", "banker")}
+    if row["result"] == "tie":
+        assert set(main.values()) <= {"push"}
+    elif row["result"] is not None:
+        other = "banker" if row["result"] == "player" else "player"
+        assert main.get(row["result"], "win") == "win"
+        assert main.get(other, "lose") == "lose"
+
+    def money(bets, field):
+        found = [e for e in mine if e.type_name() == "b21_wager_settled" and e.bet.value in bets]
+        return str(sum((getattr(e, field) for e in found), Decimal("0.00"))) if found else None
+
+    def staked(bets):
+        cents = sum((e.amount for e in mine if e.type_name() == "b21_wager_placed"
+                     and e.bet.value in bets), Decimal("0.00"))  # fmt: skip
+        cents -= sum((e.amount for e in mine if e.type_name() == "b21_wager_removed"
+                      and e.bet.value in bets), Decimal("0.00"))  # fmt: skip
+        return str(cents) if cents else None
+
+    bonus = {"bonus_player", "bonus_banker"}
+    assert (row["wager"], row["tie_wager"], row["bonus_wager"]) == (
+        staked({"player", "banker"}),
+        staked({"tie"}),
+        staked(bonus),
+    )
+    assert (row["paid"], row["collected"], row["returned"]) == tuple(
+        money({"player", "banker"}, field) for field in ("paid", "collected", "returned")
+    )
+    assert (row["tie_paid"], row["bonus_paid"]) == (money({"tie"}, "paid"), money(bonus, "paid"))
+    bets = {e.bet.value for e in mine if e.type_name() in ("b21_wager_placed", "b21_wager_settled")}
+    assert set(row["bet"].split(", ")) <= bets
+
+
+def test_a_21_baccarat_round_has_a_row_per_position_with_its_hands_and_money(store_config):
+    events = mixed_shift()
+    store = FactStore(store_config)
+    ingest(store, events)
+    projection = HandHistoryProjection(store)
+    projection.catch_up()
+    games = {e.table_id: e.game for e in events if e.type_name() == "table_opened"}
+    rows = projection.view.select()
+    assert {r["game"] for r in rows} == {"paigow", "baccarat21"}
+    assert all(r["game"] == games[r["table_id"]] for r in rows)
+
+    # Every completed round: one row per position that placed a wager, with its player.
+    completed = {(e.table_id, e.round_id) for e in events if e.type_name() == "round_completed"}
+    placed = defaultdict(set)
+    players = {}
+    for e in events:
+        if e.type_name() == "b21_wager_placed":
+            placed[(e.table_id, e.round_id)].add(e.position)
+            players[(e.table_id, e.round_id, e.position)] = e.player_id
+    b21 = [r for r in rows if r["game"] == "baccarat21"]
+    by_round = defaultdict(set)
+    for row in b21:
+        by_round[(row["table_id"], row["round_id"])].add(row["position"])
+        assert row["player_id"] == players[(row["table_id"], row["round_id"], row["position"])]
+        assert (row["banking"], row["is_bank"], row["tiles"]) == ("dealer", False, None)
+    assert by_round == {key: placed[key] for key in completed if games[key[0]] == "baccarat21"}
+
+    # Every row worked out from its round's events: the hands as dealt, the result as the
+    # main wagers were settled, and each bet's money.
+    rounds = defaultdict(list)
+    for e in events:
+        rounds[(e.table_id, e.round_id)].append(e)
+    for row in b21:
+        same = rounds[(row["table_id"], row["round_id"])]
+        check_baccarat21_row(row, same)
+    assert any(r["tie_wager"] for r in b21)
+    assert any(r["bonus_wager"] for r in b21)
+    assert {r["result"] for r in b21} >= {"player", "banker"}
+
+    # A restart writes nothing twice; a player's hands are found across both games' tables.
+    restarted = HandHistoryProjection(FactStore(store_config))
+    assert restarted.catch_up() == 0
+    assert comparable(restarted) == comparable(projection)
+    player = next(r["player_id"] for r in b21 if r["player_id"])
+    assert {r["game"] for r in projection.view.select(player_id=player)} == {"baccarat21"}
+
+
+def test_a_table_from_before_the_game_columns_gets_them_and_old_rows_read_pai_gow(tmp_path):
+    config = StoreConfig.sqlite(tmp_path / "store.sqlite")
+    with sqlite3.connect(config.sqlite_path) as conn:  # the table as version 2 left it
+        first = _sql("TEXT", "INTEGER", "INTEGER")
+        conn.execute(
+            first[: first.index("game TEXT")] + "PRIMARY KEY (table_id, round_id, position))"
+        )
+        conn.execute(
+            "INSERT INTO hand_history (table_id, round_id, position, banking, bank_position, "
+            "is_bank, voided, notification_id) VALUES ('PG-01', 'r1', 1, 'dealer', 0, 0, 0, 1)"
+        )
+    store = FactStore(config)
+    ingest(store, mixed_shift())
+    projection = HandHistoryProjection(store)
+    projection.catch_up()
+    [old] = projection.view.select(round_id="r1")
+    assert old["game"] == "paigow"
+    assert old["bet"] is None
+    assert any(r["game"] == "baccarat21" and r["player_cards"] for r in projection.view.select())

@@ -144,3 +144,51 @@ def test_a_rebuild_from_zero_gives_the_same_rows(tmp_path):
     rebuilt = TableStateProjection(FactStore(config))
     rebuilt.catch_up()
     assert rebuilt.view.select() == before
+
+
+def test_a_21_baccarat_table_shows_its_shoe_in_play(store_config):
+    config = ShiftConfig(2, 80, games=(("paigow", 0.5), ("baccarat21", 0.5)))
+    events = list(simulate_shift(config, random.Random(5)))
+    store = FactStore(store_config)
+    ingest(store, events)
+    projection = TableStateProjection(store)
+    projection.catch_up()
+    rows = {r["table_id"]: r for r in projection.view.select()}
+    [b21] = [
+        e.table_id for e in events if e.type_name() == "table_opened" and e.game == "baccarat21"
+    ]
+    mine = [e for e in events if e.table_id == b21]
+    loads = [i for i, e in enumerate(mine) if e.type_name() == "shoe_loaded"]
+    assert len(loads) >= 2  # a cover card came out: a second shoe is in play
+    last = mine[loads[-1]]
+    shuffled = [e for e in mine[: loads[-1]] if e.type_name() == "shoe_shuffled"][-1]
+    since = mine[loads[-1] :]
+    row = rows[b21]
+    assert (row["game"], row["shoe_number"], row["shoe_decks"]) == (
+        "baccarat21",
+        len(loads),
+        shuffled.decks,
+    )
+    assert row["shoe_since"] == last.occurred_at.isoformat()
+    assert row["shoe_rounds"] == sum(e.type_name() == "round_completed" for e in since)
+    assert row["rounds_played"] == sum(e.type_name() == "round_completed" for e in mine)
+    assert (row["tile_set_id"], row["dice_set_id"], row["is_open"]) == (None, None, False)
+    pai_gow = [r for t, r in rows.items() if t != b21]
+    assert all(r["game"] == "paigow" and r["shoe_number"] is None for r in pai_gow)
+
+
+def test_a_table_from_before_the_game_columns_gets_them(tmp_path):
+    config = StoreConfig.sqlite(tmp_path / "store.sqlite")
+    with sqlite3.connect(config.sqlite_path) as conn:  # the table as version 2 left it
+        conn.execute(
+            "CREATE TABLE table_state (table_id TEXT PRIMARY KEY, rule_set TEXT NOT NULL, "
+            "gaming_day TEXT, is_open INTEGER NOT NULL, dealer_id TEXT, tile_set_id TEXT, "
+            "tiles_since TEXT, dice_set_id TEXT, dice_since TEXT, rounds_played INTEGER NOT NULL, "
+            "rounds_in_game INTEGER NOT NULL, bank_position INTEGER, bank_streak INTEGER NOT NULL, "
+            "last_event_at TEXT, notification_id INTEGER NOT NULL)"
+        )
+        conn.execute("INSERT INTO table_state VALUES ('PG-01', 'nj', NULL, 0, NULL, NULL, NULL, "
+                     "NULL, NULL, 0, 0, NULL, 0, NULL, 1)")  # fmt: skip
+    projection = TableStateProjection(FactStore(config))
+    [old] = projection.view.select()
+    assert (old["game"], old["shoe_number"]) == ("paigow", None)

@@ -1,4 +1,5 @@
-"""Every layer's registry keyed by game covers every game in audit/events/games.py.
+"""Every layer's registry keyed by game covers every game in audit/events/games.py
+(docs/games.md lists them).
 
 A game added to ``GAMES`` and missing from one layer fails here, named, rather than on a
 floor where that layer meets its first table.
@@ -14,6 +15,8 @@ from audit.verification.floor import VERIFIERS
 from audit.verification.rules_by_game import RULES_FOR
 from consumers.replay_cli import REPLAYS
 from consumers.run_cli import GAME_MIXES
+from projections.hand_history import HANDS
+from projections.table_state import STATES
 
 REGISTRIES = {
     "verification VERIFIERS": lambda: VERIFIERS,
@@ -22,6 +25,8 @@ REGISTRIES = {
     "simulation table_games()": table_games,
     "verification RULES_FOR": lambda: RULES_FOR,
     "equipment screens' round results": lambda: equipment._RESULTS,
+    "hand history HANDS": lambda: HANDS,
+    "table state STATES": lambda: STATES,
 }
 
 

@@ -1,7 +1,8 @@
 """``/api/tables`` and ``/api/floor``: each table's live state, and the floor at a glance.
 
-A table's state is the table-state view's row (rule set, gaming day, open or closed,
-dealer, tile set and dice and since when, rounds, bank rotation, last event); the floor
+A table's state is the table-state view's row (game, rule set, gaming day, open or closed,
+dealer, rounds, last event; a Pai Gow table's tile set and dice and since when and bank
+rotation; a 21 Baccarat table's shoe in play, since when and rounds dealt from it); the floor
 adds to each table its alerts (findings at warning and above) and the newest of them.
 """
 
@@ -28,6 +29,7 @@ class TableOut(BaseModel):
     """One table as the table-state view holds it."""
 
     table_id: str
+    game: str
     rule_set: str
     gaming_day: str | None
     is_open: bool
@@ -43,6 +45,13 @@ class TableOut(BaseModel):
     bank_position: int | None
     bank_streak: int
     last_event_at: str | None
+    shoe_number: int | None = None
+    """A 21 Baccarat table's shoe in play: the gaming day's n-th shoe loaded."""
+    shoe_decks: int | None = None
+    shoe_since: str | None = None
+    shoe_age_s: float | None = None
+    shoe_rounds: int | None = None
+    """Rounds dealt from the shoe in play."""
 
 
 class FloorTable(TableOut):
@@ -71,6 +80,7 @@ def _table(row: dict[str, Any], now: datetime) -> dict[str, Any]:
         **row,
         "tile_set_age_s": _age(row["tiles_since"], now),
         "dice_age_s": _age(row["dice_since"], now),
+        "shoe_age_s": _age(row["shoe_since"], now),
     }
 
 
