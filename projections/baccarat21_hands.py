@@ -22,11 +22,11 @@ from typing import Any
 
 from audit.events.baccarat21.wagers import B21WagerSettled
 from audit.events.envelope import Event
-from audit.games.baccarat21.cards import InvalidCardError, parse_card
 from audit.games.baccarat21.drawing import Hand
 from audit.games.baccarat21.hands import hand_total
 from audit.games.baccarat21.outcome import winner
 from audit.games.baccarat21.settlement import BONUS_BETS, Bet
+from audit.games.cards.deck import InvalidCardError, parse_card
 from audit.games.errors import RulesError
 from audit.games.money import to_dollars
 from audit.verification.baccarat21.round_view import B21RoundView, view_b21_round

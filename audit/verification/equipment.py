@@ -54,12 +54,12 @@ from fractions import Fraction
 
 from audit.events.envelope import Event
 from audit.events.games import DEFAULT_GAME
-from audit.games.baccarat21.cards import parse_card
 from audit.games.baccarat21.hands import hand_total
 from audit.games.baccarat21.outcome import Winner, winner
 from audit.games.baccarat21.probabilities import lookup as b21_lookup
 from audit.games.baccarat21.rulesets import RuleSet as B21RuleSet
 from audit.games.baccarat21.settlement import Bet
+from audit.games.cards.deck import parse_card
 from audit.games.errors import RulesError
 from audit.games.paigow.layout import HAND_COUNT, TableLayout, starting_position
 from audit.games.paigow.rulesets import RuleSet

@@ -11,7 +11,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator, Field
 
-from audit.games.baccarat21.cards import CARD_NAMES, InvalidCardError, card_name, parse_card
+from audit.games.cards.deck import CARD_NAMES, InvalidCardError, card_name, parse_card
 
 _CARD_NAME_SET = frozenset(CARD_NAMES)
 

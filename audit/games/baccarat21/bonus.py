@@ -14,7 +14,7 @@ highest hand of the list; that is also the better-paying hand in every table.
 A straight is three consecutive ranks in any order and any suits, the ace low
 (``A 2 3``) or high (``Q K A``) but not both (``K A 2`` is no straight).
 
->>> from audit.games.baccarat21.cards import parse_cards
+>>> from audit.games.cards.deck import parse_cards
 >>> classify_bonus(parse_cards("7S 7H 7C")).name, classify_bonus(parse_cards("5S 7H 6C")).name
 ('THREE_SEVENS', 'STRAIGHT')
 >>> classify_bonus(parse_cards("5S 9H 5C")).name  # the pair is not in the first two cards
@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
 
-from audit.games.baccarat21.cards import ACE, CARD_RANKS, KING, RANK_VALUES, SEVEN, Card, Rank
+from audit.games.baccarat21.cards import RANK_VALUES
+from audit.games.cards.deck import ACE, CARD_RANKS, KING, SEVEN, Card, Rank
 from audit.games.errors import InvalidSettlementError
 from audit.games.wagering import Odds
 
@@ -100,7 +101,7 @@ def classify_bonus(cards: Iterable[Card]) -> BonusHand:
     """Return the Bonus hand of a hand's cards in the order dealt; cards past the third
     play no part, and a hand of one card or none has no Bonus hand.
 
-    >>> from audit.games.baccarat21.cards import parse_cards
+    >>> from audit.games.cards.deck import parse_cards
     >>> classify_bonus(parse_cards("QS QH")).name, classify_bonus(parse_cards("QS KH")).name
     ('PAIR', 'NOTHING')
     >>> classify_bonus(parse_cards("AS AH 9C")).name  # soft 12 and 9: a three card 21

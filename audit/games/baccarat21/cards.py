@@ -1,13 +1,9 @@
-"""Playing cards for 21 Baccarat: ranks, suits, card identities, names and point values.
+"""Cards for 21 Baccarat: their point values and the shoe's decks (PA 681a.3(a), (d)).
 
-A card is a small ``int``, ``rank * 4 + suit``, so sorting cards sorts them by
-rank. Four or eight decks hold four or eight copies of every card; the copies are
-indistinguishable on the layout, so a card's identity is its rank and suit
-(PA 681a.3(a)). Names are two characters, rank then suit: ``"AS"``, ``"TD"``,
-``"7H"``.
+The cards themselves, their ranks, suits and names, are every card game's
+(audit/games/cards/deck.py).
 
->>> card_name(parse_card("10h"))
-'TH'
+>>> from audit.games.cards.deck import card_rank, parse_cards
 >>> [RANK_VALUES[card_rank(c)] for c in parse_cards("AS KD 7H")]
 [1, 10, 7]
 >>> len(shoe_cards(8))
@@ -16,114 +12,20 @@ indistinguishable on the layout, so a card's identity is its rank and suit
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from audit.games.errors import InvalidDealError, RulesError
-
-Card = int
-"""A card, ``0`` (the ace of clubs) to ``51`` (the king of spades)."""
-
-Rank = int
-"""A rank, ``0`` (ace) to ``12`` (king), in the order of :data:`RANK_SYMBOLS`."""
-
-Suit = int
-"""A suit, ``0`` to ``3`` in the order of :data:`SUIT_SYMBOLS`."""
-
-RANK_SYMBOLS = "A23456789TJQK"
-SUIT_SYMBOLS = "CDHS"
-RANK_NAMES: tuple[str, ...] = (
-    "ace", "two", "three", "four", "five", "six", "seven",
-    "eight", "nine", "ten", "jack", "queen", "king",
-)  # fmt: skip
-SUIT_NAMES: tuple[str, ...] = ("clubs", "diamonds", "hearts", "spades")
-
-ACE: Rank = 0
-SEVEN: Rank = 6
-TEN: Rank = 9
-KING: Rank = 12
-RANKS: tuple[Rank, ...] = tuple(range(13))
-SUITS: tuple[Suit, ...] = tuple(range(4))
+from audit.games.cards.deck import CARD_RANKS, Card, full_decks
+from audit.games.errors import InvalidDealError
 
 # PA 681a.3(d)(1)-(2): 2 to 10 at face value, jack, queen and king 10. The ace is 1 here;
 # PA 681a.3(d)(3) counts one ace as 11 where that keeps the hand at 21 or less (hands.py).
 RANK_VALUES: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 
-CARDS: tuple[Card, ...] = tuple(range(52))
-CARD_RANKS: tuple[Rank, ...] = tuple(card // 4 for card in CARDS)
-CARD_SUITS: tuple[Suit, ...] = tuple(card % 4 for card in CARDS)
 CARD_VALUES: tuple[int, ...] = tuple(RANK_VALUES[rank] for rank in CARD_RANKS)
-CARD_NAMES: tuple[str, ...] = tuple(
-    RANK_SYMBOLS[rank] + SUIT_SYMBOLS[suit]
-    for rank, suit in zip(CARD_RANKS, CARD_SUITS, strict=True)
-)
 DECK_COUNTS = (4, 8)
 """PA 681a.3(a): "four or eight decks of cards"."""
-
-_CARD_BY_NAME = {name: card for card, name in enumerate(CARD_NAMES)}
-
-
-class InvalidCardError(RulesError):
-    """Raised for card notation that names no card, or a value that is not a card."""
-
-
-def card(rank: Rank, suit: Suit) -> Card:
-    """Return the card of a rank and a suit."""
-    if rank not in RANKS or suit not in SUITS:
-        raise InvalidCardError(f"invalid rank or suit: {(rank, suit)!r}")
-    return rank * 4 + suit
-
-
-def card_rank(card: Card) -> Rank:
-    """Return a card's rank."""
-    return CARD_RANKS[card]
-
-
-def card_suit(card: Card) -> Suit:
-    """Return a card's suit."""
-    return CARD_SUITS[card]
-
-
-def card_name(card: Card) -> str:
-    """Return a card's two-character name, e.g. ``'TD'``."""
-    return CARD_NAMES[card]
-
-
-def parse_card(text: str) -> Card:
-    """Parse a card name; case is ignored and ``10`` may stand for ``T``."""
-    found = _CARD_BY_NAME.get(text)
-    if found is not None:  # the canonical spelling, as events carry it
-        return found
-    spelled = text.strip().upper()
-    if spelled[:2] == "10":
-        spelled = "T" + spelled[2:]
-    found = _CARD_BY_NAME.get(spelled)
-    if found is None:
-        raise InvalidCardError(f"invalid card: {text!r}")
-    return found
-
-
-def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
-    """Parse several card names separated by spaces or commas (or given as an iterable)."""
-    words = text.replace(",", " ").split() if isinstance(text, str) else list(text)
-    return tuple(parse_card(word) for word in words)
-
-
-def cards_name(cards: Iterable[Card]) -> str:
-    """Return the cards' names joined by spaces, e.g. ``'AS TD'``."""
-    return " ".join(CARD_NAMES[c] for c in cards)
-
-
-def check_cards(cards: Iterable[Card], what: str = "cards") -> tuple[Card, ...]:
-    """Return the cards as a tuple if each is a real card, else raise naming ``what``."""
-    result = tuple(cards)
-    for item in result:
-        if not isinstance(item, int) or isinstance(item, bool) or not 0 <= item < 52:
-            raise InvalidCardError(f"invalid card in {what}: {item!r}")
-    return result
 
 
 def shoe_cards(decks: int) -> tuple[Card, ...]:
     """Return ``decks`` full decks in order, deck after deck (PA 681a.3(a): four or eight)."""
     if decks not in DECK_COUNTS:
         raise InvalidDealError(f"21 baccarat uses four or eight decks, not {decks!r}")
-    return CARDS * decks
+    return full_decks(decks)

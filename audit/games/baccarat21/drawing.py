@@ -25,7 +25,7 @@ order the hands draw in, which the text would then leave open.
 whole round from the cards coming out of the shoe, and :func:`play_round` is the
 same procedure on plain ints for simulation.
 
->>> from audit.games.baccarat21.cards import parse_cards
+>>> from audit.games.cards.deck import parse_cards
 >>> deal = deal_round(parse_cards("AS 9H KD 5C 4S"), bonus_on_table=True)
 >>> str(deal)
 'P: AS KD | B: 9H 5C +4S'
@@ -42,15 +42,9 @@ from dataclasses import dataclass
 from enum import Enum
 
 from audit.games.baccarat21.bonus import PAIR_CODES, THREE_CARD_CODES, BonusHand, classify_bonus
-from audit.games.baccarat21.cards import (
-    ACE,
-    CARD_NAMES,
-    CARD_RANKS,
-    CARD_VALUES,
-    Card,
-    check_cards,
-)
+from audit.games.baccarat21.cards import CARD_VALUES
 from audit.games.baccarat21.hands import STATE_TOTALS, STEPS, hand_total, is_natural
+from audit.games.cards.deck import ACE, CARD_NAMES, CARD_RANKS, Card, check_cards
 from audit.games.errors import InvalidDealError
 
 STAND_ON = 17
@@ -128,7 +122,7 @@ def hand_action(cards: Iterable[Card], rule: DrawRule = DrawRule.ONE_CARD) -> Ac
     PA 681a.7(g): under a soft or hard 17 the hand draws; at 17 or more it stands.
     Read as one card, a hand that has drawn stands whatever its total.
 
-    >>> from audit.games.baccarat21.cards import parse_cards
+    >>> from audit.games.cards.deck import parse_cards
     >>> [hand_action(parse_cards(h)).name for h in ("TS 6H", "AS 6H", "AS 5H", "9S 8H")]
     ['DRAW', 'STAND', 'DRAW', 'STAND']
     >>> hand_action(parse_cards("2S 3H 4D")).name
@@ -151,7 +145,7 @@ def next_card(
     A verifier calls this before each recorded card and compares. The cards so far
     are taken as dealt, right or wrong, so one misdealt card is one finding.
 
-    >>> from audit.games.baccarat21.cards import parse_card
+    >>> from audit.games.cards.deck import parse_card
     >>> P, B = Hand.PLAYER, Hand.BANKER
     >>> so_far = [DealtCard(parse_card(c), h) for c, h in zip("AS 9H KD 5C".split(), [P, B, P, B])]
     >>> next_card(so_far, bonus_on_table=True)
@@ -233,7 +227,7 @@ def deal_round(
 
     Raise :class:`~audit.games.errors.InvalidDealError` if the cards run out first.
 
-    >>> from audit.games.baccarat21.cards import parse_cards
+    >>> from audit.games.cards.deck import parse_cards
     >>> str(deal_round(parse_cards("TS 5H 6D 9C AS 4D 8H"), bonus_on_table=False))
     'P: TS 6D AS | B: 5H 9C 4D'
     >>> str(deal_round(parse_cards("TS 5H 2D 9C 3S 2D 8H"), False, DrawRule.TO_17_PLAYER_FIRST))
@@ -269,7 +263,7 @@ def play_round(
 
     Does what :func:`deal_round` does, without building objects: the simulator's hot path.
 
-    >>> from audit.games.baccarat21.cards import parse_cards
+    >>> from audit.games.cards.deck import parse_cards
     >>> play_round(parse_cards("7S 7H 7C 7D 7H 7S 9S"), 0, bonus_on_table=True)
     (6, 21, 21, 0, 0)
     """

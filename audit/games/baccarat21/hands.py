@@ -9,7 +9,7 @@ The drawing engine folds cards into a :data:`HandState`, an ``int`` holding the
 hard total and whether the hand holds an ace, and reads totals from tables built
 at import; the functions taking cards are for everything else.
 
->>> from audit.games.baccarat21.cards import parse_cards
+>>> from audit.games.cards.deck import parse_cards
 >>> hand_total(parse_cards("AS 6D")), is_soft(parse_cards("AS 6D"))
 (17, True)
 >>> hand_total(parse_cards("AS 6D TC"))
@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from audit.games.baccarat21.cards import ACE, CARD_RANKS, CARD_VALUES, RANK_VALUES, Card
+from audit.games.baccarat21.cards import CARD_VALUES, RANK_VALUES
+from audit.games.cards.deck import ACE, CARD_RANKS, Card
 
 HandState = int
 """A hand folded into ``hard_total * 2 + holds_ace``; :data:`EMPTY_HAND` holds no cards."""
@@ -94,7 +95,7 @@ def is_natural(cards: Iterable[Card]) -> bool:
 
     PA 681a.1 counts two aces as a natural, although their total is a soft 12.
 
-    >>> from audit.games.baccarat21.cards import parse_cards
+    >>> from audit.games.cards.deck import parse_cards
     >>> [is_natural(parse_cards(h)) for h in ("AS QH", "AS AH", "TS AH", "AS TH 5C", "9S 2C")]
     [True, True, True, False, False]
     """
@@ -110,7 +111,7 @@ def is_natural(cards: Iterable[Card]) -> bool:
 def describe_total(cards: Iterable[Card]) -> str:
     """Return the total as dealers call it: ``'soft 17'``, ``'hard 17'``, ``'23'`` over 21.
 
-    >>> from audit.games.baccarat21.cards import parse_cards
+    >>> from audit.games.cards.deck import parse_cards
     >>> describe_total(parse_cards("AS 6D")), describe_total(parse_cards("9S 8D"))
     ('soft 17', 'hard 17')
     """

@@ -33,7 +33,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 
-from audit.games.baccarat21.cards import Card, check_cards, shoe_cards
+from audit.games.baccarat21.cards import shoe_cards
+from audit.games.cards.deck import Card, check_cards
 from audit.games.errors import InvalidDealError
 
 COVER_MARGIN = 10

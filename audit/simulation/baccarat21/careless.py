@@ -33,7 +33,6 @@ from audit.events.baccarat21.shoe import CardBurned, ShoeShuffled
 from audit.events.envelope import Event
 from audit.events.table import DealerChanged
 from audit.games.baccarat21.bonus import BONUS_PAYTABLES, BonusHand, BonusPaytable
-from audit.games.baccarat21.cards import Card
 from audit.games.baccarat21.drawing import (
     STAND_ON,
     DealtCard,
@@ -54,6 +53,7 @@ from audit.games.baccarat21.settlement import (
     settle_round,
 )
 from audit.games.baccarat21.shoe import Shoe
+from audit.games.cards.deck import Card
 from audit.games.wagering import Outcome
 from audit.simulation.accounting import observed
 from audit.simulation.baccarat21.round import Dealer, PlayedB21Round, play_b21_round

@@ -20,7 +20,6 @@ from audit.events.baccarat21.play import B21CardDealt
 from audit.events.baccarat21.shoe import CardFoundFaceUp, CoverCardAppeared
 from audit.events.baccarat21.wagers import B21WagerPlaced, B21WagerRemoved, B21WagerSettled
 from audit.events.rounds import RoundCompleted, RoundStarted
-from audit.games.baccarat21.cards import card_name
 from audit.games.baccarat21.drawing import Deal, DealtCard, DrawRule, NextCard, next_card
 from audit.games.baccarat21.settlement import (
     MAIN_BETS,
@@ -32,6 +31,7 @@ from audit.games.baccarat21.settlement import (
     bonus_on_table,
     settle_round,
 )
+from audit.games.cards.deck import card_name
 from audit.games.money import to_dollars
 from audit.games.wagering import HOUSE
 from audit.simulation.baccarat21.table import DOLLAR, B21Player, B21Table

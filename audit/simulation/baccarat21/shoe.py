@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from audit.events.baccarat21.shoe import CardBurned, ShoeCut, ShoeLoaded, ShoeShuffled
 from audit.events.table import DealerChanged
-from audit.games.baccarat21.cards import card_name, shoe_cards
+from audit.games.baccarat21.cards import shoe_cards
 from audit.games.baccarat21.shoe import COVER_MARGIN, cut_stack, insert_cover_card, shuffle_cards
+from audit.games.cards.deck import card_name
 from audit.simulation.baccarat21.table import B21Table
 
 _COVER_FROM_BOTTOM = {4: (26, 52), 8: (52, 78)}

@@ -26,10 +26,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from audit.events.envelope import Event
-from audit.games.baccarat21.cards import Card, parse_card
 from audit.games.baccarat21.drawing import DrawOrder, DrawRule
 from audit.games.baccarat21.rulesets import PA_681A, RuleSet, get_rule_set
 from audit.games.baccarat21.shoe import ShoeEvent, ShoeProcedure
+from audit.games.cards.deck import Card, parse_card
 from audit.games.errors import RulesError
 from audit.games.table_options import READ_ELSEWHERE
 

@@ -34,7 +34,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from audit.events.baccarat21.play import B21CardDealt
-from audit.games.baccarat21.cards import Card, parse_card
 from audit.games.baccarat21.drawing import (
     STAND_ON,
     Action,
@@ -49,6 +48,7 @@ from audit.games.baccarat21.drawing import (
 )
 from audit.games.baccarat21.hands import describe_total, hand_total, is_natural
 from audit.games.baccarat21.settlement import Bet
+from audit.games.cards.deck import Card, parse_card
 from audit.games.money import Cents
 from audit.verification.baccarat21.emit import Emit
 from audit.verification.baccarat21.round_view import B21RoundView
@@ -73,7 +73,7 @@ def _has_natural(dealt: list[DealtCard]) -> bool:
 def owed(dealt: list[DealtCard], hand: Hand, bonus: bool, rule: DrawRule) -> NextCard | None:
     """Return the card ``hand`` is still owed after the first four, whatever the turn, or None.
 
-    >>> from audit.games.baccarat21.cards import parse_cards
+    >>> from audit.games.cards.deck import parse_cards
     >>> P, B = Hand.PLAYER, Hand.BANKER
     >>> dealt = [DealtCard(c, h) for c, h in zip(parse_cards("TS 9H 5D 9C"), [P, B, P, B])]
     >>> owed(dealt, P, False, DrawRule.ONE_CARD), owed(dealt, B, False, DrawRule.ONE_CARD)

@@ -22,10 +22,10 @@ from collections.abc import Iterable, Sequence
 from audit.events.baccarat21.wagers import B21WagerSettled
 from audit.events.envelope import Event
 from audit.games.baccarat21.bonus import BonusPaytable
-from audit.games.baccarat21.cards import card_name, parse_card
 from audit.games.baccarat21.drawing import DealtCard, DrawRule, Hand, next_card
 from audit.games.baccarat21.hands import describe_total
 from audit.games.baccarat21.settlement import Bet, RoundResult, Wager, settle_wager
+from audit.games.cards.deck import card_name, parse_card
 from audit.games.money import Cents, to_cents
 from audit.verification.baccarat21.context import B21TableContext
 from audit.verification.baccarat21.drawing_checks import judge_deal

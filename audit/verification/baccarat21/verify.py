@@ -20,8 +20,8 @@ from dataclasses import dataclass, replace
 
 from audit.events.baccarat21.shoe import ShoeCut, ShoeShuffled
 from audit.events.envelope import Event
-from audit.games.baccarat21.cards import parse_card
 from audit.games.baccarat21.shoe import COVER_MARGIN
+from audit.games.cards.deck import parse_card
 from audit.verification.baccarat21.bonus_card_checks import check_bonus_cards
 from audit.verification.baccarat21.context import B21TableContext
 from audit.verification.baccarat21.drawing_checks import walk_deal

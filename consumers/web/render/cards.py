@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from html import escape
 
-from audit.games.baccarat21.cards import (
+from audit.games.cards.deck import (
     RANK_NAMES,
     RANK_SYMBOLS,
     SUIT_NAMES,

@@ -15,9 +15,9 @@ from audit.games.baccarat21.bonus import (
     BonusPaytable,
     classify_bonus,
 )
-from audit.games.baccarat21.cards import card, parse_cards
 from audit.games.baccarat21.drawing import Hand, deal_round
 from audit.games.baccarat21.settlement import Bet, RoundResult, Wager, settle_wager
+from audit.games.cards.deck import card, parse_cards
 from audit.games.errors import InvalidSettlementError
 from audit.games.paigow.pair_fortunes import Odds
 

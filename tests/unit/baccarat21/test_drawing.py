@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from audit.games.baccarat21.bonus import BONUS_HANDS
-from audit.games.baccarat21.cards import CARDS, parse_cards, shoe_cards
+from audit.games.baccarat21.cards import shoe_cards
 from audit.games.baccarat21.drawing import (
     Action,
     DealtCard,
@@ -27,6 +27,7 @@ from audit.games.baccarat21.drawing import (
 )
 from audit.games.baccarat21.hands import hand_total, is_natural
 from audit.games.baccarat21.shoe import prepare_shoe, reshuffle_due
+from audit.games.cards.deck import CARDS, parse_cards
 from audit.games.errors import InvalidDealError
 
 P, B = Hand.PLAYER, Hand.BANKER

@@ -11,7 +11,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from audit.games.baccarat21.cards import CARD_RANKS, CARDS, parse_cards
 from audit.games.baccarat21.hands import (
     EMPTY_HAND,
     STATE_SOFT,
@@ -24,6 +23,7 @@ from audit.games.baccarat21.hands import (
     is_soft,
     state_of,
 )
+from audit.games.cards.deck import CARD_RANKS, CARDS, parse_cards
 
 FACE = {0: 1, 9: 10, 10: 10, 11: 10, 12: 10}
 

@@ -5,7 +5,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from audit.games.baccarat21.bonus import BONUS_HANDS, BONUS_PAYTABLES, BonusHand
-from audit.games.baccarat21.cards import CARDS, parse_cards
 from audit.games.baccarat21.drawing import deal_round, play_round
 from audit.games.baccarat21.settlement import (
     HOUSE,
@@ -19,6 +18,7 @@ from audit.games.baccarat21.settlement import (
     settle_round,
     settle_wager,
 )
+from audit.games.cards.deck import CARDS, parse_cards
 from audit.games.errors import InvalidAmountError, InvalidSettlementError
 from audit.games.paigow.outcome import Outcome
 

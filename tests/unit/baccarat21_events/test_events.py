@@ -6,9 +6,9 @@ from audit.events.baccarat21.play import B21CardDealt
 from audit.events.baccarat21.shoe import CardFoundFaceUp
 from audit.events.catalogue import EVENT_TYPES, InvalidEventError, parse_event
 from audit.events.examples import EXAMPLES
-from audit.games.baccarat21.cards import CARD_NAMES
 from audit.games.baccarat21.drawing import Hand
 from audit.games.baccarat21.settlement import Bet
+from audit.games.cards.deck import CARD_NAMES
 
 ROUND = {
     "event_id": "5f0c6a4e-8d1b-4b8e-9a65-0d1f7c3e2a10",

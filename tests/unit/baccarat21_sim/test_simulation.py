@@ -10,9 +10,9 @@ from audit.accounting.baccarat21 import Baccarat21Money
 from audit.accounting.ledger import HoldBand, ReplayedWin
 from audit.accounting.reconcile import Reconciler
 from audit.events.catalogue import event_dict, parse_event
-from audit.games.baccarat21.cards import parse_cards
 from audit.games.baccarat21.drawing import deal_round
 from audit.games.baccarat21.settlement import MAIN_BETS, Bet, RoundResult, Wager, settle_wager
+from audit.games.cards.deck import parse_cards
 from audit.games.money import to_cents
 from audit.simulation.accounting import keep_books
 from audit.simulation.baccarat21.shift import baccarat_table_events, set_up_baccarat_table

@@ -8,10 +8,10 @@ from uuid import UUID
 
 from audit.events.catalogue import parse_event
 from audit.events.envelope import Event
-from audit.games.baccarat21.cards import parse_card
 from audit.games.baccarat21.drawing import Deal, DealtCard, DrawOrder, Hand
 from audit.games.baccarat21.rulesets import PA_681A
 from audit.games.baccarat21.settlement import Bet, RoundResult, Wager, settle_round
+from audit.games.cards.deck import parse_card
 from audit.games.money import format_cents
 from audit.verification.baccarat21.verify import verify_b21_stream
 

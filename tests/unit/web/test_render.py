@@ -5,7 +5,7 @@ from decimal import Decimal
 
 import pytest
 
-from audit.games.baccarat21.cards import CARD_NAMES, CARD_SUITS
+from audit.games.cards.deck import CARD_NAMES, CARD_SUITS
 from audit.games.paigow.tiles import GEE_JOON_KINDS, TILE_KINDS, TILE_NAMES, TILE_SPOTS
 from consumers.web.render.cards import card_svg
 from consumers.web.render.hold_chart import HoldRow, hold_chart_svg, parse_band
