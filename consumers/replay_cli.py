@@ -30,10 +30,10 @@ from audit.events.games import DEFAULT_GAME
 from audit.events.table import TableOpened
 from audit.store.aggregates import round_aggregate_id, table_day_id
 from audit.store.application import FactStore, StoredFact
-from audit.verification.baccarat21.replay import replay_b21_round
+from audit.verification.baccarat21 import replay as baccarat21_replay
 from audit.verification.findings import Finding, Severity
 from audit.verification.floor import VERIFIERS
-from audit.verification.paigow.replay import replay_round
+from audit.verification.paigow import replay as paigow_replay
 from audit.verification.replay_model import MISMATCH, RoundNotInEventsError, RoundReplay
 from consumers.errors import AmbiguousRoundError, RoundNotFoundError
 from consumers.settings import Settings
@@ -43,8 +43,8 @@ from projections.findings import FindingsProjection
 from projections.round_index import RoundIndexProjection
 
 REPLAYS: dict[str, Callable[..., RoundReplay]] = {
-    "paigow": replay_round,
-    "baccarat21": replay_b21_round,
+    "paigow": paigow_replay.replay_round,
+    "baccarat21": baccarat21_replay.replay_round,
 }
 """Game -> its replay builder (events, round id, table id, and ``verifier=`` a verifier holding
 the table as it stood before the events); every replay has titled steps of lines and findings."""

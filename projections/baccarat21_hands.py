@@ -9,7 +9,7 @@ wager (Player or Banker, PA 681a.2(b)(2)-(3)), the Tie Wager and the Bonus Wager
 
 >>> from audit.events.catalogue import parse_event
 >>> from audit.events.examples import EXAMPLES
->>> [row] = hand_rows(view_b21_round([parse_event(EXAMPLES["b21_wager_placed"])]))
+>>> [row] = hand_rows(view_round([parse_event(EXAMPLES["b21_wager_placed"])]))
 >>> row["position"], row["bet"], row["wager"], row["bonus_wager"], row["player_id"]
 (4, 'bonus_banker', None, '5.00', 'P-10442')
 """
@@ -29,9 +29,9 @@ from audit.games.baccarat21.settlement import BONUS_BETS, Bet
 from audit.games.cards.deck import InvalidCardError, parse_card
 from audit.games.errors import RulesError
 from audit.games.money import to_dollars
-from audit.verification.baccarat21.round_view import B21RoundView, view_b21_round
+from audit.verification.baccarat21.round_view import RoundView, view_round
 
-__all__ = ["Baccarat21Hands", "hand_rows", "view_b21_round"]
+__all__ = ["Baccarat21Hands", "hand_rows", "view_round"]
 
 ZERO = Decimal("0.00")
 MAIN_BETS = (Bet.PLAYER, Bet.BANKER)
@@ -42,7 +42,7 @@ def _money(amount: Decimal | None) -> str | None:
     return None if amount is None else str(amount.quantize(ZERO))
 
 
-def _hand(view: B21RoundView, hand: Hand) -> tuple[str | None, int | None]:
+def _hand(view: RoundView, hand: Hand) -> tuple[str | None, int | None]:
     """Return a hand's cards as dealt ('9H KD') and its total, if its cards make one."""
     dealt = [e for _, e in view.cards if e.hand is hand]
     if not dealt:
@@ -54,7 +54,7 @@ def _hand(view: B21RoundView, hand: Hand) -> tuple[str | None, int | None]:
     return " ".join(e.card for e in dealt), total
 
 
-def _result(player: int | None, banker: int | None, view: B21RoundView) -> str | None:
+def _result(player: int | None, banker: int | None, view: RoundView) -> str | None:
     """Return which hand won ('player', 'banker', 'tie'), once both hold two cards."""
     counted = {hand: sum(1 for _, e in view.cards if e.hand is hand) for hand in Hand}
     if player is None or banker is None or min(counted.values()) < 2 or view.voided:
@@ -78,7 +78,7 @@ def _total(settled: list[B21WagerSettled], field: str, bets: Iterable[Bet]) -> s
     return _money(sum((getattr(s, field) for s in found), ZERO)) if found else None
 
 
-def hand_rows(view: B21RoundView, notification_id: int = 0) -> list[dict[str, Any]]:
+def hand_rows(view: RoundView, notification_id: int = 0) -> list[dict[str, Any]]:
     """Return one round's rows, as column -> value, one per position that held a wager."""
     wagers = view.wagers()
     players: dict[int, str] = {}
@@ -138,4 +138,4 @@ class Baccarat21Hands:
 
     def rows(self, events: list[Event], rules: None, notification_id: int) -> list[dict[str, Any]]:
         """Return a round's rows."""
-        return hand_rows(view_b21_round(events), notification_id)
+        return hand_rows(view_round(events), notification_id)

@@ -40,8 +40,8 @@ from dataclasses import dataclass, field, replace
 from audit.events.envelope import Event
 from audit.games.paigow.settlement import BankingMode
 from audit.simulation.accounting import Mishaps, keep_books, observed
+from audit.simulation.baccarat21 import careless as baccarat21
 from audit.simulation.baccarat21.careless import KINDS as B21_KINDS
-from audit.simulation.baccarat21.careless import B21CarelessDealer, B21Plan
 from audit.simulation.count_room import closing_time, count_room
 from audit.simulation.irregular_common import (
     Expect,
@@ -173,7 +173,7 @@ def careless_shift(
     *,
     kinds: Sequence[type[Plan]] = KINDS,
     variances: bool = True,
-    b21_kinds: Sequence[type[B21Plan]] = B21_KINDS,
+    b21_kinds: Sequence[type[baccarat21.Plan]] = B21_KINDS,
 ) -> tuple[Iterator[Event], list[Label]]:
     """Return a shift's events, all tables interleaved in time, and the list of its labels.
 
@@ -198,7 +198,7 @@ def careless_shift(
     streams = [
         dealer.events(config.rounds_per_table)
         if dealer.table.game == "paigow"
-        else B21CarelessDealer(
+        else baccarat21.CarelessDealer(
             dealer.table,  # type: ignore[arg-type]
             rate,
             tuple(b21_kinds),

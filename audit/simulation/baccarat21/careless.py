@@ -14,7 +14,7 @@ Pure: no I/O. With ``rate`` 0 the table's events are exactly the clean ones.
 >>> from audit.simulation.shift import ShiftConfig
 >>> table = set_up_baccarat_table(3, ShiftConfig(), random.Random(7))
 >>> labels = []
->>> events = list(B21CarelessDealer(table, 0.3, KINDS, random.Random(1), labels).events(20))
+>>> events = list(CarelessDealer(table, 0.3, KINDS, random.Random(1), labels).events(20))
 >>> len(labels), [label.kind for label in labels[:2]], labels[1].codes
 (7, ['paytable_misfit', 'decks_kept_past_24_hours'], ('B21-SHOE-DECKS-UNCHANGED',))
 """
@@ -56,13 +56,13 @@ from audit.games.baccarat21.shoe import Shoe
 from audit.games.cards.deck import Card
 from audit.games.wagering import Outcome
 from audit.simulation.accounting import observed
-from audit.simulation.baccarat21.round import Dealer, PlayedB21Round, play_b21_round
-from audit.simulation.baccarat21.shift import between_b21_rounds, close_b21_table, open_b21_table
+from audit.simulation.baccarat21.round import Dealer, PlayedB21Round, play_round
+from audit.simulation.baccarat21.shift import between_rounds, close_table, open_table
 from audit.simulation.baccarat21.shoe import burn, load_shoe
-from audit.simulation.baccarat21.table import B21Table
+from audit.simulation.baccarat21.table import SimTable
 from audit.simulation.irregular_common import Label, fork
 
-__all__ = ["KINDS", "B21CarelessDealer", "B21Plan", "Expected"]
+__all__ = ["KINDS", "CarelessDealer", "Expected", "Plan"]
 
 Expected = tuple[str, int | None]
 """One finding a round must yield: its code and position (None: the round's)."""
@@ -81,13 +81,13 @@ class ShoeState:
     cover_out: bool
 
     @classmethod
-    def of(cls, table: B21Table) -> ShoeState:
+    def of(cls, table: SimTable) -> ShoeState:
         """Return the table's shoe state now."""
         return cls(table.shoe, table.out, table.batch, table.cover_out)
 
 
 @dataclass(frozen=True)
-class B21Preview:
+class Preview:
     """The round as it would be played clean, on a copy of the table."""
 
     round: PlayedB21Round
@@ -123,7 +123,7 @@ class B21Preview:
 # --- The plan ------------------------------------------------------------------------------------
 
 
-class B21Plan(Dealer, ABC):
+class Plan(Dealer, ABC):
     """One irregularity for one round: where the dealer goes wrong, and what must be found.
 
     A subclass names itself (``name``), says which rounds it fits (:meth:`applies`),
@@ -136,24 +136,24 @@ class B21Plan(Dealer, ABC):
     at_opening: ClassVar[bool] = False
     """The irregularity is the table's, done as it opens (:meth:`open_table`), not a round's."""
 
-    def __init__(self, preview: B21Preview, rng: random.Random) -> None:
+    def __init__(self, preview: Preview, rng: random.Random) -> None:
         self.preview = preview
         self.rng = rng
 
     @classmethod
-    def open_table(cls, table: B21Table, rng: random.Random) -> tuple[str, ...]:
+    def open_table(cls, table: SimTable, rng: random.Random) -> tuple[str, ...]:
         """Go wrong as the table opens; return the codes the table's label names."""
         raise TypeError(f"{cls.name} is a round's irregularity, not the table's")
 
     @classmethod
     @abstractmethod
-    def applies(cls, preview: B21Preview) -> bool:
+    def applies(cls, preview: Preview) -> bool:
         """Return whether this irregularity can be injected into the previewed round."""
 
-    def prepare(self, table: B21Table) -> None:
+    def prepare(self, table: SimTable) -> None:
         """Change the table before the round (the shoe steps between rounds)."""
 
-    def finish(self, table: B21Table) -> None:
+    def finish(self, table: SimTable) -> None:
         """Set the table right after the round, for the rounds after it."""
 
     def expected(self, played: PlayedB21Round) -> list[Expected]:
@@ -194,18 +194,18 @@ def settlement_expected(
 # --- The cards -----------------------------------------------------------------------------------
 
 
-class HandLeftStanding(B21Plan):
+class HandLeftStanding(Plan):
     """A hand under 17 left standing without its card: PA 681a.7(g) ("the dealer shall draw
     one additional card ... if either ... has a total value of less than a soft or hard 17")."""
 
     name = "hand_left_standing"
 
     @classmethod
-    def applies(cls, preview: B21Preview) -> bool:
+    def applies(cls, preview: Preview) -> bool:
         one_card = preview.rules.draw_rule is DrawRule.ONE_CARD
         return one_card and not preview.natural and any(preview.drew(h) for h in Hand)
 
-    def __init__(self, preview: B21Preview, rng: random.Random) -> None:
+    def __init__(self, preview: Preview, rng: random.Random) -> None:
         super().__init__(preview, rng)
         self.hand = rng.choice([hand for hand in Hand if preview.drew(hand)])
 
@@ -226,7 +226,7 @@ class HandLeftStanding(B21Plan):
         return found
 
 
-class FirstFourOutOfOrder(B21Plan):
+class FirstFourOutOfOrder(Plan):
     """The first four cards dealt Player, Player, Banker, Banker: PA 681a.7(e) deals them
     Player, Banker, Player, Banker. Each card stands where it went."""
 
@@ -234,7 +234,7 @@ class FirstFourOutOfOrder(B21Plan):
     _ORDER = (Hand.PLAYER, Hand.PLAYER, Hand.BANKER, Hand.BANKER)
 
     @classmethod
-    def applies(cls, preview: B21Preview) -> bool:
+    def applies(cls, preview: Preview) -> bool:
         return len(preview.dealt) >= 4
 
     def next_step(self, dealt: Sequence[DealtCard], bonus: bool, rule: DrawRule) -> NextCard | None:
@@ -246,7 +246,7 @@ class FirstFourOutOfOrder(B21Plan):
         return [("B21-DEAL-ORDER", None)]
 
 
-class CardOnTheWrongHand(B21Plan):
+class CardOnTheWrongHand(Plan):
     """The card the rules call for the one hand that draws laid on the other, which stands,
     and no card more: PA 681a.7(b) places each card "on the appropriate area of the layout".
     The dealer settles the cards as laid; the rules send the card to the hand that called it."""
@@ -254,12 +254,12 @@ class CardOnTheWrongHand(B21Plan):
     name = "card_on_wrong_hand"
 
     @classmethod
-    def applies(cls, preview: B21Preview) -> bool:
+    def applies(cls, preview: Preview) -> bool:
         one_card = preview.rules.draw_rule is DrawRule.ONE_CARD
         drawing = [hand for hand in Hand if preview.drew(hand)]
         return one_card and not preview.natural and len(drawing) == 1
 
-    def __init__(self, preview: B21Preview, rng: random.Random) -> None:
+    def __init__(self, preview: Preview, rng: random.Random) -> None:
         super().__init__(preview, rng)
         self.called = next(hand for hand in Hand if preview.drew(hand))
         self.laid_on = next(hand for hand in Hand if hand is not self.called)
@@ -280,7 +280,7 @@ class CardOnTheWrongHand(B21Plan):
         return [("B21-CARD-WRONG-HAND", None)]
 
 
-class _CardAfterTheDeal(B21Plan):
+class _CardAfterTheDeal(Plan):
     """One card more to ``self.hand`` once the rules have dealt the round, counted as dealt."""
 
     hand: Hand
@@ -302,15 +302,15 @@ class CardDrawnToSeventeen(_CardAfterTheDeal):
     name = "card_drawn_to_17"
 
     @staticmethod
-    def _standing(preview: B21Preview) -> list[Hand]:
+    def _standing(preview: Preview) -> list[Hand]:
         counting = preview.round.deal.hand_cards
         return [hand for hand in Hand if hand_total(counting(hand)) >= STAND_ON]
 
     @classmethod
-    def applies(cls, preview: B21Preview) -> bool:
+    def applies(cls, preview: Preview) -> bool:
         return not preview.natural and bool(cls._standing(preview))
 
-    def __init__(self, preview: B21Preview, rng: random.Random) -> None:
+    def __init__(self, preview: Preview, rng: random.Random) -> None:
         super().__init__(preview, rng)
         self.hand = rng.choice(self._standing(preview))
 
@@ -325,10 +325,10 @@ class CardAfterNatural(_CardAfterTheDeal):
     name = "card_after_natural"
 
     @classmethod
-    def applies(cls, preview: B21Preview) -> bool:
+    def applies(cls, preview: Preview) -> bool:
         return preview.natural and not preview.round.deal.bonus_on_table
 
-    def __init__(self, preview: B21Preview, rng: random.Random) -> None:
+    def __init__(self, preview: Preview, rng: random.Random) -> None:
         super().__init__(preview, rng)
         counting = preview.round.deal.hand_cards
         under = [hand for hand in Hand if hand_total(counting(hand)) < STAND_ON]
@@ -338,17 +338,17 @@ class CardAfterNatural(_CardAfterTheDeal):
         return [("B21-DRAW-AFTER-NATURAL", None)]
 
 
-class BonusCardCounted(B21Plan):
+class BonusCardCounted(Plan):
     """A Bonus-only card dealt as counting, and settled so: PA 681a.7(f)(2) ("shall count only
     for purposes of the Bonus Wager")."""
 
     name = "bonus_card_counted"
 
     @classmethod
-    def applies(cls, preview: B21Preview) -> bool:
+    def applies(cls, preview: Preview) -> bool:
         return any(d.bonus_only for d in preview.dealt)
 
-    def __init__(self, preview: B21Preview, rng: random.Random) -> None:
+    def __init__(self, preview: Preview, rng: random.Random) -> None:
         super().__init__(preview, rng)
         self.hand = rng.choice([d.hand for d in preview.dealt if d.bonus_only])
 
@@ -375,14 +375,14 @@ class BonusCardCounted(B21Plan):
         return [("B21-BONUS-CARD-COUNTED" if upset else "B21-BONUS-FLAG", None)]
 
 
-class BonusFlagMissing(B21Plan):
+class BonusFlagMissing(Plan):
     """A Bonus-only card dealt and settled as the rules say, recorded without the device's
     optional flag: a data-quality note, nothing at stake (PA 681a.7(f)(2))."""
 
     name = "bonus_flag_missing"
 
     @classmethod
-    def applies(cls, preview: B21Preview) -> bool:
+    def applies(cls, preview: Preview) -> bool:
         return any(d.bonus_only for d in preview.dealt)
 
     def recorded_flag(self, step: NextCard) -> bool | None:
@@ -392,17 +392,17 @@ class BonusFlagMissing(B21Plan):
         return [("B21-BONUS-FLAG", None)]
 
 
-class FaceUpCardUsed(B21Plan):
+class FaceUpCardUsed(Plan):
     """A card found face up in the shoe and dealt all the same: PA 681a.9(a) ("may not be used
     in that round")."""
 
     name = "face_up_used"
 
     @classmethod
-    def applies(cls, preview: B21Preview) -> bool:
+    def applies(cls, preview: Preview) -> bool:
         return bool(preview.dealt)
 
-    def __init__(self, preview: B21Preview, rng: random.Random) -> None:
+    def __init__(self, preview: Preview, rng: random.Random) -> None:
         super().__init__(preview, rng)
         self.index = rng.randrange(len(preview.dealt))
 
@@ -416,22 +416,22 @@ class FaceUpCardUsed(B21Plan):
 # --- Wagers and payouts --------------------------------------------------------------------------
 
 
-class WagerLate(B21Plan):
+class WagerLate(Plan):
     """A Player, Banker or Tie Wager placed after the first card: PA 681a.6(b) (wagers are
     placed "prior to the dealer announcing 'No more bets'" and dealing the first card)."""
 
     name = "wager_late"
 
     @staticmethod
-    def _wagers(preview: B21Preview) -> list[Wager]:
+    def _wagers(preview: Preview) -> list[Wager]:
         # Not a Bonus Wager: it would change the deal (681a.7(f)(2)) the late wager slid into.
         return [line.wager for line in preview.lines() if line.wager.bet not in _BONUS]
 
     @classmethod
-    def applies(cls, preview: B21Preview) -> bool:
+    def applies(cls, preview: Preview) -> bool:
         return bool(cls._wagers(preview)) and bool(preview.dealt)
 
-    def __init__(self, preview: B21Preview, rng: random.Random) -> None:
+    def __init__(self, preview: Preview, rng: random.Random) -> None:
         super().__init__(preview, rng)
         wager = rng.choice(self._wagers(preview))
         self.spot = (wager.position, wager.bet)
@@ -446,7 +446,7 @@ class WagerLate(B21Plan):
 _BONUS = (Bet.BONUS_PLAYER, Bet.BONUS_BANKER)
 
 
-class WagerTakenBack(B21Plan):
+class WagerTakenBack(Plan):
     """A Tie Wager, or a position's only wager, taken back after the first card and never
     settled: PA 681a.6(b) ("may not handle, remove or alter any wagers ... until a decision
     has been rendered"). Never a Bonus Wager (it would change the deal, 681a.7(f)(2)) nor a
@@ -457,16 +457,16 @@ class WagerTakenBack(B21Plan):
     code: ClassVar[str] = "B21-WAGER-REMOVED"
 
     @staticmethod
-    def _wagers(preview: B21Preview) -> list[Wager]:
+    def _wagers(preview: Preview) -> list[Wager]:
         wagers = [line.wager for line in preview.lines()]
         alone = {w.position for w in wagers if sum(v.position == w.position for v in wagers) == 1}
         return [w for w in wagers if w.bet is Bet.TIE or w.position in alone]
 
     @classmethod
-    def applies(cls, preview: B21Preview) -> bool:
+    def applies(cls, preview: Preview) -> bool:
         return bool(cls._wagers(preview)) and bool(preview.dealt)
 
-    def __init__(self, preview: B21Preview, rng: random.Random) -> None:
+    def __init__(self, preview: Preview, rng: random.Random) -> None:
         super().__init__(preview, rng)
         wager = rng.choice(self._wagers(preview))
         self.spot = (wager.position, wager.bet)
@@ -487,13 +487,13 @@ class WagerTakenBackEarly(WagerTakenBack):
     code = "B21-WAGER-REMOVED-EARLY"
 
 
-class _WrongPayout(B21Plan):
+class _WrongPayout(Plan):
     """A winning wager of ``bets`` paid ``_pays`` instead of the engine's amount."""
 
     bets: ClassVar[frozenset[Bet]]
 
     @classmethod
-    def _targets(cls, preview: B21Preview) -> list[SettlementLine]:
+    def _targets(cls, preview: Preview) -> list[SettlementLine]:
         return [
             line
             for line in preview.lines(won=True)
@@ -502,14 +502,14 @@ class _WrongPayout(B21Plan):
 
     @classmethod
     @abstractmethod
-    def _pays(cls, preview: B21Preview, line: SettlementLine) -> int:
+    def _pays(cls, preview: Preview, line: SettlementLine) -> int:
         """Return what the careless dealer pays on a winning line."""
 
     @classmethod
-    def applies(cls, preview: B21Preview) -> bool:
+    def applies(cls, preview: Preview) -> bool:
         return bool(cls._targets(preview))
 
-    def __init__(self, preview: B21Preview, rng: random.Random) -> None:
+    def __init__(self, preview: Preview, rng: random.Random) -> None:
         super().__init__(preview, rng)
         line = rng.choice(self._targets(preview))
         self.spot, self.paid = (line.wager.position, line.wager.bet), self._pays(preview, line)
@@ -527,7 +527,7 @@ class SeventeenPaidEven(_WrongPayout):
     bets = MAIN_BETS
 
     @classmethod
-    def _pays(cls, preview: B21Preview, line: SettlementLine) -> int:
+    def _pays(cls, preview: Preview, line: SettlementLine) -> int:
         result = preview.round.settlement.result
         total = result.player_total if line.wager.bet is Bet.PLAYER else result.banker_total
         return line.wager.amount if total == STAND_ON else line.paid
@@ -540,7 +540,7 @@ class TiePaidEightToOne(_WrongPayout):
     bets = frozenset({Bet.TIE})
 
     @classmethod
-    def _pays(cls, preview: B21Preview, line: SettlementLine) -> int:
+    def _pays(cls, preview: Preview, line: SettlementLine) -> int:
         return 8 * line.wager.amount
 
 
@@ -552,7 +552,7 @@ class BonusWrongRow(_WrongPayout):
     bets = frozenset(_BONUS)
 
     @classmethod
-    def _pays(cls, preview: B21Preview, line: SettlementLine) -> int:
+    def _pays(cls, preview: Preview, line: SettlementLine) -> int:
         result = preview.round.settlement.result
         hand = result.player_bonus if line.wager.bet is Bet.BONUS_PLAYER else result.banker_bonus
         rows = [row for row in BonusHand if row is not BonusHand.NOTHING]
@@ -561,17 +561,17 @@ class BonusWrongRow(_WrongPayout):
         return preview.rules.paytable.pays(misread, line.wager.amount)
 
 
-class PaidTwice(B21Plan):
+class PaidTwice(Plan):
     """A winning wager paid, then paid again: PA 681a.7(h)-(k) settle each wager once, and
     681a.8 pays it once at its odds. The second payout is recorded as it was made."""
 
     name = "paid_twice"
 
     @classmethod
-    def applies(cls, preview: B21Preview) -> bool:
+    def applies(cls, preview: Preview) -> bool:
         return bool(preview.lines(won=True))
 
-    def __init__(self, preview: B21Preview, rng: random.Random) -> None:
+    def __init__(self, preview: Preview, rng: random.Random) -> None:
         super().__init__(preview, rng)
         line = rng.choice(preview.lines(won=True))
         self.spot = (line.wager.position, line.wager.bet)
@@ -586,7 +586,7 @@ class PaidTwice(B21Plan):
 # --- The shoe ------------------------------------------------------------------------------------
 
 
-def _unrecord(table: B21Table, first: int) -> None:
+def _unrecord(table: SimTable, first: int) -> None:
     """Take the table's pending events from index ``first`` on off the record, as never done."""
     pending = table.recorder.events
     table.recorder.seq -= len(pending) - first
@@ -598,17 +598,17 @@ def _unrecord(table: B21Table, first: int) -> None:
     del pending[first:]
 
 
-class BurnSkipped(B21Plan):
+class BurnSkipped(Plan):
     """No card burned after a shoe was loaded or a new dealer came in: PA 681a.7(c) ("remove
     the first card and place it in the discard rack"). The card is dealt instead."""
 
     name = "burn_skipped"
 
     @classmethod
-    def applies(cls, preview: B21Preview) -> bool:
+    def applies(cls, preview: Preview) -> bool:
         return bool(preview.between) and isinstance(preview.between[-1], CardBurned)
 
-    def prepare(self, table: B21Table) -> None:
+    def prepare(self, table: SimTable) -> None:
         _unrecord(table, len(table.recorder.events) - 1)
         table.out -= 1  # the card stays in the shoe
 
@@ -621,7 +621,7 @@ _CARDS_TO_SPARE = 16
 most six, a burn one more, a card found face up another)."""
 
 
-class ReshuffleSkipped(B21Plan):
+class ReshuffleSkipped(Plan):
     """A round dealt on from the shoe after the cover card came out: PA 681a.7(d) (the round
     is completed, then the cards are reshuffled). The reshuffle is taken back off the record
     and done after this round instead."""
@@ -636,12 +636,12 @@ class ReshuffleSkipped(B21Plan):
         return None
 
     @classmethod
-    def applies(cls, preview: B21Preview) -> bool:
+    def applies(cls, preview: Preview) -> bool:
         shoe, out = preview.before.shoe, preview.before.out
         left = len(shoe.cards) - out if shoe is not None else 0
         return cls._shuffled(preview.between) is not None and left >= _CARDS_TO_SPARE
 
-    def prepare(self, table: B21Table) -> None:
+    def prepare(self, table: SimTable) -> None:
         pending = table.recorder.events
         at = self._shuffled(pending)
         assert at is not None
@@ -653,14 +653,14 @@ class ReshuffleSkipped(B21Plan):
         if new_dealer:
             burn(table)  # the new dealer still burns (681a.7(c)), from the old shoe
 
-    def finish(self, table: B21Table) -> None:
+    def finish(self, table: SimTable) -> None:
         table.cover_out = True  # reshuffled before the next round
 
     def own(self, played: PlayedB21Round) -> list[Expected]:
         return [("B21-SHOE-NO-RESHUFFLE", None)]
 
 
-class CardTheShoeCannotHold(B21Plan):
+class CardTheShoeCannotHold(Plan):
     """A card out of the shoe once more than its decks hold it, such as a fifth ace of spades
     from four decks: PA 681a.3(a) ("four or eight decks of cards"). Every copy of the card has
     already come out of this shoe; a stray one from another deck takes the place of the
@@ -669,7 +669,7 @@ class CardTheShoeCannotHold(B21Plan):
     name = "card_shoe_cannot_hold"
 
     @staticmethod
-    def _spent(preview: B21Preview) -> list[Card]:
+    def _spent(preview: Preview) -> list[Card]:
         shoe, out, decks = preview.now.shoe, preview.now.out, preview.rules.decks
         if shoe is None or not preview.dealt:
             return []
@@ -677,14 +677,14 @@ class CardTheShoeCannotHold(B21Plan):
         return sorted(card for card, count in seen.items() if count >= decks)
 
     @classmethod
-    def applies(cls, preview: B21Preview) -> bool:
+    def applies(cls, preview: Preview) -> bool:
         return bool(cls._spent(preview))
 
-    def __init__(self, preview: B21Preview, rng: random.Random) -> None:
+    def __init__(self, preview: Preview, rng: random.Random) -> None:
         super().__init__(preview, rng)
         self.card = rng.choice(self._spent(preview))
 
-    def prepare(self, table: B21Table) -> None:
+    def prepare(self, table: SimTable) -> None:
         shoe = table.shoe
         assert shoe is not None
         cards = list(shoe.cards)
@@ -698,7 +698,7 @@ class CardTheShoeCannotHold(B21Plan):
 # --- The table ------------------------------------------------------------------------------------
 
 
-class PaytableMisfit(B21Plan):
+class PaytableMisfit(Plan):
     """The table opens with a paytable for the other deck count, and pays from it: PA 681a.8(c)
     pairs paytables A-C with four decks and D-F with eight. The table's irregularity: its label
     has no round."""
@@ -707,11 +707,11 @@ class PaytableMisfit(B21Plan):
     at_opening = True
 
     @classmethod
-    def applies(cls, preview: B21Preview) -> bool:
+    def applies(cls, preview: Preview) -> bool:
         return False  # never a round's
 
     @classmethod
-    def open_table(cls, table: B21Table, rng: random.Random) -> tuple[str, ...]:
+    def open_table(cls, table: SimTable, rng: random.Random) -> tuple[str, ...]:
         decks = table.rule_set.decks
         letter = rng.choice([t.letter for t in BONUS_PAYTABLES.values() if t.decks != decks])
         table.rule_set = table.rule_set.with_options(paytable=letter, as_recorded=True)
@@ -723,20 +723,20 @@ DECKS_KEPT = timedelta(hours=24, minutes=5)
 """How long the decks stay in use, idle, when the dealer keeps them past the daily change."""
 
 
-class DecksKeptPast24Hours(B21Plan):
+class DecksKeptPast24Hours(Plan):
     """The table stands idle for a day and deals on from the same decks: PA 681a.3(c) ("shall
     be changed at least once every 24 hours"). After the round, both batches are changed."""
 
     name = "decks_kept_past_24_hours"
 
     @classmethod
-    def applies(cls, preview: B21Preview) -> bool:
+    def applies(cls, preview: Preview) -> bool:
         return preview.now.shoe is not None and bool(preview.dealt)
 
-    def prepare(self, table: B21Table) -> None:
+    def prepare(self, table: SimTable) -> None:
         table.recorder.now += DECKS_KEPT  # the clock only: every draw stays the preview's
 
-    def finish(self, table: B21Table) -> None:
+    def finish(self, table: SimTable) -> None:
         table.new_decks = {0, 1}
         load_shoe(table, "other")  # the new decks go in before the next round
 
@@ -744,7 +744,7 @@ class DecksKeptPast24Hours(B21Plan):
         return [("B21-SHOE-DECKS-UNCHANGED", None)]
 
 
-KINDS: tuple[type[B21Plan], ...] = (
+KINDS: tuple[type[Plan], ...] = (
     HandLeftStanding,
     FirstFourOutOfOrder,
     CardOnTheWrongHand,
@@ -772,7 +772,7 @@ KINDS: tuple[type[B21Plan], ...] = (
 # --- The dealer ----------------------------------------------------------------------------------
 
 
-def make_b21_label(table: B21Table, round_id: str, kind: str, found: list[Expected]) -> Label:
+def make_b21_label(table: SimTable, round_id: str, kind: str, found: list[Expected]) -> Label:
     """Return the label of one irregular round: every code, and the position if only one."""
     positions = {position for _, position in found}
     position = positions.pop() if len(positions) == 1 else None
@@ -781,12 +781,12 @@ def make_b21_label(table: B21Table, round_id: str, kind: str, found: list[Expect
 
 
 @dataclass
-class B21CarelessDealer:
+class CarelessDealer:
     """Deals one 21 Baccarat table's shift, now and then carelessly; labels go to ``labels``."""
 
-    table: B21Table
+    table: SimTable
     rate: float
-    kinds: tuple[type[B21Plan], ...]
+    kinds: tuple[type[Plan], ...]
     rng: random.Random
     """The dealer's own generator: whether and how to go wrong, never the table's play."""
     labels: list[Label] = field(default_factory=list)
@@ -799,14 +799,14 @@ class B21CarelessDealer:
             kind = self.rng.choice(openers)
             codes = kind.open_table(table, self.rng)
             self.labels.append(Label(table.table_id, None, kind.name, codes, None))
-        open_b21_table(table)
+        open_table(table)
         yield from observed(table, table.recorder.drain())  # type: ignore[arg-type]
         for _ in range(rounds):
             before = ShoeState.of(table)
-            between_b21_rounds(table)
+            between_rounds(table)
             self.round(before)
             yield from observed(table, table.recorder.drain())  # type: ignore[arg-type]
-        close_b21_table(table)
+        close_table(table)
         yield from observed(table, table.recorder.drain())  # type: ignore[arg-type]
 
     def round(self, before: ShoeState) -> None:
@@ -817,18 +817,18 @@ class B21CarelessDealer:
             if fitting:
                 plan = self.rng.choice(fitting)(preview, self.rng)
                 plan.prepare(self.table)
-                played = play_b21_round(self.table, plan)
+                played = play_round(self.table, plan)
                 plan.finish(self.table)
                 found = plan.expected(played)
                 if found:
                     label = make_b21_label(self.table, played.round_id, plan.name, found)
                     self.labels.append(label)
                 return
-        play_b21_round(self.table)
+        play_round(self.table)
 
-    def _preview(self, before: ShoeState) -> B21Preview:
+    def _preview(self, before: ShoeState) -> Preview:
         table = self.table
-        played = play_b21_round(fork(table, "seating"))
-        return B21Preview(
+        played = play_round(fork(table, "seating"))
+        return Preview(
             played, tuple(table.recorder.events), before, table.rule_set, ShoeState.of(table)
         )

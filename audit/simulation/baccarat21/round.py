@@ -34,7 +34,7 @@ from audit.games.baccarat21.settlement import (
 from audit.games.cards.deck import card_name
 from audit.games.money import to_dollars
 from audit.games.wagering import HOUSE
-from audit.simulation.baccarat21.table import DOLLAR, B21Player, B21Table
+from audit.simulation.baccarat21.table import DOLLAR, Player, SimTable
 
 _BONUS_ON = {Bet.PLAYER: Bet.BONUS_PLAYER, Bet.BANKER: Bet.BONUS_BANKER}
 _STEPS = (1, 1, 1, 1, 2, 2, 3, 5)
@@ -95,7 +95,7 @@ def settlement_order(wagers: list[Wager]) -> list[Wager]:
     )
 
 
-def _wagers(table: B21Table, player: B21Player) -> list[Wager]:
+def _wagers(table: SimTable, player: Player) -> list[Wager]:
     """Return one player's wagers this round: a main wager always (681a.6(c)), and the player's
     usual Tie and Bonus Wagers while the chips last (681a.6(d))."""
     rng = table.rng
@@ -111,7 +111,7 @@ def _wagers(table: B21Table, player: B21Player) -> list[Wager]:
 
 
 def _deal(
-    table: B21Table,
+    table: SimTable,
     round_id: str,
     bonus: bool,
     dealer: Dealer,
@@ -146,7 +146,7 @@ def _deal(
     return Deal(tuple(dealt), bonus)
 
 
-def _place(table: B21Table, round_id: str, wagers: Sequence[Wager]) -> None:
+def _place(table: SimTable, round_id: str, wagers: Sequence[Wager]) -> None:
     players = {p.seat: p.player_id for p in table.seating.players}
     for wager in wagers:
         table.emit_round(B21WagerPlaced, (1, 4), round_id, position=wager.position,
@@ -154,7 +154,7 @@ def _place(table: B21Table, round_id: str, wagers: Sequence[Wager]) -> None:
                          player_id=players[wager.position])  # fmt: skip
 
 
-def _take_back(table: B21Table, round_id: str, wagers: Sequence[Wager]) -> None:
+def _take_back(table: SimTable, round_id: str, wagers: Sequence[Wager]) -> None:
     players = {p.seat: p.player_id for p in table.seating.players}
     for wager in wagers:
         table.emit_round(B21WagerRemoved, (1, 4), round_id, position=wager.position,
@@ -163,7 +163,7 @@ def _take_back(table: B21Table, round_id: str, wagers: Sequence[Wager]) -> None:
 
 
 def _settle(
-    table: B21Table, round_id: str, settlement: RoundSettlement, dealer: Dealer = RULES
+    table: SimTable, round_id: str, settlement: RoundSettlement, dealer: Dealer = RULES
 ) -> None:
     """Record and pay each line of ``settlement`` (the lines as the dealer records them)."""
     players = {p.seat: p for p in table.seating.players}
@@ -185,7 +185,7 @@ def _settle(
             players[int(party)].chips += net
 
 
-def play_b21_round(table: B21Table, dealer: Dealer = RULES) -> PlayedB21Round:
+def play_round(table: SimTable, dealer: Dealer = RULES) -> PlayedB21Round:
     """Play the table's next round as ``dealer`` deals it; the events go to the table's
     recorder."""
     table.rounds += 1

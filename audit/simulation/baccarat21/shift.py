@@ -17,10 +17,10 @@ from collections.abc import Iterator
 from audit.events.envelope import Event
 from audit.events.table import TableClosed, TableOpened
 from audit.simulation.accounting import observed
-from audit.simulation.baccarat21.round import play_b21_round
+from audit.simulation.baccarat21.round import play_round
 from audit.simulation.baccarat21.shoe import change_dealer, keep_shoe, load_shoe
 from audit.simulation.baccarat21.table import (
-    B21Table,
+    SimTable,
     refresh_seating,
     seat_player,
     set_up_baccarat_table,
@@ -29,7 +29,7 @@ from audit.simulation.baccarat21.table import (
 __all__ = ["baccarat_table_events", "set_up_baccarat_table"]
 
 
-def open_b21_table(table: B21Table) -> None:
+def open_table(table: SimTable) -> None:
     """Open the table: its rules and dealer, the first players, the first shoe, the books."""
     table.dealer_id = table.dealers[0]
     table.emit(TableOpened, (0.001, 0.001), game="baccarat21", rule_set=table.rule_set.name,
@@ -42,7 +42,7 @@ def open_b21_table(table: B21Table) -> None:
         table.books.open()
 
 
-def between_b21_rounds(table: B21Table) -> None:
+def between_rounds(table: SimTable) -> None:
     """Let players come and go, keep the books, now and then change the dealer, keep the shoe."""
     table.recorder.wait(2, 8)
     refresh_seating(table)
@@ -53,24 +53,24 @@ def between_b21_rounds(table: B21Table) -> None:
     keep_shoe(table)
 
 
-def close_b21_table(table: B21Table) -> None:
+def close_table(table: SimTable) -> None:
     """Close the table: the last shift's closer and drop, then the table."""
     if table.books is not None:
         table.books.close()
     table.emit(TableClosed, (30, 120), table.floorperson)
 
 
-def baccarat_table_events(table: B21Table, rounds: int) -> Iterator[Event]:
+def baccarat_table_events(table: SimTable, rounds: int) -> Iterator[Event]:
     """Yield one table's events for the shift: opening, ``rounds`` rounds, closing.
 
     Give the table books first (:func:`~audit.simulation.accounting.keep_books`) to have
     its chips, slips and drop box recorded too.
     """
-    open_b21_table(table)
+    open_table(table)
     yield from observed(table, table.recorder.drain())  # type: ignore[arg-type]
     for _ in range(rounds):
-        between_b21_rounds(table)
-        play_b21_round(table)
+        between_rounds(table)
+        play_round(table)
         yield from observed(table, table.recorder.drain())  # type: ignore[arg-type]
-    close_b21_table(table)
+    close_table(table)
     yield from observed(table, table.recorder.drain())  # type: ignore[arg-type]

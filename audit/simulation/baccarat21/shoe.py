@@ -8,13 +8,13 @@ from audit.events.table import DealerChanged
 from audit.games.baccarat21.cards import shoe_cards
 from audit.games.baccarat21.shoe import COVER_MARGIN, cut_stack, insert_cover_card, shuffle_cards
 from audit.games.cards.deck import card_name
-from audit.simulation.baccarat21.table import B21Table
+from audit.simulation.baccarat21.table import SimTable
 
 _COVER_FROM_BOTTOM = {4: (26, 52), 8: (52, 78)}
 """Where dealers put the cover card: half a deck to a deck and a half above the bottom."""
 
 
-def load_shoe(table: B21Table, reason: str) -> None:
+def load_shoe(table: SimTable, reason: str) -> None:
     """Shuffle the next batch, cut it, insert the cover card, load the shoe and burn a card."""
     rng, rules = table.rng, table.rule_set
     table.batch = 1 - table.batch if rules.batches else 0  # 681a.3(b)(4): every other shoe
@@ -37,7 +37,7 @@ def load_shoe(table: B21Table, reason: str) -> None:
     burn(table)
 
 
-def burn(table: B21Table) -> None:
+def burn(table: SimTable) -> None:
     """Take the next card to the discard rack unseen (681a.7(c))."""
     assert table.shoe is not None
     card = table.shoe.cards[table.out]
@@ -46,7 +46,7 @@ def burn(table: B21Table) -> None:
     table.emit(CardBurned, (2, 5), card=card_name(card))
 
 
-def change_dealer(table: B21Table) -> None:
+def change_dealer(table: SimTable) -> None:
     """A relief dealer takes over; they burn a card before dealing (681a.7(c))."""
     outgoing = table.dealer_id
     table.dealer_id = table.rng.choice([d for d in table.dealers if d != outgoing])
@@ -55,7 +55,7 @@ def change_dealer(table: B21Table) -> None:
     table.burn_due = True
 
 
-def keep_shoe(table: B21Table) -> None:
+def keep_shoe(table: SimTable) -> None:
     """Before a round: reshuffle after the cover card came out (681a.5(f), 681a.7(d)), or when a
     floorperson orders it, and burn for a new dealer.
 

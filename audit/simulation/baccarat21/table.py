@@ -1,6 +1,6 @@
 """One simulated 21 Baccarat table: its rules and limits, its players, its shoe, its recorder.
 
-A :class:`B21Table` holds what :class:`~audit.simulation.accounting.TableBooks` reads
+A :class:`SimTable` holds what :class:`~audit.simulation.accounting.TableBooks` reads
 from any simulated table (``game``, ``table_id``, ``number``, ``rng``, ``emit``,
 ``floorperson``, ``dealer_id``, ``gaming_day``, ``seating.players``), and the
 shoe a round deals from.
@@ -36,7 +36,7 @@ _OPENING_SPREAD = 600.0
 
 
 @dataclass(frozen=True)
-class B21Rates:
+class Rates:
     """How often 21 Baccarat's players and dealers do each optional or rare thing."""
 
     four_decks: float = 0.4
@@ -58,7 +58,7 @@ class B21Rates:
 
 
 @dataclass
-class B21Player:
+class Player:
     """A seated player: one betting position, the chips in front of them, and their habits."""
 
     player_id: str
@@ -81,10 +81,10 @@ class B21Player:
 
 
 @dataclass
-class B21Seating:
+class Seating:
     """The players at the table."""
 
-    players: list[B21Player] = field(default_factory=list)
+    players: list[Player] = field(default_factory=list)
     arrivals: int = 0
 
     def free(self) -> list[int]:
@@ -94,7 +94,7 @@ class B21Seating:
 
 
 @dataclass
-class B21Table:
+class SimTable:
     """Everything one simulated 21 Baccarat table holds between its events."""
 
     game: ClassVar[str] = "baccarat21"
@@ -107,14 +107,14 @@ class B21Table:
     minimum: Cents
     maximum: Cents
     freq: Frequencies
-    rates: B21Rates
+    rates: Rates
     rng: random.Random
     recorder: Recorder
     gaming_day: date
     dealers: tuple[str, ...]
     floorperson: str
     dealer_id: str = ""
-    seating: B21Seating = field(default_factory=B21Seating)
+    seating: Seating = field(default_factory=Seating)
     rounds: int = 0
     """Rounds started this gaming day: the next round's number is one more."""
     books: TableBooks | None = None
@@ -147,7 +147,7 @@ class B21Table:
         return self.recorder.emit(event_type, seconds, self.dealer_id, round_id, **fields)
 
 
-def _rules(rng: random.Random, rates: B21Rates) -> tuple[RuleSet, dict[str, str]]:
+def _rules(rng: random.Random, rates: Rates) -> tuple[RuleSet, dict[str, str]]:
     decks = 4 if rng.random() < rates.four_decks else 8
     letter = rng.choice([t.letter for t in BONUS_PAYTABLES.values() if t.decks == decks])
     batches = rng.random() < rates.automated_shuffler
@@ -156,15 +156,15 @@ def _rules(rng: random.Random, rates: B21Rates) -> tuple[RuleSet, dict[str, str]
 
 
 def set_up_baccarat_table(
-    number: int, config: ShiftConfig, rng: random.Random, rates: B21Rates | None = None
-) -> B21Table:
+    number: int, config: ShiftConfig, rng: random.Random, rates: Rates | None = None
+) -> SimTable:
     """Return table ``B21-NN``: PA 681a with decks, paytable and shuffler drawn from ``rng``."""
-    rates = rates or B21Rates()
+    rates = rates or Rates()
     rule_set, options = _rules(rng, rates)
     minimum = rng.choice((10, 25, 25, 50, 100)) * DOLLAR
     table_id = f"B21-{number:02d}"
     opens = config.start + timedelta(seconds=rng.uniform(0, _OPENING_SPREAD))
-    return B21Table(
+    return SimTable(
         number=number,
         table_id=table_id,
         rule_set=rule_set,
@@ -181,7 +181,7 @@ def set_up_baccarat_table(
     )
 
 
-def seat_player(table: B21Table) -> B21Player | None:
+def seat_player(table: SimTable) -> Player | None:
     """Sit a new player on a free betting position; None if the table is full."""
     free = table.seating.free()
     if not free:
@@ -189,7 +189,7 @@ def seat_player(table: B21Table) -> B21Player | None:
     rng, rates = table.rng, table.rates
     unit = min(table.minimum * rng.choice((1, 1, 1, 2, 2, 4, 10)), table.maximum)
     table.seating.arrivals += 1
-    player = B21Player(
+    player = Player(
         player_id=f"player-b{table.number:02d}-{table.seating.arrivals:03d}",
         spots=(rng.choice(free),),
         chips=unit * rng.randint(8, 40),
@@ -202,7 +202,7 @@ def seat_player(table: B21Table) -> B21Player | None:
     return player
 
 
-def refresh_seating(table: B21Table) -> None:
+def refresh_seating(table: SimTable) -> None:
     """Between rounds: players without the minimum and the tired leave, newcomers sit down."""
     rng, freq = table.rng, table.freq
     table.seating.players[:] = [

@@ -23,13 +23,13 @@ from audit.games.baccarat21.rulesets import RuleSet
 from audit.games.baccarat21.settlement import Bet, RoundResult, Wager, settle_wager
 from audit.games.money import to_cents
 from audit.verification.baccarat21.emit import Emit
-from audit.verification.baccarat21.round_view import B21RoundView
+from audit.verification.baccarat21.round_view import RoundView
 
 _NAMES = {Hand.PLAYER: "Player's Hand", Hand.BANKER: "Banker's Hand"}
 _COUNTING_BETS = (Bet.PLAYER, Bet.BANKER, Bet.TIE)
 
 
-def _follows_counted(view: B21RoundView, deal: Deal, counted: Deal, rules: RuleSet) -> bool:
+def _follows_counted(view: RoundView, deal: Deal, counted: Deal, rules: RuleSet) -> bool:
     """Return whether a counting wager was settled as the counted deal settles it, where the
     rules' deal settles it otherwise (each wager's first settlement, as elsewhere)."""
     right, wrong = RoundResult.from_deal(deal), RoundResult.from_deal(counted)
@@ -53,7 +53,7 @@ def _follows_counted(view: B21RoundView, deal: Deal, counted: Deal, rules: RuleS
 
 
 def check_bonus_cards(
-    view: B21RoundView,
+    view: RoundView,
     deal: Deal,
     unflagged: list[tuple[B21CardDealt, int]],
     rules: RuleSet,

@@ -1,6 +1,6 @@
 """What verification knows about a 21 Baccarat table: its rules, its dealer, and its shoe.
 
-A :class:`B21TableContext` is built from the table's own events in order, so offline
+A :class:`TableContext` is built from the table's own events in order, so offline
 replay and the projections judge alike. The shoe's state spans rounds (a burn owed,
 a reshuffle due, the cards out of it so far), so it follows every fact of the table,
 table-level and round alike.
@@ -133,7 +133,7 @@ _SHOE_EVENTS = {
 
 
 @dataclass
-class B21TableContext:
+class TableContext:
     """One table's state as its events told it."""
 
     table_id: str

@@ -51,7 +51,7 @@ from audit.games.baccarat21.settlement import Bet
 from audit.games.cards.deck import Card, parse_card
 from audit.games.money import Cents
 from audit.verification.baccarat21.emit import Emit
-from audit.verification.baccarat21.round_view import B21RoundView
+from audit.verification.baccarat21.round_view import RoundView
 
 _NAMES = {Hand.PLAYER: "Player's Hand", Hand.BANKER: "Banker's Hand"}
 _BONUS_BET = {Hand.PLAYER: Bet.BONUS_PLAYER, Hand.BANKER: Bet.BONUS_BANKER}
@@ -92,7 +92,7 @@ class _Walk:
     """The recorded cards judged one by one, building the deal as the rules let it stand."""
 
     def __init__(
-        self, view: B21RoundView, rule: DrawRule, emit: Emit, order: DrawOrder = DrawOrder.ANY
+        self, view: RoundView, rule: DrawRule, emit: Emit, order: DrawOrder = DrawOrder.ANY
     ) -> None:
         self.view, self.rule, self.emit, self.order = view, rule, emit, order
         self.bonus = view.bonus_on_table()
@@ -264,7 +264,7 @@ class _Walk:
 
 
 def walk_deal(
-    view: B21RoundView, rule: DrawRule, emit: Emit, order: DrawOrder = DrawOrder.ANY
+    view: RoundView, rule: DrawRule, emit: Emit, order: DrawOrder = DrawOrder.ANY
 ) -> tuple[Deal, list[tuple[B21CardDealt, int]]]:
     """Report every card dealt against the rules; return the deal as the rules let it stand,
     and the Bonus-only cards not flagged so, each with its index in that deal."""
@@ -275,7 +275,7 @@ def walk_deal(
 
 
 def judge_deal(
-    view: B21RoundView, rule: DrawRule, emit: Emit, order: DrawOrder = DrawOrder.ANY
+    view: RoundView, rule: DrawRule, emit: Emit, order: DrawOrder = DrawOrder.ANY
 ) -> Deal:
     """Report every card dealt against the rules; return the deal as the rules let it stand."""
     return walk_deal(view, rule, emit, order)[0]

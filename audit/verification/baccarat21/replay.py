@@ -27,10 +27,10 @@ from audit.games.baccarat21.hands import describe_total
 from audit.games.baccarat21.settlement import Bet, RoundResult, Wager, settle_wager
 from audit.games.cards.deck import card_name, parse_card
 from audit.games.money import Cents, to_cents
-from audit.verification.baccarat21.context import B21TableContext
+from audit.verification.baccarat21.context import TableContext
 from audit.verification.baccarat21.drawing_checks import judge_deal
 from audit.verification.baccarat21.emit import Emit
-from audit.verification.baccarat21.round_view import B21RoundView, view_b21_round
+from audit.verification.baccarat21.round_view import RoundView, view_round
 from audit.verification.baccarat21.verify import StreamVerifier
 from audit.verification.findings import Finding
 from audit.verification.replay_model import (
@@ -73,7 +73,7 @@ def step_for(code: str) -> str:
     return next((step for prefix, step in _PREFIXES if code.startswith(prefix)), "other")
 
 
-def replay_b21_round(
+def replay_round(
     events: Iterable[Event],
     round_id: str,
     table_id: str | None = None,
@@ -96,12 +96,12 @@ def replay_b21_round(
         findings += [f for f in found if f.round_id == round_id]
     if stream[mine[-1]].type_name() != "round_completed":
         findings += [f for f in verifier.finish() if f.round_id == round_id]
-    context = verifier.contexts.get(table) or B21TableContext(table)
-    view = view_b21_round(stream[i] for i in mine)
+    context = verifier.contexts.get(table) or TableContext(table)
+    view = view_round(stream[i] for i in mine)
     return _build(view, context, findings)
 
 
-def _build(view: B21RoundView, context: B21TableContext, findings: list[Finding]) -> RoundReplay:
+def _build(view: RoundView, context: TableContext, findings: list[Finding]) -> RoundReplay:
     rules = context.ruleset
     lines: dict[str, list[str]] = {
         "round": [
@@ -161,7 +161,7 @@ def _hand(cards: Sequence[int]) -> str:
     return f"{shown} ({describe_total(cards)})" if cards else shown
 
 
-def _wagers(view: B21RoundView) -> list[str]:
+def _wagers(view: RoundView) -> list[str]:
     first = view.first_card
     rows = []
     for index, event in view.placed:
@@ -172,7 +172,7 @@ def _wagers(view: B21RoundView) -> list[str]:
     return rows or ["no wagers"]
 
 
-def _wager_facts(view: B21RoundView) -> list[Compared]:
+def _wager_facts(view: RoundView) -> list[Compared]:
     """Return each wager as data: PA 681a.6(b) wants it down before the first card."""
     first = view.first_card
     facts = []
@@ -188,7 +188,7 @@ def _wager_facts(view: B21RoundView) -> list[Compared]:
     return facts
 
 
-def _card_facts(view: B21RoundView, rule: DrawRule) -> list[Compared]:
+def _card_facts(view: RoundView, rule: DrawRule) -> list[Compared]:
     """Return each card as data: the hand it went to beside the hand the rules sent it to."""
     dealt: list[DealtCard] = []
     facts = []
@@ -215,7 +215,7 @@ def _card_facts(view: B21RoundView, rule: DrawRule) -> list[Compared]:
     return facts
 
 
-def _cards(view: B21RoundView, rule: DrawRule) -> list[str]:
+def _cards(view: RoundView, rule: DrawRule) -> list[str]:
     dealt: list[DealtCard] = []
     rows = []
     bonus = view.bonus_on_table()
@@ -240,7 +240,7 @@ def _cards(view: B21RoundView, rule: DrawRule) -> list[str]:
 
 
 def _settlement(
-    view: B21RoundView, result: RoundResult, paytable: BonusPaytable, facts: list[Compared]
+    view: RoundView, result: RoundResult, paytable: BonusPaytable, facts: list[Compared]
 ) -> list[str]:
     """Return each wager's settlement beside the engine's (PA 681a.8); note each in ``facts``."""
     recorded: dict[tuple[int, Bet], B21WagerSettled] = {

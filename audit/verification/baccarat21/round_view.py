@@ -18,7 +18,7 @@ from audit.games.money import Cents, to_cents
 
 
 @dataclass
-class B21RoundView:
+class RoundView:
     """Every fact of one round, by kind, each with its index in the round."""
 
     table_id: str
@@ -65,12 +65,12 @@ class B21RoundView:
         return sum(amount for (_, bet), amount in self.wagers().items() if bet in wanted)
 
 
-def view_b21_round(events: Iterable[Event]) -> B21RoundView:
+def view_round(events: Iterable[Event]) -> RoundView:
     """Gather one round's events (all with the same table and round id) into a view."""
     ordered = list(events)
     if not ordered or ordered[0].round_id is None:
         raise ValueError("a round view needs the events of one round")
-    view = B21RoundView(ordered[0].table_id, ordered[0].round_id)
+    view = RoundView(ordered[0].table_id, ordered[0].round_id)
     for index, event in enumerate(ordered):
         view.events.append(event)
         if isinstance(event, B21WagerPlaced):

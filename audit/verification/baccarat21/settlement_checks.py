@@ -23,7 +23,7 @@ from audit.games.baccarat21.settlement import (
 )
 from audit.games.money import Cents, format_cents, to_cents
 from audit.verification.baccarat21.emit import Emit
-from audit.verification.baccarat21.round_view import B21RoundView
+from audit.verification.baccarat21.round_view import RoundView
 
 _OUTCOME_RULE = {
     Bet.PLAYER: "player-wager",
@@ -89,7 +89,7 @@ def _repeated(event: B21WagerSettled, first: B21WagerSettled, emit: Emit) -> Non
     )
 
 
-def check_settlement(view: B21RoundView, deal: Deal, rules: RuleSet, emit: Emit) -> None:
+def check_settlement(view: RoundView, deal: Deal, rules: RuleSet, emit: Emit) -> None:
     """Report wagers settled with the wrong outcome or money, never settled, or never placed."""
     placed = view.wagers()
     settled: dict[tuple[int, Bet], B21WagerSettled] = {}

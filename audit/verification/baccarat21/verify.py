@@ -23,11 +23,11 @@ from audit.events.envelope import Event
 from audit.games.baccarat21.shoe import COVER_MARGIN
 from audit.games.cards.deck import parse_card
 from audit.verification.baccarat21.bonus_card_checks import check_bonus_cards
-from audit.verification.baccarat21.context import B21TableContext
+from audit.verification.baccarat21.context import TableContext
 from audit.verification.baccarat21.drawing_checks import walk_deal
 from audit.verification.baccarat21.emit import Emit
 from audit.verification.baccarat21.kinds import KINDS
-from audit.verification.baccarat21.round_view import B21RoundView, view_b21_round
+from audit.verification.baccarat21.round_view import RoundView, view_round
 from audit.verification.baccarat21.settlement_checks import check_settlement
 from audit.verification.baccarat21.wager_checks import check_wagers
 from audit.verification.findings import Finding, Money
@@ -44,7 +44,7 @@ SHOE_BREACHES = {
 """The engine's shoe rule keys (audit/games/baccarat21/shoe.py) -> finding codes."""
 
 
-def verify_b21_round(view: B21RoundView, context: B21TableContext) -> list[Finding]:
+def verify_b21_round(view: RoundView, context: TableContext) -> list[Finding]:
     """Return every finding in one round's wagers, cards and settlement. Pure."""
     emit = Emit(
         context.table_id, context.ruleset, view.round_id, view.dealer_id or context.dealer_id,
@@ -86,26 +86,26 @@ def _check_shoe_setup(event: Event, emit: Emit) -> None:
 
 
 @dataclass(frozen=True)
-class B21TableState:
+class TableState:
     """One table's part of a :class:`StreamVerifier`: its context, open rounds and their copies."""
 
-    context: B21TableContext | None
+    context: TableContext | None
     open_rounds: dict[tuple[str, str], list[Event]]
-    opened_with: dict[tuple[str, str], B21TableContext]
+    opened_with: dict[tuple[str, str], TableContext]
 
 
 class StreamVerifier:
     """Judges the 21 Baccarat tables' facts one at a time, keeping each table's context."""
 
     def __init__(self) -> None:
-        self.contexts: dict[str, B21TableContext] = {}
+        self.contexts: dict[str, TableContext] = {}
         self.open_rounds: dict[tuple[str, str], list[Event]] = {}
-        self._opened_with: dict[tuple[str, str], B21TableContext] = {}
+        self._opened_with: dict[tuple[str, str], TableContext] = {}
         """Each open round's table as it stood when the round began."""
 
     def feed(self, event: Event) -> list[Finding]:
         """Take one fact; return the findings it completes (often none)."""
-        context = self.contexts.setdefault(event.table_id, B21TableContext(event.table_id))
+        context = self.contexts.setdefault(event.table_id, TableContext(event.table_id))
         if event.round_id is None:
             return self._table_event(event, context)
         key = (event.table_id, event.round_id)
@@ -115,19 +115,19 @@ class StreamVerifier:
         round_events.append(event)
         findings = self._shoe(event, context, round_events)
         if event.type_name() == "round_completed":
-            view = view_b21_round(self.open_rounds.pop(key))
+            view = view_round(self.open_rounds.pop(key))
             findings += verify_b21_round(view, self._opened_with.pop(key, context))
         return findings
 
-    def table_state(self, table_id: str) -> B21TableState:
+    def table_state(self, table_id: str) -> TableState:
         """Return all this verifier holds of one table: what a replay starting here needs."""
-        return B21TableState(
+        return TableState(
             self.contexts.get(table_id),
             {key: held for key, held in self.open_rounds.items() if key[0] == table_id},
             {key: held for key, held in self._opened_with.items() if key[0] == table_id},
         )
 
-    def restore_table(self, table_id: str, state: B21TableState) -> None:
+    def restore_table(self, table_id: str, state: TableState) -> None:
         """Take up a table as :meth:`table_state` returned it (a replay's starting point)."""
         if state.context is not None:
             self.contexts[table_id] = state.context
@@ -141,7 +141,7 @@ class StreamVerifier:
             findings += self._close_rounds(table_id)
         return findings
 
-    def _table_event(self, event: Event, context: B21TableContext) -> list[Finding]:
+    def _table_event(self, event: Event, context: TableContext) -> list[Finding]:
         kind = event.type_name()
         emit = Emit(event.table_id, context.ruleset, None, context.dealer_id, context.gaming_day)
         observed = observation(event)
@@ -172,12 +172,12 @@ class StreamVerifier:
         return emit.findings
 
     def _shoe(
-        self, event: Event, context: B21TableContext, round_events: list[Event]
+        self, event: Event, context: TableContext, round_events: list[Event]
     ) -> list[Finding]:
         breaches = context.observe(event)
         if not breaches:
             return []
-        view = view_b21_round(round_events)
+        view = view_round(round_events)
         emit = Emit(
             event.table_id, context.ruleset, event.round_id, view.dealer_id or context.dealer_id,
             context.gaming_day, round_events,
@@ -199,7 +199,7 @@ class StreamVerifier:
     def _close_rounds(self, table_id: str) -> list[Finding]:
         findings: list[Finding] = []
         for key in [k for k in self.open_rounds if k[0] == table_id]:
-            view = view_b21_round(self.open_rounds.pop(key))
+            view = view_round(self.open_rounds.pop(key))
             context = self._opened_with.pop(key, None) or self.contexts[table_id]
             findings += verify_b21_round(view, context)
             if view.completed is None:
@@ -236,7 +236,7 @@ _SHOE_EXPECTED = {
 }
 
 
-def _shoe_recorded(key: str, event: Event, context: B21TableContext) -> str:
+def _shoe_recorded(key: str, event: Event, context: TableContext) -> str:
     if key == "batches":
         return _SHOE_RECORDED[key].format(getattr(event, "batch", "?"))
     card = getattr(event, "card", None)
@@ -246,7 +246,7 @@ def _shoe_recorded(key: str, event: Event, context: B21TableContext) -> str:
     return recorded
 
 
-def _shoe_expected(key: str, context: B21TableContext) -> str:
+def _shoe_expected(key: str, context: TableContext) -> str:
     return _SHOE_EXPECTED[key].format(context.decks)
 
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 from audit.games.baccarat21.settlement import MAIN_BETS
 from audit.games.money import to_cents
 from audit.verification.baccarat21.emit import Emit
-from audit.verification.baccarat21.round_view import B21RoundView
+from audit.verification.baccarat21.round_view import RoundView
 
 
-def check_wagers(view: B21RoundView, emit: Emit) -> None:
+def check_wagers(view: RoundView, emit: Emit) -> None:
     """Report wagers placed after the first card, and optional wagers without a main wager."""
     first = view.first_card
     for index, event in view.placed:

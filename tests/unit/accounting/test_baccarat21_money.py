@@ -5,18 +5,18 @@ from __future__ import annotations
 from audit.accounting.baccarat21 import Baccarat21Money
 from audit.accounting.ledger import HoldBand, ReplayedWin
 from audit.games.baccarat21.settlement import Bet
-from tests.unit.baccarat21_verify.rounds import B21Table
+from tests.unit.baccarat21_verify.rounds import Table
 
 
-def _read(table: B21Table) -> tuple[ReplayedWin, HoldBand]:
+def _read(table: Table) -> tuple[ReplayedWin, HoldBand]:
     money, replay, band = Baccarat21Money(), ReplayedWin(), HoldBand()
     for event in table.events:
         money.observe(event, replay, band)
     return replay, band
 
 
-def _paid_twice(times: int) -> B21Table:
-    table = B21Table().open()
+def _paid_twice(times: int) -> Table:
+    table = Table().open()
     round_id = table.round(
         [(3, Bet.PLAYER, 40_00), (1, Bet.BANKER, 10_00)], "P TS, B 9H, P 9D, B 8C", complete=False
     )
@@ -45,7 +45,7 @@ def test_a_repeat_is_judged_within_its_round():
 
 
 def test_a_wager_taken_back_is_no_longer_staked_in_the_band():
-    table = B21Table().open()
+    table = Table().open()
     table.round(
         [(1, Bet.BANKER, 10_00), (1, Bet.TIE, 5_00)],
         "P TS, B 9H, P 9D, B 8C",

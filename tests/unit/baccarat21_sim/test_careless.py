@@ -12,7 +12,7 @@ import pytest
 
 from audit.accounting.controls import STATISTICAL_CODES
 from audit.events.envelope import Event
-from audit.simulation.baccarat21.careless import KINDS, B21Plan
+from audit.simulation.baccarat21.careless import KINDS, Plan
 from audit.simulation.irregular_common import Label
 from audit.simulation.irregularities import careless_shift
 from audit.simulation.scoring import score, verify_for_scoring
@@ -26,7 +26,7 @@ MIXED = ShiftConfig(tables=8, rounds_per_table=40, games=(("paigow", 0.5), ("bac
 
 
 @cache
-def forced(kind: type[B21Plan]) -> tuple[list[Event], list[Label], list[Finding]]:
+def forced(kind: type[Plan]) -> tuple[list[Event], list[Label], list[Finding]]:
     """Play the irregularity on every round it fits; return events, labels and findings."""
     events, labels = careless_shift(
         FORCED, random.Random(SEED), 1.0, b21_kinds=(kind,), variances=False

@@ -16,7 +16,7 @@ from audit.games.cards.deck import parse_cards
 from audit.games.money import to_cents
 from audit.simulation.accounting import keep_books
 from audit.simulation.baccarat21.shift import baccarat_table_events, set_up_baccarat_table
-from audit.simulation.baccarat21.table import B21Rates
+from audit.simulation.baccarat21.table import Rates
 from audit.simulation.count_room import closing_time, count_room
 from audit.simulation.shift import ShiftConfig
 
@@ -126,7 +126,7 @@ def test_a_new_dealer_burns_before_dealing():
 
 
 def test_a_face_up_card_is_discarded_and_not_dealt():
-    _, _, events = play(11, rounds=80, rates=B21Rates(face_up_card=0.05))
+    _, _, events = play(11, rounds=80, rates=Rates(face_up_card=0.05))
     found = [e for e in events if e.type == "card_found_face_up"]
     assert found
     assert {e.disposition for e in found} == {"discarded"}

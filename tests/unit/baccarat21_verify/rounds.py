@@ -29,7 +29,7 @@ def parse_deal(text: str) -> list[tuple[str, Hand, bool | None]]:
     return found
 
 
-class B21Table:
+class Table:
     """Records facts for one table with consecutive seq numbers and a moving clock."""
 
     def __init__(self, table_id: str = "B21-01", **options: str) -> None:
@@ -84,7 +84,7 @@ class B21Table:
         if burn:
             self.add("card_burned")
 
-    def open(self, **load: Any) -> B21Table:
+    def open(self, **load: Any) -> Table:
         self.add(
             "table_opened",
             game="baccarat21",

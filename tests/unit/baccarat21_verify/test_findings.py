@@ -8,7 +8,7 @@ import pytest
 
 from audit.games.baccarat21.settlement import Bet
 from audit.verification.baccarat21.kinds import KINDS
-from tests.unit.baccarat21_verify.rounds import B21Table, codes
+from tests.unit.baccarat21_verify.rounds import Table, codes
 
 P, B, T, BP, BB = Bet.PLAYER, Bet.BANKER, Bet.TIE, Bet.BONUS_PLAYER, Bet.BONUS_BANKER
 
@@ -19,7 +19,7 @@ def only(findings, code):
 
 
 def test_a_clean_round_has_no_finding():
-    table = B21Table().open()
+    table = Table().open()
     table.round(
         [(1, P, 100_00), (1, BP, 5_00), (2, B, 25_00), (2, T, 5_00)],
         "P AS, B 6H, P KD, B 6C, B+ 4S",
@@ -31,7 +31,7 @@ def test_a_clean_round_has_no_finding():
 
 def test_deal_order_player_banker_player_banker():
     """681a.7(e): Player, Banker, Player, Banker. Reported once for the round."""
-    table = B21Table().open()
+    table = Table().open()
     table.round([(1, B, 100_00)], "P TS, P 5D, B 9H, B 9C, P 2S")
     finding = only(table.findings(), "B21-DEAL-ORDER")
     assert finding.rule == "PA 681a.7(e)"
@@ -41,20 +41,20 @@ def test_deal_order_player_banker_player_banker():
 def test_the_banker_may_draw_before_the_player():
     """681a.7(g) draws "one additional card ... to the Player or Banker Hand" and gives no
     order; only the first four cards have one (681a.7(e))."""
-    table = B21Table().open()
+    table = Table().open()
     table.round([(1, B, 100_00)], "P TS, B 2H, P 3D, B 2C, B 3H, P 2S")
     assert table.findings() == []
 
 
 def test_after_a_natural_either_bonus_card_may_come_first():
     """681a.7(f)(2): one card "to the Player's Hand or Banker's Hand", no order either."""
-    table = B21Table().open()
+    table = Table().open()
     table.round([(1, P, 10_00), (1, BP, 5_00)], "P AS, B 9H, P AD, B 5C, B+ 2C, P+ 2S")
     assert table.findings() == []
 
 
 def test_the_player_first_is_a_house_procedure_option():
-    table = B21Table(draw_order="player_first").open()
+    table = Table(draw_order="player_first").open()
     table.round([(1, B, 100_00)], "P TS, B 2H, P 3D, B 2C, B 3H, P 2S")
     finding = only(table.findings(), "B21-DEAL-ORDER")
     assert finding.rule == "PA 681a.7(g) (which gives no order; the house's draw_order option)"
@@ -64,7 +64,7 @@ def test_the_player_first_is_a_house_procedure_option():
 def test_a_card_drawn_to_a_17_is_discarded_and_does_not_count():
     """681a.9(b): "has 17 and the dealer accidentally draws an additional card, the card shall
     be placed in the discard rack". Settled on 17 against 17, the tie stands."""
-    table = B21Table().open()
+    table = Table().open()
     table.round([(3, P, 50_00)], "P TS, B 9H, P 7D, B 8C, P 4S", settle_as="P TS, B 9H, P 7D, B 8C")
     finding = only(table.findings(), "B21-DRAW-EXTRA")
     assert finding.rule == "PA 681a.9(b)"
@@ -76,7 +76,7 @@ def test_a_card_called_for_the_player_laid_on_the_banker_is_judged_on_the_player
     """The Player's 12 is owed a card (681a.7(g)), the Banker's 18 none; the dealer lays the
     Player's card, 9S, on the Banker and stops. The rules send it to the Player (681a.7(b)):
     Player 21 beats Banker 18, and so it was settled."""
-    table = B21Table().open()
+    table = Table().open()
     table.round(
         [(1, B, 10_00), (2, P, 10_00)],
         "P TS, B 9H, P 2D, B 9C, B 9S",
@@ -94,7 +94,7 @@ def test_a_card_called_for_the_player_laid_on_the_banker_is_judged_on_the_player
 def test_a_card_laid_on_the_wrong_hand_settled_as_laid():
     """Settled as laid (Banker 18 + 5S = 23, over), the Player's 12 wins; where the rules send
     the card, the Player's 17 loses to 18. The settlement findings carry the money."""
-    table = B21Table().open()
+    table = Table().open()
     table.round([(1, B, 10_00), (2, P, 10_00)], "P TS, B 9H, P 2D, B 9C, B 5S")
     found = table.findings()
     assert codes(found) == ["B21-CARD-WRONG-HAND", "B21-SETTLE-OUTCOME", "B21-SETTLE-OUTCOME"]
@@ -103,7 +103,7 @@ def test_a_card_laid_on_the_wrong_hand_settled_as_laid():
 
 def test_a_card_on_the_wrong_hand_then_the_called_hand_takes_its_own():
     """Then the misplaced card was drawn to a hand that must stand: 681a.9(b)."""
-    table = B21Table().open()
+    table = Table().open()
     table.round(
         [(1, B, 10_00)],
         "P TS, B 9H, P 2D, B 9C, B 9S, P 5S",
@@ -115,7 +115,7 @@ def test_a_card_on_the_wrong_hand_then_the_called_hand_takes_its_own():
 
 def test_one_additional_card_then_the_hand_stands():
     """681a.7(g), read as written: "one additional card"; a second is a draw error."""
-    table = B21Table().open()
+    table = Table().open()
     table.round(
         [(1, B, 10_00)],
         "P TS, B 9H, P 2D, B 8C, P 3S, P 2H",
@@ -127,7 +127,7 @@ def test_one_additional_card_then_the_hand_stands():
 
 def test_a_hand_under_17_left_standing():
     """681a.7(g): a hand "less than a soft or hard 17" draws."""
-    table = B21Table().open()
+    table = Table().open()
     table.round([(1, B, 10_00)], "P TS, B 9H, P 5D, B 8C")
     finding = only(table.findings(), "B21-DRAW-STOOD")
     assert finding.rule == "PA 681a.7(g)"
@@ -136,7 +136,7 @@ def test_a_hand_under_17_left_standing():
 
 def test_no_card_after_a_natural_without_a_bonus_wager():
     """681a.7(f)(1): "no additional cards may be dealt to either hand"."""
-    table = B21Table().open()
+    table = Table().open()
     table.round([(1, P, 10_00)], "P AS, B 9H, P KD, B 5C, B 4S", settle_as="P AS, B 9H, P KD, B 5C")
     finding = only(table.findings(), "B21-DRAW-AFTER-NATURAL")
     assert finding.rule == "PA 681a.7(f)(1)"
@@ -146,7 +146,7 @@ def test_a_bonus_only_card_counted_for_the_main_wager():
     """681a.7(f)(2): after a natural, the card "shall count only for purposes of the Bonus
     Wager". The settlement shows it counted: the Banker's 14 + 9S = 23 lost to the Player's
     natural 12 (two aces), where 14 beats 12."""
-    table = B21Table().open()
+    table = Table().open()
     table.round(
         [(1, P, 10_00), (2, B, 10_00), (2, BB, 5_00)], "P AS, B 9H, P AD, B 5C, P+ 2S, B 9S"
     )
@@ -164,7 +164,7 @@ def test_a_bonus_only_card_counted_for_the_main_wager():
 def test_a_bonus_only_card_not_flagged_but_not_counted_is_a_data_note(recorded, flag):
     """The flag is the device's and optional: settled as the rules say, the card was not
     counted, whatever the flag. Recorded as counting, or not flagged at all, it is a note."""
-    table = B21Table().open()
+    table = Table().open()
     table.round(
         [(1, P, 10_00), (2, B, 10_00), (2, BB, 5_00)],
         f"P AS, B 9H, P AD, B 5C, P+ 2S, {recorded} 9S",
@@ -180,14 +180,14 @@ def test_a_bonus_only_card_not_flagged_but_not_counted_is_a_data_note(recorded, 
 
 
 def test_a_counting_card_with_no_flag_is_no_finding():
-    table = B21Table().open()
+    table = Table().open()
     table.round([(1, B, 10_00)], "P? TS, B? 9H, P? 5D, B? 8C, P? 2S")
     assert table.findings() == []
 
 
 def test_a_counting_card_recorded_as_bonus_only():
     """With no natural, 681a.7(g)'s card counts for every wager."""
-    table = B21Table().open()
+    table = Table().open()
     table.round([(1, B, 10_00)], "P TS, B 9H, P 5D, B 8C, P+ 9S")
     finding = only(table.findings(), "B21-BONUS-CARD-MISMARKED")
     assert finding.rule == "PA 681a.7(f)(2)"
@@ -195,7 +195,7 @@ def test_a_counting_card_recorded_as_bonus_only():
 
 def test_the_bonus_card_owed_after_a_natural():
     """681a.7(f)(2): with a Bonus Wager, a hand under 17 gets one card for the Bonus."""
-    table = B21Table().open()
+    table = Table().open()
     table.round([(1, P, 10_00), (2, BB, 5_00), (2, B, 10_00)], "P AS, B 9H, P KD, B 5C")
     finding = only(table.findings(), "B21-BONUS-CARD-MISSING")
     assert (finding.at_stake, finding.exposure) == (0, Decimal("5.00"))
@@ -203,7 +203,7 @@ def test_the_bonus_card_owed_after_a_natural():
 
 def test_a_face_up_card_used():
     """681a.9(a): "A card found face up in the shoe may not be used in that round"."""
-    table = B21Table().open()
+    table = Table().open()
     table.round(
         [(1, P, 10_00)],
         "P 9C, B 9H, P 8D, B 8C",
@@ -215,7 +215,7 @@ def test_a_face_up_card_used():
 
 
 def test_a_face_up_card_discarded_is_no_finding():
-    table = B21Table().open()
+    table = Table().open()
     table.round(
         [(1, P, 10_00)],
         "P 9C, B 9H, P 8D, B 8C",
@@ -226,13 +226,13 @@ def test_a_face_up_card_discarded_is_no_finding():
 
 def test_no_burn_after_loading():
     """681a.7(c): "the dealer shall remove the first card and place it in the discard rack"."""
-    table = B21Table().open(burn=False)
+    table = Table().open(burn=False)
     table.round([(1, P, 10_00)], "P 9C, B 9H, P 8D, B 8C")
     assert only(table.findings(), "B21-SHOE-NO-BURN").rule == "PA 681a.7(c)"
 
 
 def test_a_new_dealer_burns():
-    table = B21Table().open()
+    table = Table().open()
     table.add("dealer_changed", outgoing_dealer_id="dealer-1", incoming_dealer_id="dealer-2")
     table.round([(1, P, 10_00)], "P 9C, B 9H, P 8D, B 8C")
     finding = only(table.findings(), "B21-SHOE-NO-BURN")
@@ -241,7 +241,7 @@ def test_a_new_dealer_burns():
 
 def test_no_reshuffle_after_the_cover_card():
     """681a.7(d): the round the cover card came out in is completed, then reshuffle."""
-    table = B21Table().open()
+    table = Table().open()
     table.round(
         [(1, P, 10_00)], "P 9C, B 9H, P 8D, B 8C", before_cards=[("cover_card_appeared", {})]
     )
@@ -251,7 +251,7 @@ def test_no_reshuffle_after_the_cover_card():
 
 
 def test_a_reshuffle_after_the_cover_card_is_clean():
-    table = B21Table().open()
+    table = Table().open()
     table.round(
         [(1, P, 10_00)], "P 9C, B 9H, P 8D, B 8C", before_cards=[("cover_card_appeared", {})]
     )
@@ -262,7 +262,7 @@ def test_a_reshuffle_after_the_cover_card_is_clean():
 
 def test_two_batches_alternate():
     """681a.3(b)(4): "each batch being used for every other dealing shoe"."""
-    table = B21Table(batches="true").open(batch=0)
+    table = Table(batches="true").open(batch=0)
     table.load(batch=0)
     finding = only(table.findings(), "B21-SHOE-BATCH")
     assert (finding.rule, finding.round_id) == ("PA 681a.3(b)", None)
@@ -271,7 +271,7 @@ def test_two_batches_alternate():
 def test_a_paytable_for_eight_decks_at_a_four_deck_table():
     """681a.8(c): paytables A-C go with four decks, D-F with eight. Reported when the table
     opens, and the table is judged with the paytable it pays: a straight at 11 to 1 on E."""
-    table = B21Table(decks="4", paytable="E").open()
+    table = Table(decks="4", paytable="E").open()
     table.round(
         [(1, P, 10_00), (1, BP, 10_00)],
         "P 5S, B 9H, P 6D, B 8C, P 7S",
@@ -285,28 +285,28 @@ def test_a_paytable_for_eight_decks_at_a_four_deck_table():
 
 def test_an_option_the_rules_do_not_allow_is_reported_not_refused():
     """681a.3(a): four or eight decks. Six is left out, and the table judged with eight."""
-    table = B21Table(decks="6").open(decks=8)
+    table = Table(decks="6").open(decks=8)
     finding = only(table.findings(), "B21-TABLE-OPTIONS")
     assert (finding.rule, finding.recorded) == ("PA 681a.3(a)", "decks '6'")
     assert finding.expected == "judged with decks 8"
 
 
 def test_an_unknown_option_is_reported_and_the_thresholds_are_known():
-    table = B21Table(paytabel="B", variance_report_over="10").open()
+    table = Table(paytabel="B", variance_report_over="10").open()
     finding = only(table.findings(), "B21-TABLE-OPTIONS")
     assert finding.recorded == "option paytabel='B'"
     assert "ignored" in finding.expected
 
 
 def test_the_decks_of_the_table():
-    table = B21Table().open(decks=4)
+    table = Table().open(decks=4)
     assert only(table.findings(), "B21-SHOE-DECKS").rule == "PA 681a.3(a)"
 
 
 def test_a_fifth_ace_of_spades_from_four_decks():
     """681a.3(a): four decks hold the ace of spades four times. The burn's card counts; the
     fifth ace is the card the shoe cannot hold, with the round's wagers at stake."""
-    table = B21Table(decks="4", paytable="A").open(burn=False)
+    table = Table(decks="4", paytable="A").open(burn=False)
     table.add("card_burned", card="AS")
     table.round([(1, P, 10_00)], "P AS, B 9H, P 5D, B 8C, P AS")
     round_id = table.round([(2, B, 30_00), (2, T, 5_00)], "P 9C, B AS, P 8D, B AS")
@@ -321,7 +321,7 @@ def test_a_fifth_ace_of_spades_from_four_decks():
 
 
 def test_eight_decks_hold_eight_and_a_new_shoe_starts_the_count_again():
-    table = B21Table().open()
+    table = Table().open()
     for _ in range(4):
         table.round([(1, P, 10_00)], "P AS, B 9H, P 5D, B 8C, P AS")
     table.load()
@@ -330,7 +330,7 @@ def test_eight_decks_hold_eight_and_a_new_shoe_starts_the_count_again():
 
 
 def test_a_face_up_card_dealt_is_one_card_out_of_the_shoe():
-    table = B21Table(decks="4", paytable="A").open()
+    table = Table(decks="4", paytable="A").open()
     table.round([(1, P, 10_00)], "P AS, B 9H, P 5D, B 8C, P AS")
     table.round(
         [(1, P, 10_00)],
@@ -349,7 +349,7 @@ def _dealt_at(table, hours: float) -> None:
 
 def test_the_decks_changed_every_24_hours():
     """681a.3(c): "changed at least once every 24 hours". Reported once for the decks."""
-    table = B21Table().open(new_decks=True)
+    table = Table().open(new_decks=True)
     table.round([(1, P, 10_00)], "P 9C, B 9H, P 8D, B 8C")
     _dealt_at(table, 24)
     stale = table.round([(1, P, 10_00)], "P 9S, B 9D, P 8H, B 8S")
@@ -359,7 +359,7 @@ def test_the_decks_changed_every_24_hours():
 
 
 def test_new_decks_within_24_hours_are_clean():
-    table = B21Table().open(new_decks=True)
+    table = Table().open(new_decks=True)
     _dealt_at(table, 23)
     table.load(new_decks=True)
     _dealt_at(table, 23)
@@ -368,7 +368,7 @@ def test_new_decks_within_24_hours_are_clean():
 
 
 def test_decks_whose_opening_was_never_recorded_are_not_judged():
-    table = B21Table().open()
+    table = Table().open()
     _dealt_at(table, 48)
     table.round([(1, P, 10_00)], "P 9S, B 9D, P 8H, B 8S")
     assert table.findings() == []
@@ -376,19 +376,19 @@ def test_decks_whose_opening_was_never_recorded_are_not_judged():
 
 def test_the_cut_ten_cards_in():
     """681a.5(c): "at least ten cards in from the top or the bottom"."""
-    table = B21Table().open(cut_at=5)
+    table = Table().open(cut_at=5)
     assert only(table.findings(), "B21-SHOE-CUT").rule == "PA 681a.5(c)"
 
 
 def test_the_cover_card_ten_cards_above_the_bottom():
     """681a.5(d): "at least 10 cards above the bottom of the stack"."""
-    table = B21Table().open(cover_from_bottom=8)
+    table = Table().open(cover_from_bottom=8)
     assert only(table.findings(), "B21-SHOE-COVER-CARD").rule == "PA 681a.5(d)"
 
 
 def test_a_wager_after_the_first_card():
     """681a.6(b): "All wagers shall be placed prior to the first card being dealt"."""
-    table = B21Table().open()
+    table = Table().open()
     table.round([(1, B, 10_00)], "P TS, B 9H, P 5D, B 8C, P 2S", late=[(2, P, 40_00)])
     finding = only(table.findings(), "B21-WAGER-LATE")
     assert (finding.rule, finding.position, finding.at_stake) == (
@@ -401,7 +401,7 @@ def test_a_wager_after_the_first_card():
 def test_a_wager_taken_back_after_the_first_card():
     """681a.6(b): a player "may not ... remove ... any wagers that have been made until a
     decision has been rendered". What stayed on the layout is settled and judged."""
-    table = B21Table().open()
+    table = Table().open()
     round_id = table.round(
         [(1, B, 10_00), (1, T, 5_00)], "P TS, B 9H, P 5D, B 8C, P 2S", complete=False
     )
@@ -421,7 +421,7 @@ def test_a_wager_taken_back_after_the_first_card():
 def test_a_wager_taken_back_before_the_first_card():
     """681a.6(b) names no moment before which a wager may be taken back: read as written, a
     warning before the first card. Half the Player Wager stays and is settled on its own."""
-    table = B21Table().open()
+    table = Table().open()
     round_id = table.round(
         [(2, P, 40_00)],
         "P TS, B 9H, P 9D, B 8C",
@@ -439,7 +439,7 @@ def test_a_wager_taken_back_before_the_first_card():
 def test_an_optional_wager_needs_a_main_wager():
     """681a.6(d): optional wagers are offered "to each player who placed a wager in accordance
     with subsection (c)"."""
-    table = B21Table().open()
+    table = Table().open()
     table.round([(1, B, 10_00), (3, T, 5_00)], "P TS, B 9H, P 5D, B 8C, P 2S")
     finding = only(table.findings(), "B21-WAGER-NO-MAIN")
     assert (finding.rule, finding.position) == ("PA 681a.6(d)", 3)
@@ -447,7 +447,7 @@ def test_an_optional_wager_needs_a_main_wager():
 
 def test_the_wrong_outcome():
     """681a.7(i)(3): both hands over 21, the lower total wins."""
-    table = B21Table().open()
+    table = Table().open()
     table.round(
         [(4, P, 20_00)],
         "P TS, B 9H, P 5D, B 5C, P 8S, B KS",
@@ -466,7 +466,7 @@ def test_the_wrong_outcome():
 def test_a_win_on_17_pays_1_to_2():
     """681a.8(a): "except when the Player's Hand or Banker's Hand wins with a 17 which shall pay
     at odds of 1 to 2"."""
-    table = B21Table().open()
+    table = Table().open()
     table.round(
         [(2, B, 100_00)], "P TS, B 9H, P 6D, B 8C, P 9S", settled={(2, B): ("win", 100_00, 0, 0)}
     )
@@ -481,7 +481,7 @@ def test_a_win_on_17_pays_1_to_2():
 
 def test_the_bonus_pays_from_the_tables_paytable():
     """681a.8(c): a three card straight pays 11 to 1 on paytable E (10 to 1 on D)."""
-    table = B21Table(paytable="E").open()
+    table = Table(paytable="E").open()
     table.round(
         [(1, P, 10_00), (1, BP, 10_00)],
         "P 5S, B 9H, P 6D, B 8C, P 7S",
@@ -493,7 +493,7 @@ def test_the_bonus_pays_from_the_tables_paytable():
 
 
 def test_a_wager_never_settled():
-    table = B21Table().open()
+    table = Table().open()
     table.round(
         [(1, B, 10_00), (2, T, 5_00), (2, P, 5_00)],
         "P TS, B 9H, P 5D, B 8C, P 2S",
@@ -504,7 +504,7 @@ def test_a_wager_never_settled():
 
 
 def test_a_settlement_with_no_wager():
-    table = B21Table().open()
+    table = Table().open()
     round_id = table.round([(1, B, 10_00)], "P TS, B 9H, P 5D, B 8C, P 2S", complete=False)
     table.settle(round_id, 5, T, "win", paid=50_00)
     table.add("round_completed", round_id)
@@ -515,7 +515,7 @@ def test_a_settlement_with_no_wager():
 def test_a_winning_wager_paid_twice():
     """681a.7(i)(2)(i), 681a.8(a): the winner is paid once at 1 to 1. The second payout is the
     money at stake, once; the first settlement is right and raises nothing."""
-    table = B21Table().open()
+    table = Table().open()
     round_id = table.round([(3, P, 40_00)], "P TS, B 9H, P 9D, B 8C", complete=False)
     table.settle(round_id, 3, P, "win", paid=40_00)
     table.add("round_completed", round_id)
@@ -531,7 +531,7 @@ def test_a_winning_wager_paid_twice():
 
 
 def test_a_losing_wager_collected_twice_cites_the_outcome():
-    table = B21Table().open()
+    table = Table().open()
     round_id = table.round([(1, T, 5_00), (1, B, 5_00)], "P TS, B 9H, P 9D, B 8C", complete=False)
     table.settle(round_id, 1, T, "lose", collected=5_00)
     table.add("round_completed", round_id)
@@ -540,7 +540,7 @@ def test_a_losing_wager_collected_twice_cites_the_outcome():
 
 
 def test_a_voided_round_returns_every_wager():
-    table = B21Table().open()
+    table = Table().open()
     table.rounds += 1
     round_id = "B21-01-r1"
     table.add("round_started", round_id, round_number=1, dealer_id="dealer-1")
@@ -556,14 +556,14 @@ def test_a_voided_round_returns_every_wager():
 
 
 def test_a_round_never_completed():
-    table = B21Table().open()
+    table = Table().open()
     table.round([(1, B, 10_00)], "P TS, B 9H, P 5D, B 8C, P 2S", complete=False)
     table.add("table_closed")
     assert only(table.findings(), "DATA-ROUND-INCOMPLETE").rule.startswith("tablewatch")
 
 
 def test_the_ingests_observations():
-    table = B21Table().open()
+    table = Table().open()
     table.add(
         "sequence_gap_observed",
         recorded_by="tablewatch-ingest",

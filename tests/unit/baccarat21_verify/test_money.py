@@ -6,13 +6,13 @@ from decimal import Decimal
 from audit.events.envelope import event_fields
 from audit.games.baccarat21.settlement import Bet
 from audit.verification.findings import Severity
-from tests.unit.baccarat21_verify.rounds import B21Table
+from tests.unit.baccarat21_verify.rounds import Table
 
 P, B = Bet.PLAYER, Bet.BANKER
 CARDS = "P TS, B 9H, P 5D, B 8C, P 2S"
 
 
-def _named(table: B21Table, player_id: str) -> None:
+def _named(table: Table, player_id: str) -> None:
     """Name the player on the round's wagers at position 2 (the helper records none)."""
     for index, event in enumerate(table.events):
         if event.type_name() == "b21_wager_placed" and event.position == 2:
@@ -24,7 +24,7 @@ def _named(table: B21Table, player_id: str) -> None:
 
 
 def test_a_wager_after_the_first_card_is_money_at_stake_for_its_player_and_day():
-    table = B21Table().open()
+    table = Table().open()
     table.round([(1, B, 10_00)], CARDS, late=[(2, P, 40_00)])
     _named(table, "P-10442")
     [finding] = [f for f in table.findings() if f.code == "B21-WAGER-LATE"]
@@ -35,7 +35,7 @@ def test_a_wager_after_the_first_card_is_money_at_stake_for_its_player_and_day()
 
 
 def test_a_wager_taken_back_before_the_first_card_is_exposure_and_a_warning():
-    table = B21Table().open()
+    table = Table().open()
     table.round([(2, P, 40_00)], CARDS, removed=[(2, P, 20_00)],
                 settled={(2, P): ("win", 20_00, 0, 0)})  # fmt: skip
     _named(table, "P-7")
@@ -47,7 +47,7 @@ def test_a_wager_taken_back_before_the_first_card_is_exposure_and_a_warning():
 
 def test_a_shoe_breach_with_right_money_is_exposure():
     """A round dealt without the burn: the cards are the shoe's, the money right."""
-    table = B21Table().open(burn=False)
+    table = Table().open(burn=False)
     table.round([(1, B, 10_00), (2, P, 15_00)], CARDS)
     [finding] = [f for f in table.findings() if f.code == "B21-SHOE-NO-BURN"]
     assert (finding.severity, finding.at_stake) == (Severity.WARNING, Decimal("0.00"))

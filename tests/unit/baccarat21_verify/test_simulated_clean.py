@@ -6,7 +6,7 @@ import pytest
 
 from audit.simulation.accounting import keep_books
 from audit.simulation.baccarat21.shift import baccarat_table_events, set_up_baccarat_table
-from audit.simulation.baccarat21.table import B21Rates
+from audit.simulation.baccarat21.table import Rates
 from audit.simulation.shift import ShiftConfig
 from audit.verification.baccarat21.verify import StreamVerifier
 from audit.verification.stream import as_stored
@@ -16,7 +16,7 @@ from audit.verification.stream import as_stored
 def test_simulated_rounds_are_clean(seed):
     config = ShiftConfig(shifts=2)
     rng = random.Random(seed)
-    rates = B21Rates(face_up_card=0.01, floorperson_reshuffle=0.02)  # the rare, often
+    rates = Rates(face_up_card=0.01, floorperson_reshuffle=0.02)  # the rare, often
     tables = [
         set_up_baccarat_table(n, config, random.Random(rng.getrandbits(64)), rates)
         for n in (1, 5, 9)

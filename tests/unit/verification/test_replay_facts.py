@@ -5,10 +5,10 @@ from decimal import Decimal
 
 from audit.events.paigow import wagers
 from audit.games.baccarat21.settlement import Bet
-from audit.verification.baccarat21.replay import replay_b21_round
+from audit.verification.baccarat21 import replay as baccarat21_replay
 from audit.verification.paigow.replay import StepKind, replay_round
 from audit.verification.replay_model import Amount
-from tests.unit.baccarat21_verify.rounds import B21Table
+from tests.unit.baccarat21_verify.rounds import Table
 from tests.unit.verification.rounds import ROUND, clean_round
 
 
@@ -99,9 +99,9 @@ def test_a_wrong_payout_is_a_money_flow_unlike_the_engines():
 
 
 def test_a_baccarat_round_carries_its_cards_one_fact_each():
-    table = B21Table().open()
+    table = Table().open()
     round_id = table.round([(1, Bet.PLAYER, 100_00)], "P AS, B 6H, P KD, B 6C")
-    replay = replay_b21_round(table.events, round_id)
+    replay = baccarat21_replay.replay_round(table.events, round_id)
     assert replay.game == "baccarat21"
     cards = replay.step("cards").facts
     assert [f.pieces for f in cards] == [("AS",), ("6H",), ("KD",), ("6C",)]
@@ -114,13 +114,13 @@ def test_a_baccarat_round_carries_its_cards_one_fact_each():
 
 
 def test_a_card_sent_to_the_wrong_hand_and_an_overpayment_are_marked():
-    table = B21Table().open()
+    table = Table().open()
     round_id = table.round(
         [(1, Bet.BANKER, 100_00)],
         "P TS, P 5D, B 9H, B 9C, P 2S",
         settled={(1, Bet.BANKER): ("win", 105_00, 0, 0)},
     )
-    replay = replay_b21_round(table.events, round_id)
+    replay = baccarat21_replay.replay_round(table.events, round_id)
     cards = replay.step("cards").facts
     assert cards[1].same is False
     assert cards[1].expected.startswith("banker")
