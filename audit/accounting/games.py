@@ -9,6 +9,7 @@ from audit.accounting.baccarat21 import Baccarat21Money
 from audit.accounting.ledger import HoldBand, ReplayedWin
 from audit.accounting.paigow import PaiGowMoney
 from audit.events.envelope import Event
+from audit.events.games import DEFAULT_GAME
 
 
 class GameMoney(Protocol):
@@ -35,3 +36,7 @@ class Unread:
 
 GAMES: dict[str, Callable[[], GameMoney]] = {"paigow": PaiGowMoney, "baccarat21": Baccarat21Money}
 """Game name (as ``table_opened`` records it) -> its money reader."""
+
+UNSEEN_JURISDICTION = GAMES[DEFAULT_GAME]().jurisdiction
+"""The jurisdiction cited for a table no fact has shown: the default game's before its opening
+(Pai Gow's PA 2019 rule set, so 'PA')."""

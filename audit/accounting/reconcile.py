@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 from audit.accounting.controls import ACCOUNTING_KINDS, Thresholds, cite
-from audit.accounting.games import GAMES, GameMoney, Unread
+from audit.accounting.games import GAMES, UNSEEN_JURISDICTION, GameMoney, Unread
 from audit.accounting.ledger import (
     HOLD_BAND_Z,
     DropCount,
@@ -199,7 +199,7 @@ class Reconciler:
                 return []  # the shift's later rounds and buy-ins: reported once
             table.late_reported = key
         amount = _money_of(event)
-        jurisdiction = table.money.jurisdiction if table else "PA"
+        jurisdiction = table.money.jurisdiction if table else UNSEEN_JURISDICTION
         late = ACCOUNTING_KINDS["ACC-LATE-RECORD"]
         return [Finding(
             code=late.code, severity=late.severity, rule=cite(jurisdiction, late.rule_key),
@@ -234,7 +234,7 @@ class Reconciler:
             ledger = self.ledgers[key] = ShiftLedger(
                 key,
                 game=table.game if table else "unknown",
-                jurisdiction=table.money.jurisdiction if table else "PA",
+                jurisdiction=table.money.jurisdiction if table else UNSEEN_JURISDICTION,
             )
         if self.track_changes:
             self.changed.add(key)
@@ -438,7 +438,7 @@ class Reconciler:
 
     def _jurisdiction(self, table_id: str) -> str:
         table = self.tables.get(table_id)
-        return table.money.jurisdiction if table else "PA"
+        return table.money.jurisdiction if table else UNSEEN_JURISDICTION
 
     def _thresholds(self, ledger: ShiftLedger) -> Thresholds:
         table = self.tables.get(ledger.key.table_id)
