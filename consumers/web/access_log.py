@@ -29,6 +29,7 @@ KINDS = (
     "floor",
     "stats",
     "chain",
+    "hands",
 )
 """What can be viewed: one item (a round, a finding, a case) or a list or report of them."""
 

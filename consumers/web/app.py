@@ -15,7 +15,7 @@ from fastapi.responses import RedirectResponse, Response
 from audit.store.application import FactStore
 from consumers.settings import Settings
 from consumers.web import auth, console
-from consumers.web.api import alerts, cases, chain, findings, reports, stats, tables, users
+from consumers.web.api import alerts, cases, chain, findings, hands, reports, stats, tables, users
 from consumers.web.api import rounds as rounds_api
 from consumers.web.api.chain import ChainWatch
 from consumers.web.api.views import Views
@@ -55,6 +55,7 @@ def create_app(settings: Settings, *, store: FactStore | None = None) -> FastAPI
         users.router,
         cases.router,
         rounds_api.router,
+        hands.router,
         console.router,  # before the home route below: its "/" answers first
     ):
         app.include_router(router)

@@ -14,6 +14,7 @@ from fastapi import Request
 from audit.store.application import FactStore
 from projections.findings import open_findings_view
 from projections.findings_view import FindingsView
+from projections.hand_history import HandHistoryView, open_hand_history_view
 from projections.reconciliation import ReconciliationView, open_reconciliation_view
 from projections.round_index import RoundIndexView, open_round_index_view
 from projections.table_state import TableStateView, open_table_state_view
@@ -29,6 +30,7 @@ class Views:
     win_rates: WinRatesView
     reconciliation: ReconciliationView
     round_index: RoundIndexView
+    hand_history: HandHistoryView
 
     @classmethod
     def open(cls, store: FactStore) -> Views:
@@ -39,6 +41,7 @@ class Views:
             win_rates=open_win_rates_view(store),
             reconciliation=open_reconciliation_view(store),
             round_index=open_round_index_view(store),
+            hand_history=open_hand_history_view(store),
         )
 
 
