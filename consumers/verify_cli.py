@@ -13,7 +13,7 @@ from typing import Any, TextIO
 
 from audit.events.catalogue import InvalidEventError, parse_arriving
 from audit.events.envelope import Event
-from audit.verification.findings import Finding, Severity
+from audit.findings.finding import Finding, Severity
 from audit.verification.floor import verify_floor
 from audit.verification.stream import as_stored
 

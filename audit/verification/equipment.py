@@ -53,6 +53,7 @@ from datetime import datetime
 from fractions import Fraction
 
 from audit.events.envelope import Event
+from audit.findings.finding import Finding, FindingKind, Severity
 from audit.games.baccarat21.cards import parse_card
 from audit.games.baccarat21.hands import hand_total
 from audit.games.baccarat21.outcome import Winner, winner
@@ -64,7 +65,6 @@ from audit.games.paigow.layout import HAND_COUNT, TableLayout, starting_position
 from audit.games.paigow.rulesets import RuleSet
 from audit.verification.baccarat21.context import rule_set_for as b21_rule_set_for
 from audit.verification.chi_squared import DICE_TOTALS, FAIR_3D6, GoodnessOfFit, goodness_of_fit
-from audit.verification.findings import Finding, FindingKind, Severity
 from audit.verification.paigow.context import rule_set_for
 
 SCREEN_CONFIDENCE = 0.9999

@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from audit.events.envelope import Event
 from audit.events.paigow import play, wagers
+from audit.findings.finding import ZERO
 from audit.games.errors import RulesError
 from audit.games.paigow.dealing import Cut, apply_cut, deal_order
 from audit.games.paigow.delivery import (
@@ -40,7 +41,6 @@ from audit.games.paigow.layout import (
     unwagered_positions,
 )
 from audit.games.paigow.tiles import TILE_BY_NAME, TILE_NAMES, TILES, parse_tile
-from audit.verification.findings import ZERO
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Check, Emit
 from audit.verification.paigow.round_view import RoundView

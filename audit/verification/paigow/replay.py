@@ -32,6 +32,7 @@ from enum import StrEnum
 from audit.events.envelope import Event
 from audit.events.paigow import play, settlement, wagers
 from audit.events.table import TableOpened
+from audit.findings.finding import Finding
 from audit.games.errors import RulesError
 from audit.games.money import Cents, to_cents
 from audit.games.paigow.collection import collection_fees
@@ -55,7 +56,6 @@ from audit.games.paigow.rulesets import RuleSet
 from audit.games.paigow.setting import Setting, is_ordered
 from audit.games.paigow.settlement import BankingMode, SettlementLine
 from audit.games.paigow.tiles import TILE_NAMES, parse_tile
-from audit.verification.findings import Finding
 from audit.verification.paigow import stream_checks
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.round_view import RoundView, view_round

@@ -19,13 +19,13 @@ from decimal import Decimal
 
 from audit.events.paigow.play import HandSet
 from audit.events.paigow.wagers import WagerKind
+from audit.findings.finding import ZERO
 from audit.games.errors import RulesError
 from audit.games.paigow.dealer_rule import complies, permitted_settings
 from audit.games.paigow.hands import HandRanking
 from audit.games.paigow.rulesets import RuleSet
 from audit.games.paigow.setting import Setting, is_ordered
 from audit.games.paigow.tiles import TILE_BY_NAME, parse_tile
-from audit.verification.findings import ZERO
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Check, Emit
 from audit.verification.paigow.round_view import RoundView

@@ -12,8 +12,8 @@ from functools import partial
 
 from audit.events.envelope import Event
 from audit.events.paigow import wagers
+from audit.findings.finding import ZERO
 from audit.games.paigow.layout import Position, TableLayout, position_name
-from audit.verification.findings import ZERO
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Check, Emit
 from audit.verification.paigow.round_view import RoundView
