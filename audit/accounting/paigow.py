@@ -25,11 +25,11 @@ from audit.events.envelope import Event
 from audit.events.paigow.settlement import WagerSettled
 from audit.events.paigow.wagers import WagerKind, WagerPlaced, WagerWithdrawn
 from audit.games.money import Cents, to_cents
+from audit.games.paigow.options import rule_set_for
 from audit.games.paigow.probabilities import ExpectedRates, lookup
 from audit.games.paigow.rulesets import RuleSet
 from audit.games.paigow.settlement import BankingMode
 from audit.games.paigow.vigorish import VIGORISH_PERCENT, VigRounding, vigorish
-from audit.verification.paigow.context import rule_set_for
 
 _PLAYER_KEEPS = (100 - VIGORISH_PERCENT) / 100
 """A winning unit costs the house 0.95 after vigorish: for the band's mean and variance only."""

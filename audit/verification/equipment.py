@@ -56,16 +56,16 @@ from audit.events.envelope import Event
 from audit.findings.finding import Finding, FindingKind, Severity
 from audit.games.baccarat21.cards import parse_card
 from audit.games.baccarat21.hands import hand_total
+from audit.games.baccarat21.options import rule_set_for as b21_rule_set_for
 from audit.games.baccarat21.outcome import Winner, winner
 from audit.games.baccarat21.probabilities import lookup as b21_lookup
 from audit.games.baccarat21.rulesets import RuleSet as B21RuleSet
 from audit.games.baccarat21.settlement import Bet
 from audit.games.errors import RulesError
 from audit.games.paigow.layout import HAND_COUNT, TableLayout, starting_position
+from audit.games.paigow.options import rule_set_for
 from audit.games.paigow.rulesets import RuleSet
-from audit.verification.baccarat21.context import rule_set_for as b21_rule_set_for
 from audit.verification.chi_squared import DICE_TOTALS, FAIR_3D6, GoodnessOfFit, goodness_of_fit
-from audit.verification.paigow.context import rule_set_for
 
 SCREEN_CONFIDENCE = 0.9999
 """A window alarms when its p-value is below 1 - this."""

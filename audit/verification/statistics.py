@@ -50,6 +50,7 @@ from typing import Literal
 
 from audit.events.envelope import Event
 from audit.events.paigow.wagers import WagerKind
+from audit.games.baccarat21.options import rule_set_for as b21_rule_set_for
 from audit.games.baccarat21.probabilities import lookup as b21_lookup
 from audit.games.baccarat21.probabilities import lookup_moments
 from audit.games.baccarat21.rulesets import PA_681A
@@ -58,6 +59,7 @@ from audit.games.baccarat21.settlement import Bet
 from audit.games.confidence import DEFAULT_CONFIDENCE, wilson_interval, z_for
 from audit.games.errors import RulesError
 from audit.games.money import Cents, to_cents
+from audit.games.paigow.options import rule_set_for
 from audit.games.paigow.probabilities import (
     PRECOMPUTED_SEED,
     ExpectedRates,
@@ -68,8 +70,6 @@ from audit.games.paigow.rulesets import RuleSet
 from audit.games.paigow.setting import Setting
 from audit.games.paigow.tiles import parse_tile
 from audit.games.paigow.vigorish import VIGORISH_PERCENT
-from audit.verification.baccarat21.context import rule_set_for as b21_rule_set_for
-from audit.verification.paigow.context import rule_set_for
 
 GroupBy = Literal["table", "dealer", "position", "player", "dealer,player"]
 GROUP_BYS: tuple[GroupBy, ...] = ("table", "dealer", "position", "player", "dealer,player")

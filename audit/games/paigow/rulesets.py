@@ -73,6 +73,11 @@ class RuleSet:
     dice_change_hours: int | None
     citations: Mapping[str, str] = field(repr=False, compare=False)
 
+    @property
+    def is_player_dealer_table(self) -> bool:
+        """Whether the table has a California player-dealer: it settles from a button."""
+        return self.layout.button_on_dealer is not None
+
     def cite(self, key: str) -> str:
         """Return the section this rule set cites for a rule key, e.g. ``'PA 621a.6(c)'``."""
         try:

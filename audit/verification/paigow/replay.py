@@ -59,7 +59,7 @@ from audit.games.paigow.tiles import TILE_NAMES, parse_tile
 from audit.verification.paigow import stream_checks
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.round_view import RoundView, view_round
-from audit.verification.paigow.setting_checks import hand_setting, is_player_dealer_table
+from audit.verification.paigow.setting_checks import hand_setting
 from audit.verification.paigow.settlement.expected import ExpectedSettlement, expect_settlement
 from audit.verification.paigow.settlement.facts import SettlementFacts, read_settlement
 from audit.verification.paigow.verify import StreamVerifier, verify_round
@@ -331,7 +331,7 @@ class _Reader:
         view, layout = self.view, self.layout
         pai_gow = live_wagers(view, wagers.WagerKind.PAI_GOW)
         wagered = {p for p in pai_gow if p in layout.betting}
-        if is_player_dealer_table(self.ruleset):
+        if self.ruleset.is_player_dealer_table:
             return _Banking(BankingMode.CALIFORNIA, None, True, frozenset(wagered))
         if view.bank is None or view.bank.position not in layout.betting:
             return _Banking(BankingMode.DEALER, None, True, frozenset(wagered))

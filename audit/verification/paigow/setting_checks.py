@@ -58,11 +58,6 @@ def hand_settings(view: RoundView) -> dict[int, Setting | None]:
     return view.once(_parse_hands)
 
 
-def is_player_dealer_table(ruleset: RuleSet) -> bool:
-    """Return whether the table has a California player-dealer (it settles from a button)."""
-    return ruleset.layout.button_on_dealer is not None
-
-
 def _same_setting(recorded: Setting, expected: Setting, ranking: HandRanking) -> bool:
     # Setting compares hands order-free within each hand; two hands of equal rank may be
     # called high either way round (as dealer_rule.permitted_settings allows).
@@ -92,7 +87,7 @@ def _house_set_hands(view: RoundView, ruleset: RuleSet) -> list[HandSet]:
     dealer also sets the co-bank's hand, "as specified in the ... Rules Submission".
     A California player-dealer is a player and sets freely: nothing here.
     """
-    if is_player_dealer_table(ruleset):
+    if ruleset.is_player_dealer_table:
         return []
     dealer = ruleset.layout.dealer
     found = [view.hands[dealer]] if dealer in view.hands else []
@@ -107,7 +102,7 @@ def _house_set_hands(view: RoundView, ruleset: RuleSet) -> list[HandSet]:
 def _at_risk(view: RoundView, ruleset: RuleSet, position: int) -> Decimal:
     """Return the Pai Gow money a hand decides: a player's wager, or all the action it banks."""
     dealer = ruleset.layout.dealer
-    california = is_player_dealer_table(ruleset)
+    california = ruleset.is_player_dealer_table
     if position == dealer and view.bank is not None and not california:
         # Against a player bank the dealer plays only its own wager (PA 621a.9(h), (n)).
         return view.dealer_wager.amount if view.dealer_wager else ZERO
@@ -156,7 +151,7 @@ def _dealer_rule(view: RoundView, context: TableContext, emit: Emit) -> None:
     house way binds it.
     """
     ruleset = context.ruleset
-    if not ruleset.regulatory_dealer_rule or is_player_dealer_table(ruleset):
+    if not ruleset.regulatory_dealer_rule or ruleset.is_player_dealer_table:
         return
     dealer = ruleset.layout.dealer
     hand = view.hands.get(dealer)
@@ -186,7 +181,7 @@ def _late_surrender(view: RoundView, context: TableContext, emit: Emit) -> None:
 
 def _banker_positions(view: RoundView, ruleset: RuleSet) -> set[int]:
     """Return the positions whose hands the players' are compared with: dealer and bank."""
-    if is_player_dealer_table(ruleset):
+    if ruleset.is_player_dealer_table:
         return set()  # the California player-dealer is a player and sets as one
     return {ruleset.layout.dealer, *((view.bank.position,) if view.bank is not None else ())}
 

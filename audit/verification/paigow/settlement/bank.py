@@ -21,7 +21,6 @@ from audit.games.paigow.settlement import BankingMode, RoundSettlement
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Emit
 from audit.verification.paigow.round_view import RoundView
-from audit.verification.paigow.setting_checks import is_player_dealer_table
 from audit.verification.paigow.settlement.expected import ExpectedSettlement
 from audit.verification.paigow.settlement.facts import SettlementFacts, cited
 
@@ -174,7 +173,7 @@ def judge_balance(
     view: RoundView, context: TableContext, emit: Emit, facts: SettlementFacts
 ) -> None:
     """The centre of a banked layout pays out exactly what went in (PA 621a.9(o), (r))."""
-    if view.bank is None or view.voided is not None or is_player_dealer_table(context.ruleset):
+    if view.bank is None or view.voided is not None or context.ruleset.is_player_dealer_table:
         return
     unsettled = set(facts.stakes) - set(facts.settled)
     dealer_open = view.dealer_wager is not None and view.dealer_wager_settled is None

@@ -24,7 +24,6 @@ from audit.games.paigow.rulesets import RuleSet
 from audit.games.paigow.settlement import BankingMode
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.round_view import RoundView
-from audit.verification.paigow.setting_checks import is_player_dealer_table
 
 CENTRE_MODES = (BankingMode.PLAYER_BANK, BankingMode.CO_BANK)
 """The modes that settle through a centre the bank pays into or out of (PA 621a.9(o), (r))."""
@@ -94,7 +93,7 @@ class SettlementFacts:
 
 
 def _mode(view: RoundView, ruleset: RuleSet) -> BankingMode:
-    if is_player_dealer_table(ruleset):
+    if ruleset.is_player_dealer_table:
         return BankingMode.CALIFORNIA
     if view.bank is None:
         return BankingMode.DEALER
