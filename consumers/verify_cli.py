@@ -14,7 +14,7 @@ from typing import Any, TextIO
 from audit.events.catalogue import InvalidEventError, parse_arriving
 from audit.events.envelope import Event
 from audit.findings.finding import Finding, Severity
-from audit.verification.floor import verify_floor
+from audit.floor.verify import verify_floor
 from audit.verification.stream import as_stored
 
 

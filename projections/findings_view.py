@@ -28,7 +28,7 @@ from eventsourcing.sqlite import SQLiteTrackingRecorder
 
 from audit.findings.finding import Finding, Money, Severity
 from audit.findings.severities import RULE_SET_SEVERITIES
-from audit.verification.catalogue import KINDS_BY_CODE
+from audit.floor.catalogue import KINDS_BY_CODE
 from projections.checkpoint import Checkpoint, Checkpoints
 
 _COLUMNS = (

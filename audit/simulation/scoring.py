@@ -33,9 +33,9 @@ from audit.accounting.controls import STATISTICAL_CODES
 from audit.events.envelope import Event
 from audit.events.ingest import EventIdReused, SequenceGapObserved
 from audit.findings.finding import Finding
+from audit.floor.verify import verify_floor
 from audit.simulation.irregular_common import Label
 from audit.verification.equipment import SCREEN_KINDS
-from audit.verification.floor import verify_floor
 from audit.verification.stream import as_stored
 
 __all__ = ["CodeScore", "ScoreReport", "score", "verify_for_scoring"]

@@ -9,7 +9,7 @@ import pytest
 from audit.events.paigow import wagers
 from audit.findings.finding import Money, Severity
 from audit.findings.severities import RULE_SET_SEVERITIES, severity_of
-from audit.verification.catalogue import KINDS_BY_CODE
+from audit.floor.catalogue import KINDS_BY_CODE
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Emit
 from audit.verification.paigow.kinds import KINDS
