@@ -32,7 +32,7 @@ from audit.floor.verify import VERIFIERS
 from audit.store.aggregates import round_aggregate_id, table_day_id
 from audit.store.application import FactStore, StoredFact
 from audit.verification.baccarat21.replay import replay_b21_round
-from audit.verification.paigow.replay import replay_round
+from audit.verification.paigow import replay_round
 from audit.verification.replay_model import MISMATCH, RoundNotInEventsError, RoundReplay
 from consumers.errors import AmbiguousRoundError, RoundNotFoundError
 from consumers.settings import Settings

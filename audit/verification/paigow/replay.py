@@ -43,7 +43,6 @@ from audit.games.paigow.hands import describe_hand
 from audit.games.paigow.layout import (
     HAND_COUNT,
     NumberSource,
-    Position,
     TableLayout,
     action_button,
     dice_total,
@@ -58,12 +57,11 @@ from audit.games.paigow.settlement import BankingMode, SettlementLine
 from audit.games.paigow.tiles import TILE_NAMES, parse_tile
 from audit.verification.paigow import stream_checks
 from audit.verification.paigow.context import TableContext
+from audit.verification.paigow.readings import Banking, banking, hand_setting, live_wagers
 from audit.verification.paigow.round_view import RoundView, view_round
-from audit.verification.paigow.setting_checks import hand_setting
 from audit.verification.paigow.settlement.expected import ExpectedSettlement, expect_settlement
 from audit.verification.paigow.settlement.facts import SettlementFacts, read_settlement
 from audit.verification.paigow.verify import StreamVerifier, verify_round
-from audit.verification.paigow.wager_checks import live_wagers
 from audit.verification.replay_model import (
     MISMATCH,
     OK,
@@ -295,17 +293,6 @@ def _wrap(prefix: str, words: Sequence[str], width: int = 96) -> list[str]:
 # --- Reading the round -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Banking:
-    """Who banks the round and where the count starts, as the dealing checks read it."""
-
-    mode: BankingMode
-    bank: Position | None
-    """A PA/NJ player bank's (or co-bank's) position: the count starts there (PA 621a.9(j))."""
-    dealer_plays: bool
-    wagered: frozenset[Position]
-
-
 @dataclass
 class _Reader:
     """Turns one round's view into the lines of each step."""
@@ -314,31 +301,18 @@ class _Reader:
     context: TableContext
     ruleset: RuleSet = field(init=False)
     layout: TableLayout = field(init=False)
-    banking: _Banking = field(init=False)
+    banking: Banking = field(init=False)
     facts: dict[StepKind, list[Compared]] = field(init=False)
     """Each step's recorded facts beside the engine's, as data, filled as its lines are."""
 
     def __post_init__(self) -> None:
         self.ruleset = self.context.ruleset
         self.layout = self.ruleset.layout
-        self.banking = self._banking()
+        self.banking = banking(self.view, self.ruleset)  # verification's reading, not its own
         self.facts = {kind: [] for kind in StepKind}
 
     def name(self, position: int) -> str:
         return _name(self.layout, position)
-
-    def _banking(self) -> _Banking:
-        view, layout = self.view, self.layout
-        pai_gow = live_wagers(view, wagers.WagerKind.PAI_GOW)
-        wagered = {p for p in pai_gow if p in layout.betting}
-        if self.ruleset.is_player_dealer_table:
-            return _Banking(BankingMode.CALIFORNIA, None, True, frozenset(wagered))
-        if view.bank is None or view.bank.position not in layout.betting:
-            return _Banking(BankingMode.DEALER, None, True, frozenset(wagered))
-        mode = BankingMode.CO_BANK if view.co_bank is not None else BankingMode.PLAYER_BANK
-        plays = view.dealer_wager is not None and view.dealer_wager.amount > 0
-        bank = view.bank.position
-        return _Banking(mode, bank, plays, frozenset(wagered | {bank}))
 
     # --- 1. The round ------------------------------------------------------------------------
 
@@ -393,8 +367,8 @@ class _Reader:
                     f"up to its wager of {covers}"]  # fmt: skip
         if banking.mode is BankingMode.DEALER:
             return ["banking: the dealer banks for the house"]
-        bank = view.bank
-        assert bank is not None
+        bank = banking.taken
+        assert bank is not None  # a player bank or co-bank was taken
         who = bank.player_id or "unnamed player"
         chips = f", {dollars(bank.chips_on_table)} on the table" if bank.chips_on_table else ""
         where = self.name(bank.position)
@@ -739,9 +713,8 @@ class _Reader:
         if self.banking.mode is BankingMode.CALIFORNIA:
             return set()
         found = {self.layout.dealer}
-        if self.view.co_bank is not None:
-            bank = self.view.bank
-            found.add(bank.position if bank is not None else self.view.co_bank.position)
+        if self.banking.mode is BankingMode.CO_BANK and self.banking.bank is not None:
+            found.add(self.banking.bank)
         return found
 
     def _hand_notes(

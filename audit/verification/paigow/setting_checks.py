@@ -25,37 +25,11 @@ from audit.games.paigow.dealer_rule import complies, permitted_settings
 from audit.games.paigow.hands import HandRanking
 from audit.games.paigow.rulesets import RuleSet
 from audit.games.paigow.setting import Setting, is_ordered
-from audit.games.paigow.tiles import TILE_BY_NAME, parse_tile
+from audit.games.paigow.settlement import BankingMode
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Check, Emit
+from audit.verification.paigow.readings import banking, hand_settings
 from audit.verification.paigow.round_view import RoundView
-
-
-def hand_setting(hand: HandSet | None) -> Setting | None:
-    """Return a recorded hand as the engine's setting, or ``None`` if its tiles are unusable."""
-    if hand is None:
-        return None
-    tile = TILE_BY_NAME.get  # events carry canonical names: parse_tile is for any other
-    a, b, c, d = tile(hand.high[0]), tile(hand.high[1]), tile(hand.low[0]), tile(hand.low[1])
-    if a is None or b is None or c is None or d is None:
-        try:
-            a, b = parse_tile(hand.high[0]), parse_tile(hand.high[1])
-            c, d = parse_tile(hand.low[0]), parse_tile(hand.low[1])
-        except RulesError:  # an unknown tile: PG-TILE-* report it
-            return None
-    if len({a, b, c, d}) != 4:  # a repeated tile: PG-TILE-* report it
-        return None
-    return Setting.of_distinct((a, b), (c, d))  # parsed and compared: no need to check again
-
-
-def _parse_hands(view: RoundView) -> dict[int, Setting | None]:
-    return {position: hand_setting(hand) for position, hand in view.hands.items()}
-
-
-def hand_settings(view: RoundView) -> dict[int, Setting | None]:
-    """Return each position's hand as finally set, as the engine's setting (``None`` where its
-    tiles are unusable), parsed once per round however many checks ask."""
-    return view.once(_parse_hands)
 
 
 def _same_setting(recorded: Setting, expected: Setting, ranking: HandRanking) -> bool:
@@ -91,22 +65,19 @@ def _house_set_hands(view: RoundView, ruleset: RuleSet) -> list[HandSet]:
         return []
     dealer = ruleset.layout.dealer
     found = [view.hands[dealer]] if dealer in view.hands else []
-    co_bank = view.co_bank
-    if co_bank is not None:
-        seat = view.bank.position if view.bank is not None else co_bank.position
-        if seat in view.hands and seat != dealer:
-            found.append(view.hands[seat])
+    who = banking(view, ruleset)
+    if who.mode is BankingMode.CO_BANK and who.bank in view.hands and who.bank != dealer:
+        found.append(view.hands[who.bank])
     return found
 
 
 def _at_risk(view: RoundView, ruleset: RuleSet, position: int) -> Decimal:
     """Return the Pai Gow money a hand decides: a player's wager, or all the action it banks."""
     dealer = ruleset.layout.dealer
-    california = ruleset.is_player_dealer_table
-    if position == dealer and view.bank is not None and not california:
+    bank = banking(view, ruleset).bank
+    if position == dealer and bank is not None:
         # Against a player bank the dealer plays only its own wager (PA 621a.9(h), (n)).
         return view.dealer_wager.amount if view.dealer_wager else ZERO
-    bank = view.bank.position if view.bank is not None and not california else None
     if position in (dealer, bank):
         return _pai_gow_action(view, position)  # the banker's hand decides every wager
     return sum((w.amount for w in view.pai_gow_wagers().get(position, [])), ZERO)
@@ -183,7 +154,8 @@ def _banker_positions(view: RoundView, ruleset: RuleSet) -> set[int]:
     """Return the positions whose hands the players' are compared with: dealer and bank."""
     if ruleset.is_player_dealer_table:
         return set()  # the California player-dealer is a player and sets as one
-    return {ruleset.layout.dealer, *((view.bank.position,) if view.bank is not None else ())}
+    bank = banking(view, ruleset).bank
+    return {ruleset.layout.dealer, *((bank,) if bank is not None else ())}
 
 
 def _resets(view: RoundView, context: TableContext, emit: Emit) -> None:

@@ -3,8 +3,8 @@
 A bank is a player's (PA 621a.9(c), NJ 19:47-10.8(c)): the dealer offers it to each
 player and marks the one who accepts, at that player's betting position; "if no player
 accepts the bank, the round of play shall proceed" as the dealer's. A ``bank_accepted``
-recorded at a position no player sits at (the dealer's, the Dead Hand's, off the
-layout) is no player bank: the round is the dealer's, and every reader says so.
+recorded at a position no player sits at (the dealer's spot, the Dead
+Hand) is no player bank: the round is the dealer's, and every reader says so.
 """
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ import pytest
 from audit.events.paigow import play
 from audit.games.paigow.rulesets import get_rule_set
 from audit.games.paigow.settlement import BankingMode
+from audit.verification.paigow.readings import banking
 from audit.verification.paigow.replay import StepKind, replay_round
+from audit.verification.paigow.round_view import view_round
 from tests.unit.verification.rounds import BANK_PLAYER, ROUND, clean_round
 
 
@@ -30,15 +32,12 @@ def _accepted_at(position: int, rule_set: str = "pa-2019"):
 
 def _not_betting(rule_set: str) -> list[int]:
     layout = get_rule_set(rule_set).layout
-    positions = {layout.dealer, max(layout.ring) + 1}
+    positions = {layout.dealer}
     if layout.dead_hand is not None:
         positions.add(layout.dead_hand)
     return sorted(p for p in positions if p not in layout.betting)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="#19.3: the settlement reads a player bank, the replay the dealer"
-)
 @pytest.mark.parametrize("rule_set", ["pa-2019", "nj"])
 def test_a_bank_accepted_at_no_betting_position_is_read_as_the_dealers_everywhere(rule_set):
     for position in _not_betting(rule_set):
@@ -67,12 +66,7 @@ def test_the_replays_marks_agree_with_the_findings_when_the_bank_is_real():
     assert marked
 
 
-@pytest.mark.xfail(strict=True, reason="#19.3: no one reading yet")
 def test_who_banks_reads_the_rule_set_and_the_bank_once():
-    from audit.verification.paigow.readings import banking
-
-    from audit.verification.paigow.round_view import view_round
-
     pa = get_rule_set("pa-2019")
     dealer = view_round(_accepted_at(pa.layout.dealer).events[4:])
     assert banking(dealer, pa).mode is BankingMode.DEALER

@@ -23,6 +23,7 @@ from audit.games.paigow.layout import Position, action_button, dice_total, settl
 from audit.games.paigow.rulesets import RuleSet
 from audit.games.paigow.settlement import BankingMode
 from audit.verification.paigow.context import TableContext
+from audit.verification.paigow.readings import banking
 from audit.verification.paigow.round_view import RoundView
 
 CENTRE_MODES = (BankingMode.PLAYER_BANK, BankingMode.CO_BANK)
@@ -92,14 +93,6 @@ class SettlementFacts:
     """Positions in the order their Pai Gow wagers were settled."""
 
 
-def _mode(view: RoundView, ruleset: RuleSet) -> BankingMode:
-    if ruleset.is_player_dealer_table:
-        return BankingMode.CALIFORNIA
-    if view.bank is None:
-        return BankingMode.DEALER
-    return BankingMode.CO_BANK if view.co_bank is not None else BankingMode.PLAYER_BANK
-
-
 def _stakes(
     view: RoundView,
 ) -> tuple[dict[Position, Cents], dict[Position, Cents], dict[Position, Cents]]:
@@ -137,9 +130,8 @@ def read_settlement(view: RoundView, ruleset: RuleSet) -> SettlementFacts:
     stakes (placed less withdrawn), each stake's first settlement in the order recorded,
     and the settlements that match no stake (``stray``). Reads only the record.
     """
-    mode = _mode(view, ruleset)
-    dealer = ruleset.layout.dealer
-    banker = view.bank.position if mode in CENTRE_MODES and view.bank else dealer
+    who = banking(view, ruleset)
+    mode, banker, dealer = who.mode, who.banker, ruleset.layout.dealer
     net_pai_gow, net_side, late = _stakes(view)
     facts = SettlementFacts(
         mode=mode,
