@@ -30,7 +30,6 @@ from audit.games.paigow.delivery import (
 )
 from audit.games.paigow.layout import (
     HAND_COUNT,
-    NumberSource,
     Position,
     dice_total,
     position_name,
@@ -39,7 +38,7 @@ from audit.games.paigow.layout import (
 from audit.games.paigow.tiles import TILE_BY_NAME, TILE_NAMES, TILES, parse_tile
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Check, Emit
-from audit.verification.paigow.readings import banking, live_wagers
+from audit.verification.paigow.readings import banking, deal_count, dealt_stacks, live_wagers
 from audit.verification.paigow.round_view import RoundView
 
 MIN_SHAKES = 3
@@ -60,17 +59,6 @@ def _stakes(view: RoundView, positions: Iterable[Position]) -> Decimal:
 def _used_throw(view: RoundView) -> tuple[int, play.DiceRevealed] | None:
     """Return the dice that were read (the last revealed), with their index."""
     return view.dice[-1] if view.dice else None
-
-
-def _count(view: RoundView) -> tuple[int, NumberSource, Event] | None:
-    """Return the count the deal rests on: the last throw's faces, or the RNG's number."""
-    throw = _used_throw(view)
-    shown = view.rng[-1] if view.rng else None
-    if throw is not None and (shown is None or throw[0] > shown[0]):
-        return dice_total(throw[1].faces), "dice", throw[1]
-    if shown is not None:
-        return shown[1].number, "rng", shown[1]
-    return None
 
 
 # --- The call and the dice ---------------------------------------------------------------------
@@ -185,11 +173,11 @@ def check_starting_position(view: RoundView, context: TableContext, emit: Emit) 
     A wrong deal must be voided and every wager returned (PA 621a.10(c)).
     """
     layout = context.ruleset.layout
-    count = _count(view)
+    counted = deal_count(view)
     first = _first_delivery(view)
-    if count is None or first is None:
+    if counted is None or first is None:
         return
-    total, source, shown = count
+    total, source, shown = counted
     who = banking(view, context.ruleset)
     try:
         expected = starting_position(total, layout, first=who.bank, source=source)
@@ -221,17 +209,6 @@ def check_starting_position(view: RoundView, context: TableContext, emit: Emit) 
             at_stake=sum((e.paid + e.collected + e.vigorish for e in moved), ZERO),
             events=[first, *moved],
         )
-
-
-def _dealt_stacks(view: RoundView) -> play.StacksFormed | None:
-    """Return the stacks the deal used: the last formed before the first delivery.
-
-    A tile exposed while stacking means a remix and new stacks (PA 621a.4(e)),
-    so the round's first ``stacks_formed`` is not always the one dealt.
-    """
-    dealt_at = view.delivered[0][0] if view.delivered else len(view.events)
-    formed = [e for i, e in view.formed if i < dealt_at]
-    return formed[-1] if formed else view.stacks
 
 
 def _full_set(stacks: Sequence[Sequence[str]]) -> Stacks | None:
@@ -318,7 +295,7 @@ class _Tiles(NamedTuple):
 
 def _read_tiles(view: RoundView) -> _Tiles:
     """Return the round's tiles as recorded (:class:`_Tiles`)."""
-    formed = _dealt_stacks(view)
+    formed = dealt_stacks(view)
     stacks = formed.stacks if formed is not None else None
     row = _canonical_row(stacks) if stacks is not None else None  # type: ignore[arg-type]
     deliveries = [(e.order, e.position, e.tiles) for _, e in view.delivered]

@@ -1,8 +1,10 @@
 """What one Pai Gow round's record says, read once: who banks, the wagers still down, the hands.
 
 Every reader of a round takes these from here: the dealing, wager, setting and
-settlement checks, the replay, and the projections. Each is derived once per
-:class:`RoundView` (:meth:`RoundView.once`), however many ask.
+settlement checks, the replay, and the projections. What several read alike is
+derived once per :class:`RoundView` (:meth:`RoundView.once`), however many ask.
+The count the deal rests on, the stacks it used, California's action button and when
+two settings are one are read here too, so the replay's marks are the checks' own.
 
 **Who banks** (:func:`banking`) is the rule set's (:meth:`RuleSet.banking_mode`): a
 California player-dealer banks every round and the count starts at its spot,
@@ -21,11 +23,20 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import partial
 
+from audit.events.envelope import Event
 from audit.events.paigow import wagers
-from audit.events.paigow.play import BankAccepted, HandSet
+from audit.events.paigow.play import BankAccepted, HandSet, StacksFormed
 from audit.findings.finding import ZERO
 from audit.games.errors import RulesError
-from audit.games.paigow.layout import Position, TableLayout, unwagered_positions
+from audit.games.paigow.hands import HandRanking
+from audit.games.paigow.layout import (
+    NumberSource,
+    Position,
+    TableLayout,
+    action_button,
+    dice_total,
+    unwagered_positions,
+)
 from audit.games.paigow.rulesets import RuleSet
 from audit.games.paigow.setting import Setting
 from audit.games.paigow.settlement import BankingMode
@@ -128,6 +139,48 @@ def _read_banking(view: RoundView, ruleset: RuleSet) -> Banking:
     return Banking(mode, taken, bank, banker, dealer_plays, wagered, unwagered)
 
 
+# --- The count, the stacks dealt, the action button -------------------------------------------
+
+
+def deal_count(view: RoundView) -> tuple[int, NumberSource, Event] | None:
+    """Return the count the deal rests on: the last throw's total, or the RNG's number shown
+    after it, with the event that shows it; ``None`` when neither was recorded."""
+    throw = view.dice[-1] if view.dice else None
+    shown = view.rng[-1] if view.rng else None
+    if throw is not None and (shown is None or throw[0] > shown[0]):
+        try:
+            return dice_total(throw[1].faces), "dice", throw[1]
+        except RulesError:
+            return None  # faces no die shows: nothing to count
+    if shown is not None:
+        return shown[1].number, "rng", shown[1]
+    return None
+
+
+def dealt_stacks(view: RoundView) -> StacksFormed | None:
+    """Return the stacks the deal used: the last formed before the first delivery.
+
+    A tile exposed while stacking means a remix and new stacks (PA 621a.4(e)),
+    so the round's first ``stacks_formed`` is not always the one dealt.
+    """
+    dealt_at = view.delivered[0][0] if view.delivered else len(view.events)
+    formed = [e for i, e in view.formed if i < dealt_at]
+    return formed[-1] if formed else view.stacks
+
+
+def button(view: RoundView, ruleset: RuleSet) -> Position | None:
+    """Return the California action button from the round's valid throw, if one was read."""
+    if not view.dice:
+        return None
+    index, dice = view.dice[-1]
+    if any(no_roll_index > index for no_roll_index, _ in view.no_rolls):
+        return None  # the last throw was a no roll, and no valid one followed
+    try:
+        return action_button(dice_total(dice.faces), ruleset.layout)
+    except RulesError:
+        return None
+
+
 # --- Hands as set --------------------------------------------------------------------------------
 
 
@@ -156,3 +209,13 @@ def hand_settings(view: RoundView) -> dict[int, Setting | None]:
     """Return each position's hand as finally set, as the engine's setting (``None`` where its
     tiles are unusable), parsed once per round however many checks ask."""
     return view.once(_parse_hands)
+
+
+def same_setting(recorded: Setting, expected: Setting, ranking: HandRanking) -> bool:
+    """Return whether two settings are one: two hands of equal rank may be called high either
+    way round (as ``dealer_rule.permitted_settings`` allows)."""
+    # Setting compares hands order-free within each hand.
+    if recorded == expected:
+        return True
+    tied = ranking.key(*recorded.high) == ranking.key(*recorded.low)
+    return tied and Setting(recorded.low, recorded.high) == expected

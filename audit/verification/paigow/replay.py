@@ -52,12 +52,21 @@ from audit.games.paigow.layout import (
 )
 from audit.games.paigow.pair_fortunes import settle_pair_fortunes
 from audit.games.paigow.rulesets import RuleSet
-from audit.games.paigow.setting import Setting, is_ordered
+from audit.games.paigow.setting import is_ordered
 from audit.games.paigow.settlement import BankingMode, SettlementLine
 from audit.games.paigow.tiles import TILE_NAMES, parse_tile
 from audit.verification.paigow import stream_checks
 from audit.verification.paigow.context import TableContext
-from audit.verification.paigow.readings import Banking, banking, hand_setting, live_wagers
+from audit.verification.paigow.readings import (
+    Banking,
+    banking,
+    deal_count,
+    dealt_stacks,
+    hand_setting,
+    live_wagers,
+    same_setting,
+)
+from audit.verification.paigow.readings import button as action_button_at
 from audit.verification.paigow.round_view import RoundView, view_round
 from audit.verification.paigow.settlement.expected import ExpectedSettlement, expect_settlement
 from audit.verification.paigow.settlement.facts import SettlementFacts, read_settlement
@@ -462,10 +471,10 @@ class _Reader:
                 self.facts[StepKind.COUNT].append(
                     Compared("RNG number", str(event.number), at=event.occurred_at)
                 )
-        counted = self._count_source()
+        counted = deal_count(self.view)
         if counted is None:
             return [*lines, "no dice or RNG number recorded: no count to follow"]
-        total, source = counted
+        total, source, _ = counted
         return lines + self._count_lines(total, source)
 
     def _dice_line(self, event: play.DiceRevealed) -> str:
@@ -478,17 +487,6 @@ class _Reader:
         flat = "all flat" if event.all_flat else "NOT all flat"
         inside = "all in the shaker" if event.all_in_shaker else "a die OUT of the shaker"
         return f"dice {faces} = {total}{said}, {flat}, {inside}"
-
-    def _count_source(self) -> tuple[int, NumberSource] | None:
-        """Return the count the deal rests on: the last throw's total, or the RNG's number."""
-        throw = self.view.dice[-1] if self.view.dice else None
-        shown = self.view.rng[-1] if self.view.rng else None
-        if throw is not None and (shown is None or throw[0] > shown[0]):
-            try:
-                return dice_total(throw[1].faces), "dice"
-            except RulesError:
-                return None
-        return (shown[1].number, "rng") if shown is not None else None
 
     def _count_lines(self, total: int, source: NumberSource) -> list[str]:
         layout, bank = self.layout, self.banking.bank
@@ -538,7 +536,7 @@ class _Reader:
                 lines.append(f"tile exposed while stacking: {event.tile or 'not recorded'}")
             elif isinstance(event, play.TilesRemixed):
                 lines.append(f"tiles remixed: {event.reason}")
-        formed = self._dealt_stacks()
+        formed = dealt_stacks(self.view)
         times = sum(isinstance(e, play.StacksFormed) for e in view.events)
         if formed is None or formed.stacks is None:
             lines.append("stacks: not recorded by the table's device")
@@ -550,13 +548,6 @@ class _Reader:
         lines += self._deliveries(formed)
         lines += self._after_deal()
         return lines
-
-    def _dealt_stacks(self) -> play.StacksFormed | None:
-        """Return the stacks the deal used: the last formed before the first delivery."""
-        view = self.view
-        dealt_at = view.delivered[0][0] if view.delivered else len(view.events)
-        formed = [e for e in view.events[:dealt_at] if isinstance(e, play.StacksFormed)]
-        return formed[-1] if formed else view.stacks
 
     def _cut_and_style(self) -> list[str]:
         view, lines = self.view, []
@@ -703,7 +694,7 @@ class _Reader:
         except RulesError:
             return Compared(label, shown, "house way: cannot say", pieces=recorded,
                             at=hand.occurred_at)  # fmt: skip
-        same = _same_setting(setting, expected, self.ruleset)
+        same = same_setting(setting, expected, self.ruleset.ranking)
         names = tuple(TILE_NAMES[t] for t in (*expected.high, *expected.low))
         return Compared(label, shown, f"house way ({way.name}): {expected}", same, recorded,
                         names, at=hand.occurred_at)  # fmt: skip
@@ -743,7 +734,7 @@ class _Reader:
             expected = way.setting(setting.tiles, ruleset.ranking)
         except RulesError:
             return ["house way: cannot say"]
-        same = _same_setting(setting, expected, ruleset)
+        same = same_setting(setting, expected, ruleset.ranking)
         lines = [f"house way ({way.name}): {expected}   [{mark(same)}]"]
         if not dealer or not ruleset.regulatory_dealer_rule:
             return lines
@@ -890,7 +881,7 @@ class _Reader:
                 ring = settlement_order(layout)
                 how = "from the dealer's right"
             else:
-                button = self._button()
+                button = action_button_at(self.view, self.ruleset)
                 if button is None:
                     return ["settlement order: no valid throw, so no action button to start from"]
                 ring = settlement_order(layout, button)
@@ -906,18 +897,6 @@ class _Reader:
         if surrendered:
             lines[0] += " (surrendered wagers were collected at once)"
         return [*lines, f"  by the rules:   {rule} ({how})   [{mark(got == rule)}]"]
-
-    def _button(self) -> int | None:
-        """Return the California action button from the last throw, unless it was a no roll."""
-        if not self.view.dice:
-            return None
-        index, dice = self.view.dice[-1]
-        if any(i > index for i, _ in self.view.no_rolls):
-            return None
-        try:
-            return action_button(dice_total(dice.faces), self.layout)
-        except RulesError:
-            return None
 
     def _bank_flows(self, mode: BankingMode, expected: ExpectedSettlement) -> list[str]:
         view, settled = self.view, expected.settlement
@@ -1025,15 +1004,6 @@ def _row(label: str, stake: Cents | None, money: _Money, same: bool | None = Non
     shown = "" if same is None else f"   [{mark(same)}]"
     return [f"  {label:<16}{amount:>10}  {outcome:<12}{_money(paid):>10}{_money(collected):>11}"
             f"{_money(vig):>10}{_money(returned):>10}{shown}"]  # fmt: skip
-
-
-def _same_setting(recorded: Setting, expected: Setting, ruleset: RuleSet) -> bool:
-    """Return whether two settings are one, two hands of equal rank either way round."""
-    if recorded == expected:
-        return True
-    ranking = ruleset.ranking
-    tied = ranking.key(*recorded.high) == ranking.key(*recorded.low)
-    return tied and Setting(recorded.low, recorded.high) == expected
 
 
 def _stack_grid(stacks: Sequence[Sequence[str]]) -> list[str]:

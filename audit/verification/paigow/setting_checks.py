@@ -22,23 +22,13 @@ from audit.events.paigow.wagers import WagerKind
 from audit.findings.finding import ZERO
 from audit.games.errors import RulesError
 from audit.games.paigow.dealer_rule import complies, permitted_settings
-from audit.games.paigow.hands import HandRanking
 from audit.games.paigow.rulesets import RuleSet
 from audit.games.paigow.setting import Setting, is_ordered
 from audit.games.paigow.settlement import BankingMode
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Check, Emit
-from audit.verification.paigow.readings import banking, hand_settings
+from audit.verification.paigow.readings import banking, hand_settings, same_setting
 from audit.verification.paigow.round_view import RoundView
-
-
-def _same_setting(recorded: Setting, expected: Setting, ranking: HandRanking) -> bool:
-    # Setting compares hands order-free within each hand; two hands of equal rank may be
-    # called high either way round (as dealer_rule.permitted_settings allows).
-    if recorded == expected:
-        return True
-    tied = ranking.key(*recorded.high) == ranking.key(*recorded.low)
-    return tied and Setting(recorded.low, recorded.high) == expected
 
 
 def _pai_gow_action(view: RoundView, exclude: int) -> Decimal:
@@ -108,7 +98,7 @@ def _house_way(view: RoundView, context: TableContext, emit: Emit) -> None:
             expected = ruleset.house_way.setting(setting.tiles, ruleset.ranking)
         except RulesError:
             continue
-        if not _same_setting(setting, expected, ruleset.ranking):
+        if not same_setting(setting, expected, ruleset.ranking):
             emit("PG-SET-HOUSE-WAY", position=hand.position, recorded=str(setting),
                  expected=f"{expected} ({ruleset.house_way.name})",
                  exposure=_at_risk(view, ruleset, hand.position),
