@@ -17,6 +17,7 @@ from audit.games.paigow.settlement import BankingMode
 from audit.verification.paigow.readings import banking
 from audit.verification.paigow.replay import StepKind, replay_round
 from audit.verification.paigow.round_view import view_round
+from projections.hand_history import COLUMNS, hand_rows
 from tests.unit.verification.rounds import BANK_PLAYER, ROUND, clean_round
 
 
@@ -79,3 +80,19 @@ def test_who_banks_reads_the_rule_set_and_the_bank_once():
     seated = view_round(clean_round("california", bank=4).events[4:])
     assert banking(seated, california).mode is BankingMode.CALIFORNIA
     assert banking(seated, california).bank is None  # CA counts from the player-dealer's spot
+
+
+@pytest.mark.parametrize("position", _not_betting("pa-2019"))
+def test_the_hand_history_reads_the_same_bank(position):
+    """The hand history's banking column is verification's reading, not a fifth of its own."""
+    pa = get_rule_set("pa-2019")
+    view = view_round(_accepted_at(position).events[4:])
+    rows = [dict(zip(COLUMNS, row, strict=True)) for row in hand_rows(view, pa, 1)]
+    assert {row["banking"] for row in rows} == {"dealer"}
+    assert {row["bank_position"] for row in rows} == {pa.layout.dealer}
+    assert [row["position"] for row in rows if row["is_bank"]] == [pa.layout.dealer]
+    assert all(row["player_id"] != BANK_PLAYER for row in rows)
+    player = view_round(clean_round("pa-2019", bank=2, wagers_at={1: "25.00"}).events[4:])
+    banked = [dict(zip(COLUMNS, row, strict=True)) for row in hand_rows(player, pa, 1)]
+    assert {row["banking"] for row in banked} == {"player bank"}
+    assert [row["player_id"] for row in banked if row["is_bank"]] == [BANK_PLAYER]
