@@ -33,11 +33,11 @@ from pathlib import Path
 
 import psycopg
 
+from audit.facts.chain import GENESIS, digest
+from audit.facts.sequencing import TableSequence
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.store.application import FactStore, StoreConfig
-from audit.store.chain import GENESIS, digest
 from audit.store.ingest import Ingestor, check
-from audit.store.sequencing import TableSequence
 
 ADMIN = os.environ.get("TABLEWATCH_BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 BATCH = 500

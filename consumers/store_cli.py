@@ -12,8 +12,8 @@ from typing import Any
 from prometheus_client import CollectorRegistry
 from psycopg import sql
 
+from audit.facts.heads import FiledHeads, dump_heads, heads_key, load_heads
 from audit.store.application import FactStore
-from audit.store.heads import FiledHeads, dump_heads, heads_key, load_heads
 from audit.store.ingest import Ingestor
 from audit.store.schema import (
     apply_grants,

@@ -27,8 +27,8 @@ from typing import Any
 
 from audit.accounting.reconcile import RETIRE_AFTER_DAYS
 from audit.events.envelope import Event
+from audit.floor.verify import FloorVerifier
 from audit.store.application import FactStore
-from audit.verification.floor import FloorVerifier
 from projections.checkpoint import dumps
 from projections.fact_projection import FactProjection
 from projections.findings_view import (

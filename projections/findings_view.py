@@ -26,9 +26,9 @@ from eventsourcing.persistence import Tracking
 from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 
-from audit.verification.catalogue import KINDS_BY_CODE
-from audit.verification.findings import Finding, Money, Severity
-from audit.verification.severities import RULE_SET_SEVERITIES
+from audit.findings.finding import Finding, Money, Severity
+from audit.findings.severities import RULE_SET_SEVERITIES
+from audit.floor.catalogue import KINDS_BY_CODE
 from projections.checkpoint import Checkpoint, Checkpoints
 
 _COLUMNS = (

@@ -30,9 +30,7 @@ from audit.events.envelope import Event
 from audit.events.games import DEFAULT_GAME
 from audit.events.table import TableOpened
 from audit.store.application import FactStore
-from audit.verification.paigow import rotation_checks
-from audit.verification.paigow.context import TableContext
-from audit.verification.paigow.round_view import view_round
+from audit.verification.paigow import TableContext, after_round, view_round
 from projections.checkpoint import Checkpoint, Checkpoints
 from projections.fact_projection import FactProjection
 from projections.rows_view import open_view
@@ -284,7 +282,7 @@ class TableStateProjection(FactProjection):
         elif kind == "round_completed":
             view = view_round(self.open_rounds.pop(key))
             state.rounds_played += 1  # a voided round counts, as the verifier counts it
-            rotation_checks.after_round(view, state.context)
+            after_round(view, state.context)
         return []
 
     def _baccarat21(self, state: TableState, fact: Event) -> list[tuple[Any, ...]]:

@@ -22,8 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+from audit.findings.finding import FindingKind, Money, Severity
 from audit.games.money import Cents, to_cents
-from audit.verification.findings import FindingKind, Money, Severity
 
 _W, _I = Severity.WARNING, Severity.INFO
 _S, _E, _N = Money.AT_STAKE, Money.EXPOSURE, Money.NONE

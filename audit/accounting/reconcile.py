@@ -77,8 +77,8 @@ from audit.events.accounting import (
 from audit.events.envelope import Event
 from audit.events.games import DEFAULT_GAME
 from audit.events.table import TableOpened
+from audit.findings.finding import Finding, Severity
 from audit.games.money import Cents, to_cents, to_dollars
-from audit.verification.findings import Finding, Severity
 
 NO_OPENER = "no-opener"
 RETIRE_AFTER_DAYS = 7

@@ -15,7 +15,7 @@ from typing import Any
 from eventsourcing.domain import Aggregate
 from eventsourcing.utils import register_topic
 
-from audit.store.chain import CHAIN_VERSION, LINK_FACT_ONLY
+from audit.facts.chain import CHAIN_VERSION, LINK_FACT_ONLY
 
 NAMESPACE = uuid.UUID("7d1c0b9e-5a41-4f0e-b7a8-2c6d9e3f1a55")
 
@@ -35,7 +35,7 @@ class FactRecorded(Aggregate.Event):
 
     ``fact_json`` is the validated event's JSON text, kept exactly: the chain's
     digest is taken over these bytes, so no re-encoding can blur the evidence.
-    ``chain_version`` names the link format (``audit/store/chain.py``); facts
+    ``chain_version`` names the link format (``audit/facts/chain.py``); facts
     stored before it existed read as 1, the format they were chained in.
     """
 

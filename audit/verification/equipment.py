@@ -54,6 +54,7 @@ from fractions import Fraction
 
 from audit.events.envelope import Event
 from audit.events.games import DEFAULT_GAME
+from audit.findings.finding import Finding, FindingKind, Severity
 from audit.games.baccarat21.hands import hand_total
 from audit.games.baccarat21.outcome import Winner, winner
 from audit.games.baccarat21.probabilities import lookup as b21_lookup
@@ -64,7 +65,6 @@ from audit.games.errors import RulesError
 from audit.games.paigow.layout import HAND_COUNT, TableLayout, starting_position
 from audit.games.paigow.rulesets import RuleSet
 from audit.verification.chi_squared import DICE_TOTALS, FAIR_3D6, GoodnessOfFit, goodness_of_fit
-from audit.verification.findings import Finding, FindingKind, Severity
 from audit.verification.rules_by_game import RULES_FOR
 
 SCREEN_CONFIDENCE = 0.9999

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from audit.events.envelope import Event
 from audit.events.ingest import EventIdReused, SequenceGapObserved
-from audit.verification.findings import FindingKind, Severity
+from audit.findings.finding import FindingKind, Severity
 
 RECORD_KINDS: dict[str, FindingKind] = {
     kind.code: kind

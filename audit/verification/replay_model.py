@@ -17,8 +17,8 @@ from decimal import Decimal
 
 from audit.events.envelope import Event
 from audit.events.games import DEFAULT_GAME
+from audit.findings.finding import Finding
 from audit.games.money import Cents, to_dollars
-from audit.verification.findings import Finding
 
 OK = "ok"
 MISMATCH = "MISMATCH"

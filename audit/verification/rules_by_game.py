@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from audit.games.baccarat21.options import rule_set_for as baccarat21_rules
 from audit.games.baccarat21.rulesets import RuleSet as Baccarat21RuleSet
+from audit.games.paigow.options import rule_set_for as paigow_rules
 from audit.games.paigow.rulesets import RuleSet as PaiGowRuleSet
-from audit.verification.baccarat21.context import rule_set_for as baccarat21_rules
-from audit.verification.paigow.context import rule_set_for as paigow_rules
 
 AnyRuleSet = PaiGowRuleSet | Baccarat21RuleSet
 

@@ -46,7 +46,6 @@ import random
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
-from statistics import NormalDist
 from typing import Literal
 
 from audit.events.envelope import Event
@@ -56,8 +55,10 @@ from audit.games.baccarat21.probabilities import lookup_moments
 from audit.games.baccarat21.rulesets import PA_681A
 from audit.games.baccarat21.rulesets import RuleSet as B21RuleSet
 from audit.games.baccarat21.settlement import Bet
+from audit.games.confidence import DEFAULT_CONFIDENCE, wilson_interval, z_for
 from audit.games.errors import RulesError
 from audit.games.money import Cents, to_cents
+from audit.games.paigow.options import rule_set_for
 from audit.games.paigow.probabilities import (
     PRECOMPUTED_SEED,
     ExpectedRates,
@@ -68,10 +69,8 @@ from audit.games.paigow.rulesets import RuleSet
 from audit.games.paigow.setting import Setting
 from audit.games.paigow.tiles import parse_tile
 from audit.games.paigow.vigorish import VIGORISH_PERCENT
-from audit.verification.paigow.context import rule_set_for
 from audit.verification.rules_by_game import RULES_FOR, AnyRuleSet
 
-DEFAULT_CONFIDENCE = 0.999
 GroupBy = Literal["table", "dealer", "position", "player", "dealer,player"]
 GROUP_BYS: tuple[GroupBy, ...] = ("table", "dealer", "position", "player", "dealer,player")
 NO_ID = "-"
@@ -181,34 +180,6 @@ class GroupStats:
             "won_high": str(self.won_high),
             "money_flagged": self.money_flagged,
         }
-
-
-def z_for(confidence: float) -> float:
-    """Return the two-sided standard-normal quantile for ``confidence`` (0.999 -> 3.29)."""
-    if not 0.0 < confidence < 1.0:
-        raise ValueError(f"confidence must lie strictly between 0 and 1: {confidence!r}")
-    return NormalDist().inv_cdf(0.5 + confidence / 2.0)
-
-
-def wilson_interval(
-    successes: int, n: int, confidence: float = DEFAULT_CONFIDENCE
-) -> tuple[float, float]:
-    """Return the Wilson score interval for ``successes`` out of ``n`` trials.
-
-    With no trials the interval is the whole of ``[0, 1]``: nothing is known.
-    """
-    if n < 0 or not 0 <= successes <= n:
-        raise ValueError(f"need 0 <= successes <= n: {successes!r} of {n!r}")
-    z = z_for(confidence)
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    z2 = z * z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    low = 0.0 if successes == 0 else max(0.0, centre - half)
-    high = 1.0 if successes == n else min(1.0, centre + half)
-    return low, high
 
 
 @dataclass

@@ -27,9 +27,9 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 from pydantic import BaseModel, ConfigDict, Field
 
+from audit.facts.chain import GENESIS
 from audit.store.application import FactStore
 from audit.store.casebook import CASEBOOK, Casebook, casebook_id
-from audit.store.chain import GENESIS
 from consumers.errors import TablewatchError
 from consumers.web.auth import User
 

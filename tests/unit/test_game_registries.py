@@ -9,9 +9,9 @@ import pytest
 
 from audit.accounting import games as accounting
 from audit.events.games import GAMES
+from audit.floor.verify import VERIFIERS
 from audit.simulation.shift import table_games
 from audit.verification import equipment
-from audit.verification.floor import VERIFIERS
 from audit.verification.rules_by_game import RULES_FOR
 from consumers.replay_cli import REPLAYS
 from consumers.run_cli import GAME_MIXES

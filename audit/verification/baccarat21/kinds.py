@@ -9,7 +9,7 @@ kind's own (a card drawn to a 17 cites 681a.9(b), a second draw 681a.7(g)).
 
 from __future__ import annotations
 
-from audit.verification.findings import FindingKind, Money, Severity
+from audit.findings.finding import FindingKind, Money, Severity
 from audit.verification.record_kinds import RECORD_KINDS
 
 _I, _W, _C = Severity.INFO, Severity.WARNING, Severity.CRITICAL

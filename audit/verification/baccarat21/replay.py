@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 
 from audit.events.baccarat21.wagers import B21WagerSettled
 from audit.events.envelope import Event
+from audit.findings.finding import Finding
 from audit.games.baccarat21.bonus import BonusPaytable
 from audit.games.baccarat21.drawing import DealtCard, DrawRule, Hand, next_card
 from audit.games.baccarat21.hands import describe_total
@@ -32,7 +33,6 @@ from audit.verification.baccarat21.drawing_checks import judge_deal
 from audit.verification.baccarat21.emit import Emit
 from audit.verification.baccarat21.round_view import RoundView, view_round
 from audit.verification.baccarat21.verify import StreamVerifier
-from audit.verification.findings import Finding
 from audit.verification.replay_model import (
     MISMATCH,
     Amount,

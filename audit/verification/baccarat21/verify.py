@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 
 from audit.events.baccarat21.shoe import ShoeCut, ShoeShuffled
 from audit.events.envelope import Event
+from audit.findings.finding import Finding, Money
 from audit.games.baccarat21.shoe import COVER_MARGIN
 from audit.games.cards.deck import parse_card
 from audit.verification.baccarat21.bonus_card_checks import check_bonus_cards
@@ -30,7 +31,6 @@ from audit.verification.baccarat21.kinds import KINDS
 from audit.verification.baccarat21.round_view import RoundView, view_round
 from audit.verification.baccarat21.settlement_checks import check_settlement
 from audit.verification.baccarat21.wager_checks import check_wagers
-from audit.verification.findings import Finding, Money
 from audit.verification.record_kinds import observation
 
 SHOE_BREACHES = {

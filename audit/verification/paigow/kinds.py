@@ -7,7 +7,7 @@ a Pennsylvania table and ``NJ 19:47-10.6(c)`` on a New Jersey one.
 
 from __future__ import annotations
 
-from audit.verification.findings import FindingKind, Money, Severity
+from audit.findings.finding import FindingKind, Money, Severity
 from audit.verification.record_kinds import RECORD_KINDS
 
 _I, _W, _C = Severity.INFO, Severity.WARNING, Severity.CRITICAL

@@ -32,6 +32,7 @@ from enum import StrEnum
 from audit.events.envelope import Event
 from audit.events.paigow import play, settlement, wagers
 from audit.events.table import TableOpened
+from audit.findings.finding import Finding
 from audit.games.errors import RulesError
 from audit.games.money import Cents, to_cents
 from audit.games.paigow.collection import collection_fees
@@ -42,7 +43,6 @@ from audit.games.paigow.hands import describe_hand
 from audit.games.paigow.layout import (
     HAND_COUNT,
     NumberSource,
-    Position,
     TableLayout,
     action_button,
     dice_total,
@@ -52,18 +52,25 @@ from audit.games.paigow.layout import (
 )
 from audit.games.paigow.pair_fortunes import settle_pair_fortunes
 from audit.games.paigow.rulesets import RuleSet
-from audit.games.paigow.setting import Setting, is_ordered
+from audit.games.paigow.setting import is_ordered
 from audit.games.paigow.settlement import BankingMode, SettlementLine
 from audit.games.paigow.tiles import TILE_NAMES, parse_tile
-from audit.verification.findings import Finding
 from audit.verification.paigow import stream_checks
 from audit.verification.paigow.context import TableContext
+from audit.verification.paigow.readings import (
+    Banking,
+    banking,
+    deal_count,
+    dealt_stacks,
+    hand_setting,
+    live_wagers,
+    same_setting,
+)
+from audit.verification.paigow.readings import button as action_button_at
 from audit.verification.paigow.round_view import RoundView, view_round
-from audit.verification.paigow.setting_checks import hand_setting, is_player_dealer_table
 from audit.verification.paigow.settlement.expected import ExpectedSettlement, expect_settlement
 from audit.verification.paigow.settlement.facts import SettlementFacts, read_settlement
 from audit.verification.paigow.verify import StreamVerifier, verify_round
-from audit.verification.paigow.wager_checks import live_wagers
 from audit.verification.replay_model import (
     MISMATCH,
     OK,
@@ -295,17 +302,6 @@ def _wrap(prefix: str, words: Sequence[str], width: int = 96) -> list[str]:
 # --- Reading the round -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Banking:
-    """Who banks the round and where the count starts, as the dealing checks read it."""
-
-    mode: BankingMode
-    bank: Position | None
-    """A PA/NJ player bank's (or co-bank's) position: the count starts there (PA 621a.9(j))."""
-    dealer_plays: bool
-    wagered: frozenset[Position]
-
-
 @dataclass
 class _Reader:
     """Turns one round's view into the lines of each step."""
@@ -314,31 +310,18 @@ class _Reader:
     context: TableContext
     ruleset: RuleSet = field(init=False)
     layout: TableLayout = field(init=False)
-    banking: _Banking = field(init=False)
+    banking: Banking = field(init=False)
     facts: dict[StepKind, list[Compared]] = field(init=False)
     """Each step's recorded facts beside the engine's, as data, filled as its lines are."""
 
     def __post_init__(self) -> None:
         self.ruleset = self.context.ruleset
         self.layout = self.ruleset.layout
-        self.banking = self._banking()
+        self.banking = banking(self.view, self.ruleset)  # verification's reading, not its own
         self.facts = {kind: [] for kind in StepKind}
 
     def name(self, position: int) -> str:
         return _name(self.layout, position)
-
-    def _banking(self) -> _Banking:
-        view, layout = self.view, self.layout
-        pai_gow = live_wagers(view, wagers.WagerKind.PAI_GOW)
-        wagered = {p for p in pai_gow if p in layout.betting}
-        if is_player_dealer_table(self.ruleset):
-            return _Banking(BankingMode.CALIFORNIA, None, True, frozenset(wagered))
-        if view.bank is None or view.bank.position not in layout.betting:
-            return _Banking(BankingMode.DEALER, None, True, frozenset(wagered))
-        mode = BankingMode.CO_BANK if view.co_bank is not None else BankingMode.PLAYER_BANK
-        plays = view.dealer_wager is not None and view.dealer_wager.amount > 0
-        bank = view.bank.position
-        return _Banking(mode, bank, plays, frozenset(wagered | {bank}))
 
     # --- 1. The round ------------------------------------------------------------------------
 
@@ -393,8 +376,8 @@ class _Reader:
                     f"up to its wager of {covers}"]  # fmt: skip
         if banking.mode is BankingMode.DEALER:
             return ["banking: the dealer banks for the house"]
-        bank = view.bank
-        assert bank is not None
+        bank = banking.taken
+        assert bank is not None  # a player bank or co-bank was taken
         who = bank.player_id or "unnamed player"
         chips = f", {dollars(bank.chips_on_table)} on the table" if bank.chips_on_table else ""
         where = self.name(bank.position)
@@ -488,10 +471,10 @@ class _Reader:
                 self.facts[StepKind.COUNT].append(
                     Compared("RNG number", str(event.number), at=event.occurred_at)
                 )
-        counted = self._count_source()
+        counted = deal_count(self.view)
         if counted is None:
             return [*lines, "no dice or RNG number recorded: no count to follow"]
-        total, source = counted
+        total, source, _ = counted
         return lines + self._count_lines(total, source)
 
     def _dice_line(self, event: play.DiceRevealed) -> str:
@@ -504,17 +487,6 @@ class _Reader:
         flat = "all flat" if event.all_flat else "NOT all flat"
         inside = "all in the shaker" if event.all_in_shaker else "a die OUT of the shaker"
         return f"dice {faces} = {total}{said}, {flat}, {inside}"
-
-    def _count_source(self) -> tuple[int, NumberSource] | None:
-        """Return the count the deal rests on: the last throw's total, or the RNG's number."""
-        throw = self.view.dice[-1] if self.view.dice else None
-        shown = self.view.rng[-1] if self.view.rng else None
-        if throw is not None and (shown is None or throw[0] > shown[0]):
-            try:
-                return dice_total(throw[1].faces), "dice"
-            except RulesError:
-                return None
-        return (shown[1].number, "rng") if shown is not None else None
 
     def _count_lines(self, total: int, source: NumberSource) -> list[str]:
         layout, bank = self.layout, self.banking.bank
@@ -564,7 +536,7 @@ class _Reader:
                 lines.append(f"tile exposed while stacking: {event.tile or 'not recorded'}")
             elif isinstance(event, play.TilesRemixed):
                 lines.append(f"tiles remixed: {event.reason}")
-        formed = self._dealt_stacks()
+        formed = dealt_stacks(self.view)
         times = sum(isinstance(e, play.StacksFormed) for e in view.events)
         if formed is None or formed.stacks is None:
             lines.append("stacks: not recorded by the table's device")
@@ -576,13 +548,6 @@ class _Reader:
         lines += self._deliveries(formed)
         lines += self._after_deal()
         return lines
-
-    def _dealt_stacks(self) -> play.StacksFormed | None:
-        """Return the stacks the deal used: the last formed before the first delivery."""
-        view = self.view
-        dealt_at = view.delivered[0][0] if view.delivered else len(view.events)
-        formed = [e for e in view.events[:dealt_at] if isinstance(e, play.StacksFormed)]
-        return formed[-1] if formed else view.stacks
 
     def _cut_and_style(self) -> list[str]:
         view, lines = self.view, []
@@ -729,7 +694,7 @@ class _Reader:
         except RulesError:
             return Compared(label, shown, "house way: cannot say", pieces=recorded,
                             at=hand.occurred_at)  # fmt: skip
-        same = _same_setting(setting, expected, self.ruleset)
+        same = same_setting(setting, expected, self.ruleset.ranking)
         names = tuple(TILE_NAMES[t] for t in (*expected.high, *expected.low))
         return Compared(label, shown, f"house way ({way.name}): {expected}", same, recorded,
                         names, at=hand.occurred_at)  # fmt: skip
@@ -739,9 +704,8 @@ class _Reader:
         if self.banking.mode is BankingMode.CALIFORNIA:
             return set()
         found = {self.layout.dealer}
-        if self.view.co_bank is not None:
-            bank = self.view.bank
-            found.add(bank.position if bank is not None else self.view.co_bank.position)
+        if self.banking.mode is BankingMode.CO_BANK and self.banking.bank is not None:
+            found.add(self.banking.bank)
         return found
 
     def _hand_notes(
@@ -770,7 +734,7 @@ class _Reader:
             expected = way.setting(setting.tiles, ruleset.ranking)
         except RulesError:
             return ["house way: cannot say"]
-        same = _same_setting(setting, expected, ruleset)
+        same = same_setting(setting, expected, ruleset.ranking)
         lines = [f"house way ({way.name}): {expected}   [{mark(same)}]"]
         if not dealer or not ruleset.regulatory_dealer_rule:
             return lines
@@ -917,7 +881,7 @@ class _Reader:
                 ring = settlement_order(layout)
                 how = "from the dealer's right"
             else:
-                button = self._button()
+                button = action_button_at(self.view, self.ruleset)
                 if button is None:
                     return ["settlement order: no valid throw, so no action button to start from"]
                 ring = settlement_order(layout, button)
@@ -933,18 +897,6 @@ class _Reader:
         if surrendered:
             lines[0] += " (surrendered wagers were collected at once)"
         return [*lines, f"  by the rules:   {rule} ({how})   [{mark(got == rule)}]"]
-
-    def _button(self) -> int | None:
-        """Return the California action button from the last throw, unless it was a no roll."""
-        if not self.view.dice:
-            return None
-        index, dice = self.view.dice[-1]
-        if any(i > index for i, _ in self.view.no_rolls):
-            return None
-        try:
-            return action_button(dice_total(dice.faces), self.layout)
-        except RulesError:
-            return None
 
     def _bank_flows(self, mode: BankingMode, expected: ExpectedSettlement) -> list[str]:
         view, settled = self.view, expected.settlement
@@ -1052,15 +1004,6 @@ def _row(label: str, stake: Cents | None, money: _Money, same: bool | None = Non
     shown = "" if same is None else f"   [{mark(same)}]"
     return [f"  {label:<16}{amount:>10}  {outcome:<12}{_money(paid):>10}{_money(collected):>11}"
             f"{_money(vig):>10}{_money(returned):>10}{shown}"]  # fmt: skip
-
-
-def _same_setting(recorded: Setting, expected: Setting, ruleset: RuleSet) -> bool:
-    """Return whether two settings are one, two hands of equal rank either way round."""
-    if recorded == expected:
-        return True
-    ranking = ruleset.ranking
-    tied = ranking.key(*recorded.high) == ranking.key(*recorded.low)
-    return tied and Setting(recorded.low, recorded.high) == expected
 
 
 def _stack_grid(stacks: Sequence[Sequence[str]]) -> list[str]:

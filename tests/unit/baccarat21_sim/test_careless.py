@@ -12,12 +12,12 @@ import pytest
 
 from audit.accounting.controls import STATISTICAL_CODES
 from audit.events.envelope import Event
+from audit.findings.finding import Finding
 from audit.simulation.baccarat21.careless import KINDS, Plan
 from audit.simulation.irregular_common import Label
 from audit.simulation.irregularities import careless_shift
 from audit.simulation.scoring import score, verify_for_scoring
 from audit.simulation.shift import ShiftConfig, simulate_shift
-from audit.verification.findings import Finding
 
 SEED = 20261121
 BACCARAT = (("baccarat21", 1.0),)

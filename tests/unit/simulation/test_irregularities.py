@@ -12,6 +12,7 @@ import pytest
 
 from audit.accounting.controls import STATISTICAL_CODES
 from audit.events.envelope import Event
+from audit.findings.finding import Finding
 from audit.simulation import Frequencies, ShiftConfig, simulate_shift
 from audit.simulation.irregular_common import InvalidLabelError, Label
 from audit.simulation.irregularities import (
@@ -21,7 +22,6 @@ from audit.simulation.irregularities import (
     kind_named,
 )
 from audit.simulation.scoring import score, verify_for_scoring
-from audit.verification.findings import Finding
 from audit.verification.paigow.kinds import KINDS as FINDING_KINDS
 
 SEED = 20261121

@@ -21,9 +21,8 @@ from audit.games.paigow.settlement import BankingMode, RoundSettlement
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Emit
 from audit.verification.paigow.round_view import RoundView
-from audit.verification.paigow.setting_checks import is_player_dealer_table
 from audit.verification.paigow.settlement.expected import ExpectedSettlement
-from audit.verification.paigow.settlement.facts import SettlementFacts, cited
+from audit.verification.paigow.settlement.facts import CENTRE_MODES, SettlementFacts, cited
 
 
 def _judge_dealer_wager(
@@ -76,7 +75,7 @@ def _judge_dealer_wager_allowed(
 ) -> None:
     """PA 621a.9(e), (h): none while co-banking, else at most the bank's last wager."""
     placed, bank = view.dealer_wager, view.bank
-    if placed is None or bank is None or placed.amount <= 0:
+    if placed is None or bank is None or facts.mode not in CENTRE_MODES or placed.amount <= 0:
         return
     if facts.mode is BankingMode.CO_BANK:
         # PA 621a.9(e), (h) / NJ 10.8(e), (h): "the dealer may not place a wager against the bank".
@@ -165,7 +164,7 @@ def judge_bank(
     settlement = expected.settlement
     if settlement is None or view.completed is None:
         return  # the flows come after every wager: a round cut short has not reached them
-    bank = view.bank.position if view.bank is not None else None
+    bank = facts.banker if facts.mode in CENTRE_MODES else None
     for code, event, amounts in flow_checks(view, facts.mode, settlement):
         _flows(emit, code, bank, [event], amounts)
 
@@ -174,7 +173,8 @@ def judge_balance(
     view: RoundView, context: TableContext, emit: Emit, facts: SettlementFacts
 ) -> None:
     """The centre of a banked layout pays out exactly what went in (PA 621a.9(o), (r))."""
-    if view.bank is None or view.voided is not None or is_player_dealer_table(context.ruleset):
+    bank = view.bank
+    if bank is None or facts.mode not in CENTRE_MODES or view.voided is not None:
         return
     unsettled = set(facts.stakes) - set(facts.settled)
     dealer_open = view.dealer_wager is not None and view.dealer_wager_settled is None
@@ -207,8 +207,8 @@ def judge_balance(
     if taken_in != paid_out:
         rule = cited(context, "co-bank-settlement" if split else "bank-settlement")
         flows = [e for e in (view.shortfall, view.surplus, split) if e is not None]
-        emit("PG-SETTLE-UNBALANCED", position=view.bank.position,
+        emit("PG-SETTLE-UNBALANCED", position=bank.position,
              recorded=f"centre took in {to_dollars(taken_in)}, paid out {to_dollars(paid_out)}",
              expected="the centre pays out exactly what it took in",
-             at_stake=to_dollars(abs(taken_in - paid_out)), events=flows or [view.bank],
+             at_stake=to_dollars(abs(taken_in - paid_out)), events=flows or [bank],
              rule_key=rule)  # fmt: skip

@@ -32,8 +32,8 @@ from audit.games.paigow.settlement import (
     settle_voided_round,
     settle_wager,
 )
+from audit.verification.paigow.readings import hand_settings
 from audit.verification.paigow.round_view import RoundView
-from audit.verification.paigow.setting_checks import hand_settings
 from audit.verification.paigow.settlement.facts import SettlementFacts, expected_order
 
 _PLAYED = ("win", "push", "lose")

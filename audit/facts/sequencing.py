@@ -24,7 +24,7 @@ from typing import Protocol
 from audit.events.catalogue import event_dict, event_json
 from audit.events.envelope import Event
 from audit.events.ingest import INGEST, EventIdReused, SequenceGapObserved
-from audit.store.chain import digest
+from audit.facts.chain import digest
 
 _OBSERVATION_NAMESPACE = uuid.UUID("3b0f3f7e-8f3c-4c8e-9d0a-6f1e2d3c4b5a")
 

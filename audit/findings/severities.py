@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from audit.verification.findings import FindingKind, Money, Severity
+from audit.findings.finding import FindingKind, Money, Severity
 
 RULE_SET_SEVERITIES: dict[str, dict[str, Severity]] = {
     # California: "The player-dealer may only 'bank' the hand ... for two consecutive

@@ -7,8 +7,8 @@ before a kind's money or severity changed.
 from __future__ import annotations
 
 from audit.accounting.controls import ACCOUNTING_KINDS
+from audit.findings.finding import FindingKind
 from audit.verification.baccarat21.kinds import KINDS as BACCARAT21_KINDS
-from audit.verification.findings import FindingKind
 from audit.verification.paigow.kinds import KINDS as PAIGOW_KINDS
 
 KINDS_BY_CODE: dict[str, FindingKind] = {**PAIGOW_KINDS, **BACCARAT21_KINDS, **ACCOUNTING_KINDS}

@@ -1,7 +1,7 @@
 """The bytes each fact arrived as, stored beside it: the evidence under the parsed fact.
 
 A stored fact holds the event's JSON as the catalogue re-serialised it
-(``audit/store/sequencing.py``): what was understood, not what was sent. The
+(``audit/facts/sequencing.py``): what was understood, not what was sent. The
 message itself (a Kafka record's value, a file's line without its line ending)
 goes, byte for byte, into :data:`RECEIVED_TABLE`, one row per stored fact that
 arrived as a message, keyed by the fact's place in the store (its aggregate and
@@ -13,7 +13,7 @@ version, as unique as the stored event itself) and findable by its event id:
 - append-only: UPDATE and DELETE (and TRUNCATE) are refused by trigger, as for
   the stored events, and the writer role is granted INSERT and SELECT only;
 - part of the hash chain: a fact with received bytes is linked in format 3
-  (``audit/store/chain.py``), whose hashed fields end with the bytes' SHA-256, so
+  (``audit/facts/chain.py``), whose hashed fields end with the bytes' SHA-256, so
   ``verify-chain`` reports bytes altered, removed or moved to another fact.
 
 A message whose id was already stored with other content is kept as the

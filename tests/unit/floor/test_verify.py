@@ -7,9 +7,9 @@ import random
 from dataclasses import replace
 
 from audit.events.envelope import Event
+from audit.findings.finding import Finding
+from audit.floor import verify as floor
 from audit.simulation.shift import ShiftConfig, simulate_shift
-from audit.verification import floor
-from audit.verification.findings import Finding
 
 
 class Recording:

@@ -27,9 +27,9 @@ from audit.accounting.reconcile import Reconciler
 from audit.events.envelope import Event
 from audit.events.games import DEFAULT_GAME
 from audit.events.table import TableOpened
+from audit.findings.finding import Finding
 from audit.verification.baccarat21.verify import StreamVerifier as Baccarat21Verifier
 from audit.verification.equipment import EquipmentScreens, screen_finding
-from audit.verification.findings import Finding
 from audit.verification.paigow.verify import StreamVerifier as PaiGowVerifier
 
 

@@ -9,7 +9,7 @@ field: the aggregate and version it is stored as, the stored timestamp, the
 type, the source and the digest. A rejected message's link,
 :func:`rejection_link`, does the same for each of its fields, one chain per source.
 A fact that arrived as a message is linked in ``chain_version`` 3: the same fields and,
-last, the SHA-256 of the bytes received (kept beside the fact, ``audit/store/received.py``),
+last, the SHA-256 of the bytes received (kept beside the fact, ``audit/facts/received.py``),
 so those bytes are evidence too. Facts with no received bytes (the ingest's own
 observations, parsed events handed to the store) stay in format 2.
 
