@@ -58,6 +58,7 @@ from audit.games.paigow.tiles import TILE_NAMES, parse_tile
 from audit.verification.findings import Finding
 from audit.verification.paigow import stream_checks
 from audit.verification.paigow.context import TableContext
+from audit.verification.paigow.kinds import KINDS
 from audit.verification.paigow.round_view import RoundView, view_round
 from audit.verification.paigow.setting_checks import hand_setting, is_player_dealer_table
 from audit.verification.paigow.settlement.expected import ExpectedSettlement, expect_settlement
@@ -100,40 +101,15 @@ STEP_TITLES: dict[StepKind, str] = {
     StepKind.OTHER: "Other findings",
 }
 
-# Dealing findings about the call, the dice and the count; the other PG-DEAL codes
-# (delivery, style, unwagered stacks, exposed tiles) belong with the stacks.
-_COUNT_CODES = frozenset(
-    {
-        "PG-DEAL-BEFORE-NO-MORE-BETS",
-        "PG-DEAL-SHAKES",
-        "PG-DEAL-DICE-TOTAL",
-        "PG-DEAL-NO-ROLL",
-        "PG-DEAL-START",
-        "PG-DEAL-SETTLED-AFTER-WRONG-DEAL",
-    }
-)
-_PREFIXES: tuple[tuple[str, StepKind], ...] = (
-    ("PG-WAGER-", StepKind.WAGERS),
-    ("PG-DEAL-", StepKind.DEAL),
-    ("PG-TILE-", StepKind.DEAL),
-    ("PG-SET-", StepKind.HANDS),
-    ("PG-SETTLE-", StepKind.SETTLEMENT),
-    ("PG-BANK-", StepKind.SETTLEMENT),
-    ("PG-COBANK-", StepKind.SETTLEMENT),
-    ("PG-CA-", StepKind.SETTLEMENT),
-    ("PG-PF-", StepKind.SETTLEMENT),
-)
-
 
 def step_for(code: str) -> StepKind:
-    """Return the step a finding's code belongs under.
+    """Return the step a finding's code belongs under: its catalogue row's, else "other".
 
     >>> step_for("PG-DEAL-START"), step_for("PG-TILE-DUPLICATE"), step_for("PG-ROT-CONSECUTIVE")
     (<StepKind.COUNT: 'count'>, <StepKind.DEAL: 'deal'>, <StepKind.OTHER: 'other'>)
     """
-    if code in _COUNT_CODES:
-        return StepKind.COUNT
-    return next((kind for prefix, kind in _PREFIXES if code.startswith(prefix)), StepKind.OTHER)
+    kind = KINDS.get(code)
+    return StepKind(kind.step) if kind is not None and kind.step else StepKind.OTHER
 
 
 # --- Entry point -------------------------------------------------------------------------------
