@@ -1,9 +1,11 @@
 """One row declares a finding (#19): its replay step and whether the simulator injects it sit
-in the catalogue, the replays file findings by the row."""
+in the catalogue, the replays file findings by the row, and docs/findings.md is generated
+from the rows."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -16,7 +18,9 @@ from audit.verification.catalogue import ALL_KINDS
 from audit.verification.equipment import SCREEN_KINDS
 from audit.verification.paigow import replay as paigow_replay
 from audit.verification.paigow.kinds import KINDS as PAIGOW_KINDS
+from audit.verification.reference import render_markdown
 
+DOC = Path(__file__).resolve().parents[3] / "docs" / "findings.md"
 GAMES = [
     (PAIGOW_KINDS, paigow_replay.step_for, {s.value for s in paigow_replay.StepKind}),
     (B21_KINDS, b21_replay.step_for, {kind for kind, _ in b21_replay.STEPS}),
@@ -53,3 +57,15 @@ def test_every_label_of_a_careless_floor_names_an_injectable_kind():
     assert named, "the floor injected nothing"
     assert {code for code in named if not ALL_KINDS[code].injectable} == set()
     assert "STAT-DICE-TOTALS" in named
+
+
+def test_docs_findings_md_is_generated_from_the_catalogue():
+    assert DOC.read_text() == render_markdown(), (
+        "regenerate: tablewatch schema --findings > docs/findings.md"
+    )
+
+
+def test_docs_findings_md_has_a_row_for_every_kind():
+    rows = [line for line in render_markdown().splitlines() if line.startswith("| `")]
+    codes = [row.split("`")[1] for row in rows]
+    assert sorted(c for c in codes if c in ALL_KINDS) == sorted(ALL_KINDS)
