@@ -427,12 +427,12 @@ class TrialReader:
             self.bankers.pop(round_key, None)
             for key in [k for k in self.house_way_hands if k[:2] == round_key]:
                 del self.house_way_hands[key]
-            for key in [k for k in self.stakes if k[:2] == round_key]:
-                del self.stakes[key]
+            for staked in [k for k in self.stakes if k[:2] == round_key]:
+                del self.stakes[staked]
         return None
 
     def _stake(self, event: Event, round_key: tuple[str, str], placed: bool) -> None:
-        bet = getattr(event, "bet", None) or getattr(event, "kind", WagerKind.PAI_GOW)
+        bet = getattr(event, "bet", None) or getattr(event, "kind", None) or WagerKind.PAI_GOW
         key = (*round_key, event.position, bet.value)  # type: ignore[attr-defined]
         player, stake = self.stakes.get(key, (None, 0))
         amount = to_cents(event.amount)  # type: ignore[attr-defined]
@@ -471,8 +471,8 @@ class TrialReader:
             return None
         rule_set = self.rule_sets.get(event.table_id, self.default)
         player, stake = self.stakes.get(
-            (*round_key, event.position, WagerKind.PAI_GOW.value),
-            (None, 0),  # type: ignore[attr-defined]
+            (*round_key, event.position, WagerKind.PAI_GOW.value),  # type: ignore[attr-defined]
+            (None, 0),
         )
         won = to_cents(event.paid) - to_cents(event.collected) - to_cents(event.vigorish)  # type: ignore[attr-defined]
         return SettledWager(
