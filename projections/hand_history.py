@@ -266,8 +266,8 @@ class PostgresHandHistoryView(Checkpoints, PostgresTrackingRecorder):
         super().create_table()
         self.create_checkpoint_table()
         with self.datastore.transaction(commit=True) as cursor:
-            cursor.execute(_sql("NUMERIC(14, 2)", "BOOLEAN", "BIGINT"))  # type: ignore[arg-type]
-            cursor.execute(_ADD_PLAYER.replace("COLUMN", "COLUMN IF NOT EXISTS"))  # type: ignore[arg-type]
+            cursor.execute(_sql("NUMERIC(14, 2)", "BOOLEAN", "BIGINT"))
+            cursor.execute(_ADD_PLAYER.replace("COLUMN", "COLUMN IF NOT EXISTS"))
             for index in _INDEXES:
                 cursor.execute(index)
 
@@ -281,7 +281,7 @@ class PostgresHandHistoryView(Checkpoints, PostgresTrackingRecorder):
         with self.datastore.transaction(commit=True) as cursor:
             if rows:
                 cursor.executemany(
-                    f"INSERT INTO hand_history ({', '.join(COLUMNS)}) "  # type: ignore[arg-type]
+                    f"INSERT INTO hand_history ({', '.join(COLUMNS)}) "
                     f"VALUES ({', '.join(['%s'] * len(COLUMNS))}) "
                     "ON CONFLICT (table_id, round_id, position) DO NOTHING",
                     list(rows),
@@ -304,7 +304,7 @@ class PostgresHandHistoryView(Checkpoints, PostgresTrackingRecorder):
         }  # fmt: skip
         sql, params = _query(filters, limit, "%s")
         with self.datastore.transaction(commit=False) as cursor:
-            cursor.execute(sql, params)  # type: ignore[arg-type]
+            cursor.execute(sql, params)
             rows = cursor.fetchall()
         return [_as_dict([row[name] for name in COLUMNS]) for row in rows]
 
@@ -314,7 +314,7 @@ HandHistoryView = SQLiteHandHistoryView | PostgresHandHistoryView
 
 def open_hand_history_view(store: FactStore) -> HandHistoryView:
     """Return the hand-history view in the store's own database, creating its table if need be."""
-    return open_view(store, SQLiteHandHistoryView, PostgresHandHistoryView)  # type: ignore[no-any-return]
+    return open_view(store, SQLiteHandHistoryView, PostgresHandHistoryView)
 
 
 # --- the projections -----------------------------------------------------------------------

@@ -53,7 +53,6 @@ from audit.games.paigow.layout import (
     starting_position,
     unwagered_positions,
 )
-from audit.games.paigow.outcome import Outcome
 from audit.games.paigow.setting import Setting
 from audit.games.paigow.settlement import (
     BankingMode,
@@ -65,6 +64,7 @@ from audit.games.paigow.settlement import (
 )
 from audit.games.paigow.tiles import TILE_NAMES, Tile
 from audit.games.paigow.vigorish import vigorish
+from audit.games.wagering import Outcome
 from audit.simulation.loaded_dice import throw
 from audit.simulation.paigow_round import ROUND_STEPS
 from audit.simulation.players import choose_setting
@@ -289,7 +289,7 @@ def insert_events(
     The events after them are numbered on, and so is the table's recorder: the
     record reads as if the inserted events had been recorded in their place.
     """
-    later = [replace(e, **{"seq": e.seq + len(inserted)}) for e in events[at:]]
+    later = [replace(e, seq=e.seq + len(inserted)) for e in events[at:]]
     round_.table.recorder.seq += len(inserted)
     return [*events[:at], *inserted, *later]
 

@@ -24,7 +24,6 @@ from audit.events.paigow.wagers import DealerWagerAgainstBank
 from audit.games.money import Cents, to_dollars
 from audit.games.paigow.banking import centre_totals, co_bank_flows, settle_player_bank
 from audit.games.paigow.layout import Position
-from audit.games.paigow.outcome import Outcome
 from audit.games.paigow.settlement import (
     BankingMode,
     DealerWager,
@@ -33,6 +32,7 @@ from audit.games.paigow.settlement import (
     Wager,
 )
 from audit.games.paigow.vigorish import VigRounding, vigorish
+from audit.games.wagering import Outcome
 from audit.simulation.irregular_common import (
     Expect,
     LineRecord,
@@ -240,11 +240,15 @@ class CaliforniaCoverage(_Recorded):
     def wrong(self, line: SettlementLine, rng: random.Random) -> LineRecord:
         record = LineRecord.of(line)
         amount = line.wager.amount
-        field = "paid" if line.outcome is Outcome.WIN else "collected"
-        if line.returned:  # covered in full though the player-dealer's wager ran out
-            return replace(record, returned=0, **{field: amount})
-        part = amount // 2
-        return replace(record, returned=amount - part, **{field: part})
+        won = line.outcome is Outcome.WIN
+        # Covered in full though the player-dealer's wager ran out; else half of it.
+        moved = amount if line.returned else amount // 2
+        return replace(
+            record,
+            returned=amount - moved,
+            paid=moved if won else record.paid,
+            collected=record.collected if won else moved,
+        )
 
 
 class CaliforniaVigorish(_Recorded):

@@ -12,7 +12,7 @@ import random
 from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from audit.events.envelope import Event
 from audit.events.paigow.equipment import TileSetInspected, TileSetReceived, TileSetReplaced
@@ -34,10 +34,10 @@ from audit.games.paigow.banking import dealer_wager_limit
 from audit.games.paigow.dealer_rule import permitted_settings
 from audit.games.paigow.delivery import DeliveryStyle, form_stacks
 from audit.games.paigow.layout import Position, TableLayout
-from audit.games.paigow.outcome import Outcome
 from audit.games.paigow.setting import Setting, settings_for
 from audit.games.paigow.settlement import BankingMode
 from audit.games.paigow.tiles import TILE_NAMES, TILES, Tile
+from audit.games.wagering import Outcome
 from audit.simulation.bank_rotation import next_first_offer
 from audit.simulation.irregular_common import (
     Expect,
@@ -843,7 +843,7 @@ class BankWithoutCover(Plan):
             and e.position != accepted.position
         )
         shown = to_dollars(action // 2 - action // 2 % DOLLAR)
-        edited = replace(accepted, **{"chips_on_table": shown})
+        edited = replace(accepted, chips_on_table=shown)
         return [edited if e is accepted else e for e in events]
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
@@ -865,7 +865,7 @@ class BankOfferedOutOfTurn(Plan):
         assert isinstance(first, BankOffered)
         self.position: Position = first.position
         at = offers[-1]
-        envelope = {
+        envelope: dict[str, Any] = {  # the fields both inserted events share
             "table_id": first.table_id,
             "round_id": first.round_id,
             "occurred_at": events[at].occurred_at,
@@ -981,8 +981,8 @@ class BankAtStartOfGame(_ForcedBank):
         table = round_.table
         at = next(i for i, e in enumerate(events) if isinstance(e, RoundStarted))
         started = events[at]
-        envelope = {"table_id": table.table_id, "occurred_at": started.occurred_at}
-        by = {"recorded_by": table.floorperson}
+        envelope: dict[str, Any] = {"table_id": table.table_id, "occurred_at": started.occurred_at}
+        by: dict[str, Any] = {"recorded_by": table.floorperson}
         new, old = table.tile_set_id, self.old_set
         ids = [new_event_id(self.rng) for _ in range(3)]
         seq = started.seq
@@ -1176,7 +1176,7 @@ class EventIdReused(Plan):
         mine = round_events(round_, events)
         started = next(e for e in mine if isinstance(e, RoundStarted))
         mixed = next(e for e in mine if isinstance(e, TilesMixed))
-        reused = replace(mixed, **{"event_id": started.event_id})
+        reused = replace(mixed, event_id=started.event_id)
         return [reused if e is mixed else e for e in events]
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:

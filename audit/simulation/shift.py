@@ -198,7 +198,7 @@ def floor_events(
     if table.game == "paigow":
         return table_events(table, rounds, steps)
     _, events = other_games()[table.game]
-    return events(table, rounds)  # type: ignore[no-any-return]
+    return events(table, rounds)
 
 
 def table_events(

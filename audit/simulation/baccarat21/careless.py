@@ -555,7 +555,7 @@ class BonusWrongRow(_WrongPayout):
     def _pays(cls, preview: B21Preview, line: SettlementLine) -> int:
         result = preview.round.settlement.result
         hand = result.player_bonus if line.wager.bet is Bet.BONUS_PLAYER else result.banker_bonus
-        rows = [row for row in BonusHand if row is not BonusHand.NOTHING]
+        rows: list[BonusHand] = [row for row in BonusHand if row is not BonusHand.NOTHING]
         at = rows.index(hand)
         misread = rows[at - 1] if at else rows[1]
         return preview.rules.paytable.pays(misread, line.wager.amount)

@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterable
 
 from audit.events.paigow.settlement import WagerSettled
 from audit.games.money import Cents, to_dollars
-from audit.games.paigow.outcome import Outcome
 from audit.games.paigow.settlement import BankingMode, SettlementLine
 from audit.games.paigow.vigorish import vigorish
+from audit.games.wagering import Outcome
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Emit
 from audit.verification.paigow.round_view import RoundView
