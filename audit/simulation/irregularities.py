@@ -221,7 +221,7 @@ def loaded_dice_labels(config: ShiftConfig, rng: random.Random) -> list[Label]:
     return [
         Label(table.table_id, None, "loaded_dice", (DICE_CODE,), None)
         for table in set_up_floor(config, rng)
-        if table.loaded_dice is not None
+        if table.game == "paigow" and table.loaded_dice is not None  # only Pai Gow has dice
     ]
 
 
