@@ -23,12 +23,10 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
-from copy import deepcopy
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar
 from uuid import UUID
 
-from audit.accounting.controls import ACCOUNTING_KINDS
 from audit.events.envelope import Event
 from audit.events.paigow.play import (
     DiceRevealed,
@@ -65,80 +63,16 @@ from audit.games.paigow.settlement import (
 )
 from audit.games.paigow.tiles import TILE_NAMES, Tile
 from audit.games.paigow.vigorish import vigorish
+from audit.simulation.labels import Label
 from audit.simulation.loaded_dice import throw
 from audit.simulation.paigow_round import ROUND_STEPS
 from audit.simulation.players import choose_setting
+from audit.simulation.preview import fork
 from audit.simulation.round_state import BANKED_MODES, RoundState, Step, tile_names
-from audit.simulation.table import Recorder, SimTable
-from audit.verification.baccarat21.kinds import KINDS as B21_FINDING_KINDS
-from audit.verification.equipment import SCREEN_KINDS
+from audit.simulation.table import SimTable
 from audit.verification.paigow.kinds import KINDS as FINDING_KINDS
 from audit.verification.paigow.settlement.expected import label
 from audit.verification.paigow.settlement.facts import settlement_rule
-
-_KNOWN_CODES = (
-    FINDING_KINDS.keys() | B21_FINDING_KINDS.keys() | ACCOUNTING_KINDS.keys() | SCREEN_KINDS.keys()
-)
-"""The codes a label may name: either game's findings, the books', and the equipment screens'."""
-
-# --- The truth ---------------------------------------------------------------------------------
-
-
-class InvalidLabelError(ValueError):
-    """Raised for a label record that is not a label."""
-
-
-@dataclass(frozen=True)
-class Label:
-    """What one injected irregularity should be found as: every finding code it must yield.
-
-    ``position`` is set when every one of those findings is at that one position,
-    and ``None`` when they are at several (or at none).
-    """
-
-    table_id: str
-    round_id: str | None
-    """``None`` for a variance of a table's shift rather than of one round."""
-    kind: str
-    codes: tuple[str, ...]
-    position: Position | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        """Return the label as a JSON-ready dict."""
-        return {
-            "table_id": self.table_id,
-            "round_id": self.round_id,
-            "codes": list(self.codes),
-            "kind": self.kind,
-            "position": self.position,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Label:
-        """Read a label written by :meth:`as_dict`; raise :class:`InvalidLabelError` if not one."""
-        if not isinstance(data, Mapping):
-            raise InvalidLabelError(f"a label is a JSON object, not {type(data).__name__}")
-        try:
-            table_id, round_id, kind, codes = (
-                data["table_id"],
-                data["round_id"],
-                data["kind"],
-                data["codes"],
-            )
-        except KeyError as missing:
-            raise InvalidLabelError(f"a label needs {missing.args[0]!r}") from None
-        position = data.get("position")
-        texts = (table_id, kind) if round_id is None else (table_id, round_id, kind)
-        if not all(isinstance(text, str) and text for text in texts):
-            raise InvalidLabelError(f"table_id, round_id and kind must be text: {texts!r}")
-        if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
-            raise InvalidLabelError(f"codes must be a list of finding codes: {codes!r}")
-        unknown = [code for code in codes if code not in _KNOWN_CODES]
-        if unknown:
-            raise InvalidLabelError(f"unknown finding codes: {unknown!r}")
-        if position is not None and (not isinstance(position, int) or isinstance(position, bool)):
-            raise InvalidLabelError(f"position must be a whole number or null: {position!r}")
-        return cls(table_id, round_id, kind, tuple(codes), position)
 
 
 @dataclass(frozen=True)
@@ -201,20 +135,6 @@ class Preview:
     def of(self, type_name: str) -> list[Event]:
         """Return the preview's events of one type, in order."""
         return [e for e in self.events if e.type_name() == type_name]
-
-
-TableT = TypeVar("TableT")
-
-
-def fork(table: TableT, *copied: str) -> TableT:
-    """Return a copy of a simulated table (of any game) whose rounds change nothing of the
-    original's: its own generator and clock, deep copies of the ``copied`` fields, no books
-    (a preview moves no chips)."""
-    rng = random.Random()
-    rng.setstate(table.rng.getstate())  # type: ignore[attr-defined]
-    recorder = Recorder(table.table_id, rng, table.recorder.now, table.recorder.seq)  # type: ignore[attr-defined]
-    deep = {name: deepcopy(getattr(table, name)) for name in copied}
-    return replace(table, rng=rng, recorder=recorder, books=None, **deep)  # type: ignore[type-var]
 
 
 def fork_table(table: SimTable) -> SimTable:

@@ -45,8 +45,6 @@ from audit.simulation.baccarat21.careless import B21CarelessDealer, B21Plan
 from audit.simulation.count_room import closing_time, count_room
 from audit.simulation.irregular_common import (
     Expect,
-    InvalidLabelError,
-    Label,
     Plan,
     Preview,
     TableNotes,
@@ -55,6 +53,7 @@ from audit.simulation.irregular_common import (
 )
 from audit.simulation.irregular_money import MONEY_KINDS
 from audit.simulation.irregular_play import PLAY_KINDS
+from audit.simulation.labels import InvalidLabelError, Label
 from audit.simulation.loaded_dice import DICE_CODE
 from audit.simulation.paigow_round import play_round
 from audit.simulation.round_state import RoundState

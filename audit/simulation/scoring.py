@@ -32,7 +32,7 @@ from typing import Any
 from audit.accounting.controls import STATISTICAL_CODES
 from audit.events.envelope import Event
 from audit.events.ingest import EventIdReused, SequenceGapObserved
-from audit.simulation.irregular_common import Label
+from audit.simulation.labels import Label
 from audit.verification.equipment import SCREEN_KINDS
 from audit.verification.findings import Finding
 from audit.verification.floor import verify_floor

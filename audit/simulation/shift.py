@@ -33,7 +33,8 @@ from audit.simulation.frequencies import Frequencies
 from audit.simulation.loaded_dice import LoadedDice
 from audit.simulation.paigow_round import ROUND_STEPS, Step, play_round
 from audit.simulation.players import DOLLAR, TableLimits
-from audit.simulation.table import Recorder, SimTable, between_rounds, close_table, open_table
+from audit.simulation.recorder import Recorder
+from audit.simulation.table import SimTable, between_rounds, close_table, open_table
 
 GAMES = ("paigow", "baccarat21")
 """The games a simulated floor can hold."""

@@ -60,7 +60,8 @@ from audit.simulation.baccarat21.round import Dealer, PlayedB21Round, play_b21_r
 from audit.simulation.baccarat21.shift import between_b21_rounds, close_b21_table, open_b21_table
 from audit.simulation.baccarat21.shoe import burn, load_shoe
 from audit.simulation.baccarat21.table import B21Table
-from audit.simulation.irregular_common import Label, fork
+from audit.simulation.labels import Label
+from audit.simulation.preview import fork
 
 __all__ = ["KINDS", "B21CarelessDealer", "B21Plan", "Expected"]
 
