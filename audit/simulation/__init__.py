@@ -8,8 +8,8 @@ wrap to perturb rounds.
 """
 
 from audit.simulation.frequencies import Frequencies
-from audit.simulation.paigow_round import ROUND_STEPS, VOID_STEPS, play_round
-from audit.simulation.round_state import RoundState, Step
+from audit.simulation.paigow.round import ROUND_STEPS, VOID_STEPS, play_round
+from audit.simulation.paigow.state import RoundState, Step
 from audit.simulation.shift import DEFAULT_RULE_SET_MIX, ShiftConfig, simulate_shift
 
 __all__ = [

@@ -41,7 +41,7 @@ from audit.simulation.cage import CHIPS, Cage, DropBox, divmod_bills, pieces
 from audit.simulation.labels import Label
 
 if TYPE_CHECKING:
-    from audit.simulation.players import Seating
+    from audit.simulation.paigow.players import Seating
     from audit.simulation.recorder import Recorder
 
 

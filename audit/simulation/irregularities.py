@@ -9,10 +9,10 @@ round replaced, or what the round recorded edited. Its label names every finding
 code verification must make of it; the rest of the round stays rule-correct, so
 it must make no other.
 
-The plans live in :mod:`audit.simulation.irregular_play` (the count, the deal,
+The plans live in :mod:`audit.simulation.paigow.careless.play` (the count, the deal,
 wagers, tiles, setting, the bank, equipment, the record) and
-:mod:`audit.simulation.irregular_money` (outcomes, payouts, vigorish, bank flows,
-California, Pair Fortunes); what they share, in :mod:`audit.simulation.irregular_common`.
+:mod:`audit.simulation.paigow.careless.money` (outcomes, payouts, vigorish, bank flows,
+California, Pair Fortunes); what they share, in :mod:`audit.simulation.paigow.careless.plan`.
 
 Pure: no I/O. With ``rate`` 0 the shift is exactly :func:`simulate_shift`'s for the
 same generator, and every rate gives the same shift for the same seed.
@@ -43,7 +43,9 @@ from audit.simulation.accounting import Mishaps, keep_books, observed
 from audit.simulation.baccarat21.careless import KINDS as B21_KINDS
 from audit.simulation.baccarat21.careless import B21CarelessDealer, B21Plan
 from audit.simulation.count_room import closing_time, count_room
-from audit.simulation.irregular_common import (
+from audit.simulation.labels import InvalidLabelError, Label
+from audit.simulation.paigow.careless.money import MONEY_KINDS
+from audit.simulation.paigow.careless.plan import (
     Expect,
     Plan,
     Preview,
@@ -51,14 +53,12 @@ from audit.simulation.irregular_common import (
     fork_table,
     make_label,
 )
-from audit.simulation.irregular_money import MONEY_KINDS
-from audit.simulation.irregular_play import PLAY_KINDS
-from audit.simulation.labels import InvalidLabelError, Label
-from audit.simulation.loaded_dice import DICE_CODE
-from audit.simulation.paigow_round import play_round
-from audit.simulation.round_state import RoundState
+from audit.simulation.paigow.careless.play import PLAY_KINDS
+from audit.simulation.paigow.loaded_dice import DICE_CODE
+from audit.simulation.paigow.round import play_round
+from audit.simulation.paigow.state import RoundState
+from audit.simulation.paigow.table import SimTable, between_rounds, close_table, open_table
 from audit.simulation.shift import ShiftConfig, set_up_floor, simulate_shift
-from audit.simulation.table import SimTable, between_rounds, close_table, open_table
 
 __all__ = [
     "B21_KINDS",

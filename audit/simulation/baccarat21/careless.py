@@ -2,7 +2,7 @@
 
 Each round, with probability ``rate``, one irregularity is chosen uniformly from
 those that fit the round, judged on a *preview*: the round played clean on a copy
-of the table (as the Pai Gow plans of :mod:`audit.simulation.irregular_common`
+of the table (as the Pai Gow plans of :mod:`audit.simulation.paigow.careless.plan`
 do). The plan is a :class:`~audit.simulation.baccarat21.round.Dealer` that goes
 wrong at one step of the round (a draw, a card, a wager, a payout), or a shoe
 step undone before the round (the burn, the reshuffle). Its label names every

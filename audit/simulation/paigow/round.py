@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from audit.simulation.round_betting import (
+from audit.simulation.paigow.betting import (
     call_no_more_bets,
     cut_stacks,
     mix_tiles,
@@ -33,7 +33,7 @@ from audit.simulation.round_betting import (
     stack_tiles,
     start_round,
 )
-from audit.simulation.round_dealing import (
+from audit.simulation.paigow.dealing import (
     bank_names_style,
     collect_unwagered_stacks,
     count_positions,
@@ -44,7 +44,7 @@ from audit.simulation.round_dealing import (
     shake_after_deal,
     take_surrenders,
 )
-from audit.simulation.round_settlement import (
+from audit.simulation.paigow.settlement import (
     close_books,
     complete_round,
     return_wagers,
@@ -53,8 +53,8 @@ from audit.simulation.round_settlement import (
     settle_round,
     take_collection_fees,
 )
-from audit.simulation.round_state import RoundState, Step
-from audit.simulation.table import SimTable
+from audit.simulation.paigow.state import RoundState, Step
+from audit.simulation.paigow.table import SimTable
 
 ROUND_STEPS: tuple[Step, ...] = (
     start_round,

@@ -32,9 +32,9 @@ from audit.games.paigow.outcome import Outcome
 from audit.games.paigow.setting import Setting
 from audit.games.paigow.settlement import BankingMode
 from audit.games.paigow.tiles import TILE_NAMES
-from audit.simulation.loaded_dice import throw
-from audit.simulation.players import choose_setting
-from audit.simulation.round_state import BANKED_MODES, RoundState, tile_names
+from audit.simulation.paigow.loaded_dice import throw
+from audit.simulation.paigow.players import choose_setting
+from audit.simulation.paigow.state import BANKED_MODES, RoundState, tile_names
 
 # --- The count and the deal --------------------------------------------------------------------
 

@@ -38,8 +38,15 @@ from audit.games.paigow.outcome import Outcome
 from audit.games.paigow.setting import Setting, settings_for
 from audit.games.paigow.settlement import BankingMode
 from audit.games.paigow.tiles import TILE_NAMES, TILES, Tile
-from audit.simulation.bank_rotation import next_first_offer
-from audit.simulation.irregular_common import (
+from audit.simulation.paigow.bank_rotation import next_first_offer
+from audit.simulation.paigow.betting import (
+    call_no_more_bets,
+    place_dealer_wager,
+    place_wagers,
+    select_bank,
+    stack_tiles,
+)
+from audit.simulation.paigow.careless.plan import (
     Expect,
     Plan,
     Preview,
@@ -57,16 +64,7 @@ from audit.simulation.irregular_common import (
     substitute,
     unwagered,
 )
-from audit.simulation.paigow_round import ROUND_STEPS
-from audit.simulation.players import DOLLAR, Player
-from audit.simulation.round_betting import (
-    call_no_more_bets,
-    place_dealer_wager,
-    place_wagers,
-    select_bank,
-    stack_tiles,
-)
-from audit.simulation.round_dealing import (
+from audit.simulation.paigow.dealing import (
     collect_unwagered_stacks,
     count_positions,
     dealer_names_style,
@@ -75,9 +73,11 @@ from audit.simulation.round_dealing import (
     set_player_hands,
     take_surrenders,
 )
-from audit.simulation.round_settlement import close_books, complete_round, reveal_and_settle
-from audit.simulation.round_state import BANKED_MODES, RoundState, Step, tile_names
-from audit.simulation.table import SimTable
+from audit.simulation.paigow.players import DOLLAR, Player
+from audit.simulation.paigow.round import ROUND_STEPS
+from audit.simulation.paigow.settlement import close_books, complete_round, reveal_and_settle
+from audit.simulation.paigow.state import BANKED_MODES, RoundState, Step, tile_names
+from audit.simulation.paigow.table import SimTable
 from audit.verification.paigow.kinds import KINDS as FINDING_KINDS
 
 

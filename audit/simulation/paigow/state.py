@@ -1,6 +1,6 @@
 """The state of one simulated round: the table, and every decision made so far.
 
-Steps (see :mod:`audit.simulation.paigow_round`) read it, extend it and emit
+Steps (see :mod:`audit.simulation.paigow.round`) read it, extend it and emit
 events through it; nothing else carries a round from one step to the next.
 """
 
@@ -24,8 +24,8 @@ from audit.games.paigow.settlement import BankingMode, RoundSettlement
 from audit.games.paigow.tiles import TILE_NAMES, Tile
 from audit.games.paigow.vigorish import VigRounding
 from audit.simulation.frequencies import Frequencies
-from audit.simulation.players import Player
-from audit.simulation.table import SimTable
+from audit.simulation.paigow.players import Player
+from audit.simulation.paigow.table import SimTable
 
 Step = Callable[["RoundState"], None]
 """One step of a round: it reads and extends the state and emits events."""

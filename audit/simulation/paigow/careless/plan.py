@@ -12,7 +12,7 @@ decided before its own step.
 The step variants here (:func:`count_with`, :func:`deliver_with`,
 :func:`set_player_hands_with`, :func:`set_banker_hands_with`,
 :func:`reveal_with`) each do what their clean step in
-:mod:`audit.simulation.round_dealing` or :mod:`audit.simulation.round_settlement`
+:mod:`audit.simulation.paigow.dealing` or :mod:`audit.simulation.paigow.settlement`
 does, with the same random draws, plus the hook a plan asks for.
 
 Pure: no I/O; all randomness comes from the table's generator or the plan's own.
@@ -64,12 +64,12 @@ from audit.games.paigow.settlement import (
 from audit.games.paigow.tiles import TILE_NAMES, Tile
 from audit.games.paigow.vigorish import vigorish
 from audit.simulation.labels import Label
-from audit.simulation.loaded_dice import throw
-from audit.simulation.paigow_round import ROUND_STEPS
-from audit.simulation.players import choose_setting
+from audit.simulation.paigow.loaded_dice import throw
+from audit.simulation.paigow.players import choose_setting
+from audit.simulation.paigow.round import ROUND_STEPS
+from audit.simulation.paigow.state import BANKED_MODES, RoundState, Step, tile_names
+from audit.simulation.paigow.table import SimTable
 from audit.simulation.preview import fork
-from audit.simulation.round_state import BANKED_MODES, RoundState, Step, tile_names
-from audit.simulation.table import SimTable
 from audit.verification.paigow.kinds import KINDS as FINDING_KINDS
 from audit.verification.paigow.settlement.expected import label
 from audit.verification.paigow.settlement.facts import settlement_rule

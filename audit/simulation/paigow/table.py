@@ -22,10 +22,10 @@ from audit.events.paigow.equipment import (
 from audit.events.table import DealerChanged, TableClosed, TableOpened
 from audit.games.paigow.layout import TableLayout
 from audit.games.paigow.rulesets import RuleSet
-from audit.simulation.bank_rotation import BankRotation
 from audit.simulation.frequencies import Frequencies
-from audit.simulation.loaded_dice import LoadedDice
-from audit.simulation.players import Seating, TableLimits, refresh_seating, seat_player
+from audit.simulation.paigow.bank_rotation import BankRotation
+from audit.simulation.paigow.loaded_dice import LoadedDice
+from audit.simulation.paigow.players import Seating, TableLimits, refresh_seating, seat_player
 from audit.simulation.recorder import EventT, Recorder
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ class SimTable:
     books: TableBooks | None = None
     """The table's chips, slips and drop box, when the shift keeps accounts."""
     loaded_dice: LoadedDice | None = None
-    """A loaded shaker (audit/simulation/loaded_dice.py); None: the dice roll fair."""
+    """A loaded shaker (audit/simulation/paigow/loaded_dice.py); None: the dice roll fair."""
 
     @property
     def layout(self) -> TableLayout:

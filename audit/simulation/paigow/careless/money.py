@@ -3,7 +3,7 @@ California coverage, order and fees, and Pair Fortunes.
 
 Each plan keeps the money the round records consistent everywhere but where it
 goes wrong, and names the findings that wrong money must yield as the
-settlement checks judge it (see :func:`~audit.simulation.irregular_common.line_findings`).
+settlement checks judge it (see :func:`~audit.simulation.paigow.careless.plan.line_findings`).
 """
 
 from __future__ import annotations
@@ -33,7 +33,8 @@ from audit.games.paigow.settlement import (
     Wager,
 )
 from audit.games.paigow.vigorish import VigRounding, vigorish
-from audit.simulation.irregular_common import (
+from audit.simulation.paigow.betting import place_dealer_wager
+from audit.simulation.paigow.careless.plan import (
     Expect,
     LineRecord,
     Plan,
@@ -48,15 +49,14 @@ from audit.simulation.irregular_common import (
     reveal_with,
     substitute,
 )
-from audit.simulation.players import DOLLAR
-from audit.simulation.round_betting import place_dealer_wager
-from audit.simulation.round_settlement import (
+from audit.simulation.paigow.players import DOLLAR
+from audit.simulation.paigow.settlement import (
     reveal_and_settle,
     settle_bank,
     settle_round,
     take_collection_fees,
 )
-from audit.simulation.round_state import RoundState, Step
+from audit.simulation.paigow.state import RoundState, Step
 
 
 def _settlement(round_: RoundState) -> RoundSettlement:

@@ -32,7 +32,7 @@ from audit.games.paigow.settlement import (
     settle_dealer_banked,
     settle_voided_round,
 )
-from audit.simulation.round_state import BANKED_MODES, RoundState
+from audit.simulation.paigow.state import BANKED_MODES, RoundState
 
 
 def settle_round(rnd: RoundState) -> None:
