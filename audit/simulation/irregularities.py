@@ -4,15 +4,14 @@ truth about each as a :class:`Label`.
 Each round, with probability ``rate``, one irregularity is chosen uniformly from
 those that fit the round (a bank's flows only where a player banks, California's
 coverage only at a California table, Pair Fortunes only where one was wagered)
-and played into it the way a careless or dishonest dealer would: a step of the
-round replaced, or what the round recorded edited. Its label names every finding
-code verification must make of it; the rest of the round stays rule-correct, so
-it must make no other.
+and played into it the way a careless or dishonest dealer would: a hook of the
+round's dealer overridden, a step replaced, or what the round recorded edited. Its
+label names every finding code verification must make of it; the rest of the round
+stays rule-correct, so it must make no other.
 
-The plans live in :mod:`audit.simulation.paigow.careless.play` (the count, the deal,
-wagers, tiles, setting, the bank, equipment, the record) and
-:mod:`audit.simulation.paigow.careless.money` (outcomes, payouts, vigorish, bank flows,
-California, Pair Fortunes); what they share, in :mod:`audit.simulation.paigow.careless.plan`.
+The Pai Gow plans live in :mod:`audit.simulation.paigow.careless` (the count, the deal,
+wagers, tiles, setting, the bank, equipment, the record; outcomes, payouts, vigorish,
+bank flows, California, Pair Fortunes); what they share, in its ``plan`` module.
 
 Pure: no I/O. With ``rate`` 0 the shift is exactly :func:`simulate_shift`'s for the
 same generator, and every rate gives the same shift for the same seed.
@@ -141,7 +140,7 @@ class CarelessDealer:
             if not fitting:
                 return None
             plan = self.rng.choice(fitting)(preview, self.rng)
-            played = play_round(table, plan.steps())
+            played = play_round(table, plan.steps(), dealer=plan)
         finally:
             table.freq = clean
         plan.finish(played)

@@ -62,7 +62,8 @@ def stack_tiles(rnd: RoundState) -> None:
     row = list(TILES)
     rnd.rng.shuffle(row)
     rnd.stacks = form_stacks(row)
-    rnd.emit(StacksFormed, (4, 8), stacks=[tile_names(stack) for stack in rnd.stacks])
+    shown = rnd.dealer.shown_stacks(rnd.stacks)
+    rnd.emit(StacksFormed, (4, 8), stacks=[tile_names(stack) for stack in shown])
 
 
 # --- The bank ----------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from audit.games.paigow.settlement import BankingMode, RoundSettlement
 from audit.games.paigow.tiles import TILE_NAMES, Tile
 from audit.games.paigow.vigorish import VigRounding
 from audit.simulation.frequencies import Frequencies
+from audit.simulation.paigow.dealer import RULES, Dealer
 from audit.simulation.paigow.players import Player
 from audit.simulation.paigow.table import SimTable
 
@@ -75,6 +76,8 @@ class RoundState:
     voided: bool = False
     settlement: RoundSettlement | None = None
     side_results: dict[Position, PairFortunesResult] = field(default_factory=dict)
+    dealer: Dealer = RULES
+    """Who deals the round: the rules' dealer, or a careless one overriding a hook."""
 
     @property
     def rng(self) -> random.Random:

@@ -14,12 +14,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from audit.events.envelope import Event
-from audit.events.paigow.settlement import (
-    BankShortfallCollected,
-    BankSurplusSettled,
-    CoBankSplit,
-    CollectionFeeTaken,
-)
 from audit.events.paigow.wagers import DealerWagerAgainstBank
 from audit.games.money import Cents, to_dollars
 from audit.games.paigow.banking import centre_totals, co_bank_flows, settle_player_bank
@@ -36,26 +30,18 @@ from audit.games.paigow.vigorish import VigRounding, vigorish
 from audit.simulation.paigow.betting import place_dealer_wager
 from audit.simulation.paigow.careless.plan import (
     Expect,
-    LineRecord,
     Plan,
     Preview,
-    SideRecord,
     chosen,
     cited_or_none,
     cites,
-    engine_settlement,
     flow_findings,
     line_findings,
-    reveal_with,
     substitute,
 )
+from audit.simulation.paigow.dealer import RULES, LineRecord, SideRecord
 from audit.simulation.paigow.players import DOLLAR
-from audit.simulation.paigow.settlement import (
-    reveal_and_settle,
-    settle_bank,
-    settle_round,
-    take_collection_fees,
-)
+from audit.simulation.paigow.settlement import settle_round, settle_wagers
 from audit.simulation.paigow.state import RoundState, Step
 
 
@@ -80,7 +66,7 @@ class _Recorded(Plan):
     def __init__(self, preview: Preview, rng: random.Random) -> None:
         super().__init__(preview, rng)
         self.position: Position = chosen(rng, self.options(preview.round))
-        self.record = self.wrong(_lines(preview.round)[self.position], rng)
+        self.recorded = self.wrong(_lines(preview.round)[self.position], rng)
 
     @classmethod
     def applies(cls, preview: Preview) -> bool:
@@ -95,12 +81,11 @@ class _Recorded(Plan):
     def wrong(self, line: SettlementLine, rng: random.Random) -> LineRecord:
         """Return what the careless dealer records for ``line``."""
 
-    def steps(self) -> tuple[Step, ...]:
-        records = {self.position: self.record}
-        return substitute({reveal_and_settle: lambda r: reveal_with(r, records=records)})
+    def record(self, line: SettlementLine) -> LineRecord:
+        return self.recorded if line.position == self.position else LineRecord.of(line)
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
-        return line_findings(round_, _lines(round_)[self.position], self.record)
+        return line_findings(round_, _lines(round_)[self.position], self.recorded)
 
 
 # --- Outcomes and payouts ----------------------------------------------------------------------
@@ -133,26 +118,20 @@ class WrongOutcome(Plan):
         self.position: Position = chosen(rng, _played(round_))
         right = round_.outcome(self.position)
         wrong = _WRONG[right]
-        self.outcome: Outcome = wrong[rng.randrange(len(wrong))]
-        self.right: RoundSettlement | None = None
+        self.called: Outcome = wrong[rng.randrange(len(wrong))]
 
-    def steps(self) -> tuple[Step, ...]:
-        def settle(round_: RoundState) -> None:
-            settle_round(round_)
-            self.right = round_.settlement
-            round_.settlement = engine_settlement(round_, {self.position: self.outcome})
-
-        return substitute({settle_round: settle})
+    def outcome(self, position: Position, outcome: Outcome) -> Outcome:
+        return self.called if position == self.position else outcome
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
-        assert self.right is not None
+        right = settle_wagers(round_, RULES)
         recorded = _lines(round_)
         found = [
             expect
-            for line in self.right.lines
+            for line in right.lines
             for expect in line_findings(round_, line, LineRecord.of(recorded[line.position]))
         ]
-        return found + flow_findings(round_, self.right, _settlement(round_))
+        return found + flow_findings(round_, right, _settlement(round_))
 
 
 class WrongPayout(_Recorded):
@@ -282,14 +261,8 @@ class CaliforniaOrder(Plan):
         first, second, *rest = preview.round.order()
         self.order: list[Position] = [second, first, *rest]
 
-    def steps(self) -> tuple[Step, ...]:
-        def settle(round_: RoundState) -> None:
-            settle_round(round_)
-            round_.settlement = engine_settlement(round_, order=self.order)
-
-        return substitute(
-            {settle_round: settle, reveal_and_settle: lambda r: reveal_with(r, order=self.order)}
-        )
+    def settlement_order(self, order: list[Position]) -> list[Position]:
+        return list(self.order)
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
         return [Expect("PG-CA-ORDER", self.order[0])]
@@ -316,25 +289,8 @@ class CaliforniaFee(Plan):
         super().__init__(preview, rng)
         self.position: Position = chosen(rng, self.fees(preview.round))
 
-    def steps(self) -> tuple[Step, ...]:
-        def take_fees(round_: RoundState) -> None:
-            schedule = round_.rule_set.collection_schedule
-            assert schedule is not None
-            settlement = _settlement(round_)
-            fees = [(line.position, line.fee) for line in settlement.lines]
-            fees.append((round_.layout.dealer, settlement.player_dealer_fee))
-            for position, fee in fees:
-                taken = fee + DOLLAR if position == self.position else fee
-                if taken:
-                    round_.emit(
-                        CollectionFeeTaken,
-                        (1, 3),
-                        position=position,
-                        amount=to_dollars(taken),
-                        schedule_option=schedule.option,
-                    )
-
-        return substitute({take_collection_fees: take_fees})
+    def fee(self, position: Position, fee: Cents) -> Cents:
+        return fee + DOLLAR if position == self.position else fee
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
         return [Expect("PG-CA-FEE", self.position)]
@@ -358,13 +314,12 @@ class PairFortunesWrong(Plan):
         self.position: Position = chosen(rng, round_.side_results)
         result = round_.side_results[self.position]
         if result.paid:
-            self.record = SideRecord("lose", collected=result.wager)
+            self.recorded = SideRecord("lose", collected=result.wager)
         else:
-            self.record = SideRecord("win", paid=result.wager)
+            self.recorded = SideRecord("win", paid=result.wager)
 
-    def steps(self) -> tuple[Step, ...]:
-        side = {self.position: self.record}
-        return substitute({reveal_and_settle: lambda r: reveal_with(r, side=side)})
+    def side_record(self, position: Position, record: SideRecord) -> SideRecord:
+        return self.recorded if position == self.position else record
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
         return [Expect("PG-PF-PAYOUT", self.position)]
@@ -391,13 +346,8 @@ class BankShortfallShort(Plan):
         player_bank = round_.mode is BankingMode.PLAYER_BANK
         return player_bank and flows is not None and flows.shortfall_from_bank > 0
 
-    def steps(self) -> tuple[Step, ...]:
-        def pay_in(round_: RoundState) -> None:
-            amount = _settlement(round_).shortfall_from_bank // 2
-            if amount:
-                round_.emit(BankShortfallCollected, (3, 8), amount=to_dollars(amount))
-
-        return substitute({settle_bank: pay_in})
+    def bank_flows(self, settlement: RoundSettlement) -> RoundSettlement:
+        return replace(settlement, shortfall_from_bank=settlement.shortfall_from_bank // 2)
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
         bank = round_.bank_seat
@@ -422,18 +372,8 @@ class BankSurplusVigorishKept(Plan):
             and flows.surplus_vigorish > 0
         )
 
-    def steps(self) -> tuple[Step, ...]:
-        def surplus(round_: RoundState) -> None:
-            amount = _settlement(round_).surplus
-            round_.emit(
-                BankSurplusSettled,
-                (3, 8),
-                surplus=to_dollars(amount),
-                vigorish=to_dollars(0),
-                paid_to_bank=to_dollars(amount),
-            )
-
-        return substitute({settle_bank: surplus})
+    def bank_flows(self, settlement: RoundSettlement) -> RoundSettlement:
+        return replace(settlement, surplus_vigorish=0, surplus_to_bank=settlement.surplus)
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
         return [Expect("PG-BANK-SURPLUS", round_.bank_seat)]
@@ -456,22 +396,18 @@ class CoBankSplitWrong(Plan):
             and bool(flows.shortfall_from_house or flows.surplus_to_house)
         )
 
-    def steps(self) -> tuple[Step, ...]:
-        def split(round_: RoundState) -> None:
-            settlement = _settlement(round_)
-            shortfall, surplus = settlement.shortfall, settlement.surplus
-            surplus_vig = min(vigorish(surplus, round_.vig_rounding), surplus)
-            round_.emit(
-                CoBankSplit,
-                (3, 8),
-                shortfall_from_co_bank=to_dollars(shortfall),
-                shortfall_from_house=to_dollars(0),
-                surplus_to_house=to_dollars(0),
-                surplus_vigorish=to_dollars(surplus_vig if surplus else 0),
-                surplus_to_co_bank=to_dollars(surplus - surplus_vig if surplus else 0),
-            )
-
-        return substitute({settle_bank: split})
+    def bank_flows(self, settlement: RoundSettlement) -> RoundSettlement:
+        """Return the co-bank's flows as if it banked alone: the whole shortfall or surplus."""
+        shortfall, surplus = settlement.shortfall, settlement.surplus
+        surplus_vig = min(vigorish(surplus, self.preview.round.vig_rounding), surplus)
+        return replace(
+            settlement,
+            shortfall_from_bank=shortfall,
+            shortfall_from_house=0,
+            surplus_to_house=0,
+            surplus_vigorish=surplus_vig if surplus else 0,
+            surplus_to_bank=surplus - surplus_vig if surplus else 0,
+        )
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
         return [Expect("PG-COBANK-SPLIT", round_.bank_seat)]

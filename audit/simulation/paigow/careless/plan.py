@@ -1,19 +1,19 @@
-"""What every careless-dealer irregularity shares: the label, the clean preview, the plan, and
-round steps with a hook where a dealer can go wrong.
+"""What every careless-dealer irregularity shares: the expected findings, the clean preview and
+the plan.
 
 A :class:`Plan` is one irregularity chosen for one round. It is chosen after a
 *preview*: the same round played clean on a copy of the table, so the choice
 knows the whole round (who banks, the tiles, the outcomes) before the real
 round is played. The real round then replays the preview exactly up to the
-step the plan replaces (the same random draws, so the same decisions), and
+point the plan goes wrong (the same random draws, so the same decisions), and
 goes its own way from there. A plan therefore only relies on what the preview
-decided before its own step.
+decided before that point.
 
-The step variants here (:func:`count_with`, :func:`deliver_with`,
-:func:`set_player_hands_with`, :func:`set_banker_hands_with`,
-:func:`reveal_with`) each do what their clean step in
-:mod:`audit.simulation.paigow.dealing` or :mod:`audit.simulation.paigow.settlement`
-does, with the same random draws, plus the hook a plan asks for.
+A plan is the round's :class:`~audit.simulation.paigow.dealer.Dealer`: it goes
+wrong by overriding a hook, which changes what is done or recorded and never the
+draws, so the clean steps serve every plan. A plan that does something the clean
+steps never do (a bank forced, a step skipped or added) replaces the step
+(:meth:`Plan.steps`) or edits the record (:meth:`Plan.edit`).
 
 Pure: no I/O; all randomness comes from the table's generator or the plan's own.
 """
@@ -28,46 +28,23 @@ from typing import Any, ClassVar
 from uuid import UUID
 
 from audit.events.envelope import Event
-from audit.events.paigow.play import (
-    DiceRevealed,
-    HandSet,
-    HandsRevealed,
-    NoRollCalled,
-    ShakerShaken,
-    StackDelivered,
-    Surrendered,
-    TileExposed,
-)
-from audit.events.paigow.settlement import DealerWagerSettled, WagerSettled
-from audit.events.paigow.wagers import WagerKind
-from audit.games.money import Cents, to_dollars
-from audit.games.paigow.banking import settle_co_bank, settle_player_bank
-from audit.games.paigow.california import settle_california
-from audit.games.paigow.dealing import apply_cut, deal
+from audit.events.paigow.settlement import WagerSettled
+from audit.games.money import Cents
 from audit.games.paigow.layout import (
     Position,
-    action_button,
-    dice_total,
-    starting_position,
     unwagered_positions,
 )
 from audit.games.paigow.outcome import Outcome
-from audit.games.paigow.setting import Setting
 from audit.games.paigow.settlement import (
     BankingMode,
-    DealerWager,
     RoundSettlement,
     SettlementLine,
-    Wager,
-    settle_dealer_banked,
 )
-from audit.games.paigow.tiles import TILE_NAMES, Tile
 from audit.games.paigow.vigorish import vigorish
 from audit.simulation.labels import Label
-from audit.simulation.paigow.loaded_dice import throw
-from audit.simulation.paigow.players import choose_setting
+from audit.simulation.paigow.dealer import Dealer, LineRecord
 from audit.simulation.paigow.round import ROUND_STEPS
-from audit.simulation.paigow.state import BANKED_MODES, RoundState, Step, tile_names
+from audit.simulation.paigow.state import BANKED_MODES, RoundState, Step
 from audit.simulation.paigow.table import SimTable
 from audit.simulation.preview import fork
 from audit.verification.paigow.kinds import KINDS as FINDING_KINDS
@@ -142,14 +119,14 @@ def fork_table(table: SimTable) -> SimTable:
     return fork(table, "seating", "rotation")
 
 
-class Plan(ABC):
-    """One irregularity for one round: how it changes the round, and what must be found.
+class Plan(Dealer, ABC):
+    """One irregularity for one round: the dealer's hook it breaks, and what must be found.
 
     A subclass names itself (``name``), says which rounds it fits (:meth:`applies`),
-    picks its targets from the preview with the plan's own generator, and then
-    gives the round's steps (:meth:`steps`), any cleanup after the round
-    (:meth:`finish`), any edit to the recorded events (:meth:`edit`) and the
-    findings the round must yield (:meth:`expected`).
+    picks its targets from the preview with the plan's own generator, overrides the
+    :class:`Dealer` hook it breaks, and gives any step it replaces (:meth:`steps`),
+    any cleanup after the round (:meth:`finish`), any edit to the recorded events
+    (:meth:`edit`) and the findings the round must yield (:meth:`expected`).
     """
 
     name: ClassVar[str] = ""
@@ -174,7 +151,7 @@ class Plan(ABC):
         """Return the steps that play the round (the clean ones unless replaced)."""
         return ROUND_STEPS
 
-    def finish(self, round_: RoundState) -> None:  # noqa: B027 -- a hook most plans leave empty
+    def finish(self, round_: RoundState) -> None:
         """Undo what the round changed at the table only for its own sake (after the round)."""
 
     def edit(self, round_: RoundState, events: list[Event]) -> list[Event]:
@@ -235,293 +212,7 @@ def unwagered(round_: RoundState) -> tuple[Position, ...]:
     return unwagered_positions(round_.layout, wagered, dealer_plays=round_.dealer_plays)
 
 
-# --- Step variants -----------------------------------------------------------------------------
-
-
-def count_with(
-    round_: RoundState,
-    *,
-    shakes: int | None = None,
-    miscall: int = 0,
-    fault: str | None = None,
-    count_miscalled: bool = False,
-) -> None:
-    """``count_positions`` on dice, with what a careless dealer gets wrong.
-
-    ``shakes``: each throw is shaken that many times; ``miscall``: the valid throw is
-    announced this far off its total (the other way at the ends of 3-18); ``fault``
-    (``'not_flat'`` or ``'fell_out'``): the valid throw is read though a die was not
-    flat or fell out; ``count_miscalled``: the count follows the announced total.
-    """
-    layout = round_.layout
-    by = "dealer" if round_.mode is BankingMode.DEALER else "bank"
-    while True:
-        drawn = round_.rng.randint(3, 6)
-        round_.emit(ShakerShaken, (2, 5), count=shakes or drawn, shaken_by=by)
-        faces = throw(round_.rng, round_.table.loaded_dice)
-        if round_.rng.random() < round_.freq.no_roll:
-            not_flat = round_.rng.random() < 0.5
-            round_.emit(
-                DiceRevealed, (2, 4), faces=faces, all_flat=not not_flat, all_in_shaker=not_flat
-            )
-            round_.emit(NoRollCalled, (2, 5), reason="not_flat" if not_flat else "fell_out")
-            continue
-        total = dice_total(faces)
-        announced = total + miscall if 3 <= total + miscall <= 18 else total - miscall
-        round_.emit(
-            DiceRevealed,
-            (2, 4),
-            faces=faces,
-            announced_total=announced,
-            all_flat=fault != "not_flat",
-            all_in_shaker=fault != "fell_out",
-        )
-        break
-    round_.count = announced if count_miscalled else total
-    first = round_.bank_seat if round_.mode in BANKED_MODES else None
-    round_.start = starting_position(round_.count, layout, first=first, source=round_.source)
-    if layout.button_on_dealer is not None:
-        round_.button = action_button(round_.count, layout)
-
-
-def deliver_with(
-    round_: RoundState,
-    *,
-    start: Position | None = None,
-    swap: tuple[int, int] | None = None,
-    expose_at: Position | None = None,
-    shown: Mapping[Position, Sequence[Tile]] | None = None,
-) -> None:
-    """``deliver_stacks`` (never voided), with what a careless dealer gets wrong.
-
-    ``start``: the first stack goes there; ``swap``: the stacks of these two delivery
-    orders change places; ``expose_at``: a tile of that position's stack is turned
-    over and play goes on; ``shown``: the tiles recorded for a position, where they
-    differ from those delivered.
-    """
-    layout = round_.layout
-    first = round_.start if start is None else start
-    dealt = list(deal(apply_cut(round_.stacks, round_.cut), round_.style, first, layout).items())
-    if round_.mode is BankingMode.DEALER:
-        round_.rng.random()  # the clean deal's draw for an exposed dealer tile
-    if swap is not None:
-        (one, two), ((p1, t1), (p2, t2)) = swap, (dealt[swap[0]], dealt[swap[1]])
-        dealt[one], dealt[two] = (p1, t2), (p2, t1)
-    recorded = shown or {}
-    for order, (position, tiles) in enumerate(dealt):
-        round_.hands[position] = tiles
-        round_.emit(
-            StackDelivered,
-            (0.8, 1.6),
-            position=position,
-            order=order,
-            tiles=tile_names(recorded.get(position, tiles)),
-        )
-        if position == expose_at:
-            tile = round_.rng.choice(tiles)
-            round_.emit(TileExposed, (1, 2), position=position, tile=TILE_NAMES[tile])
-
-
-def set_hand(
-    round_: RoundState,
-    position: Position,
-    setting: Setting,
-    by: str,
-    seconds: float,
-    shown: Setting | None = None,
-) -> None:
-    """Set a hand (the state keeps ``setting``) and record it (as ``shown``, if given)."""
-    round_.settings[position] = setting
-    record = shown or setting
-    round_.emit(
-        HandSet,
-        (seconds / 2, seconds),
-        position=position,
-        high=tile_names(record.high),
-        low=tile_names(record.low),
-        set_by=by,
-    )
-
-
-def set_player_hands_with(
-    round_: RoundState,
-    *,
-    tiles_for: Mapping[Position, Sequence[Tile]] | None = None,
-    misorder: Position | None = None,
-) -> None:
-    """``set_player_hands``, with tiles switched into a hand (``tiles_for``) or one hand
-    recorded high below low (``misorder``; the state keeps it as set, the dealer
-    settling it that way)."""
-    switched = tiles_for or {}
-    order = round_.order()
-    seen: set[str] = set()
-    seconds = 16.0
-    for position in order:
-        player = round_.player(position)
-        if player.player_id in seen:
-            continue
-        seen.add(player.player_id)
-        spots = [s for s in order if s in player.spots]
-        for spot in sorted(spots, key=lambda s: (-round_.wagers[s], order.index(s))):
-            tiles = tuple(switched.get(spot, round_.hands[spot]))
-            setting, by = choose_setting(tiles, round_.rule_set, round_.freq, round_.rng)
-            shown = Setting(setting.low, setting.high) if spot == misorder else None
-            set_hand(round_, spot, setting, by, seconds, shown)
-            seconds = 4.0
-
-
-def set_banker_hands_with(round_: RoundState, settings: Mapping[Position, Setting]) -> None:
-    """``set_banker_hands``, with the given settings in place of the house way's."""
-    way, ranking = round_.rule_set.house_way, round_.rule_set.ranking
-    dealer = round_.layout.dealer
-    if round_.mode in BANKED_MODES and round_.bank_seat is not None:
-        by = "player" if round_.mode is BankingMode.PLAYER_BANK else "dealer"
-        seat = round_.bank_seat
-        setting = settings.get(seat) or way.setting(round_.hands[seat], ranking)
-        set_hand(round_, seat, setting, by, 8.0)
-    if round_.dealer_plays:
-        by = "player" if round_.mode is BankingMode.CALIFORNIA else "dealer"
-        setting = settings.get(dealer) or way.setting(round_.hands[dealer], ranking)
-        set_hand(round_, dealer, setting, by, 8.0)
-
-
 # --- Money -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class LineRecord:
-    """What a ``wager_settled`` records for a Pai Gow wager, in cents."""
-
-    outcome: str
-    paid: Cents = 0
-    collected: Cents = 0
-    vigorish: Cents = 0
-    returned: Cents = 0
-
-    @classmethod
-    def of(cls, line: SettlementLine) -> LineRecord:
-        """Return what a correct settlement records for ``line``."""
-        return cls(label(line.wager), line.paid, line.collected, line.vigorish, line.returned)
-
-
-@dataclass(frozen=True)
-class SideRecord:
-    """What a ``wager_settled`` records for a Pair Fortunes wager, in cents."""
-
-    outcome: str
-    paid: Cents = 0
-    collected: Cents = 0
-
-
-def engine_settlement(
-    round_: RoundState,
-    outcomes: Mapping[Position, Outcome] | None = None,
-    order: Sequence[Position] | None = None,
-) -> RoundSettlement:
-    """Settle the round's Pai Gow wagers with the engine, as ``settle_round`` does, with
-    the given outcomes in place of the hands' and in ``order`` (settlement order if not)."""
-    given = outcomes or {}
-
-    def outcome(position: Position) -> Outcome:
-        return given.get(position) or round_.outcome(position)
-
-    wagers = [
-        Wager(p, round_.wagers[p], surrendered=True)
-        if p in round_.surrendered
-        else Wager(p, round_.wagers[p], outcome(p))
-        for p in (order if order is not None else round_.order())
-    ]
-    if round_.mode is BankingMode.DEALER:
-        return settle_dealer_banked(wagers, round_.vig_rounding)
-    if round_.mode is BankingMode.PLAYER_BANK:
-        dealer_wager = None
-        if round_.dealer_wager:
-            dealer_wager = DealerWager(round_.dealer_wager, outcome(round_.layout.dealer))
-        return settle_player_bank(wagers, round_.vig_rounding, dealer_wager)
-    if round_.mode is BankingMode.CO_BANK:
-        return settle_co_bank(wagers, round_.vig_rounding)
-    schedule = round_.rule_set.collection_schedule
-    return settle_california(wagers, round_.player_dealer_wager, schedule)
-
-
-def emit_record(round_: RoundState, position: Position, record: LineRecord) -> None:
-    """Record one Pai Gow wager's settlement."""
-    round_.emit(
-        WagerSettled,
-        (1, 2.5),
-        position=position,
-        kind=WagerKind.PAI_GOW,
-        outcome=record.outcome,
-        paid=to_dollars(record.paid),
-        collected=to_dollars(record.collected),
-        vigorish=to_dollars(record.vigorish),
-        returned=to_dollars(record.returned),
-    )
-
-
-def _emit_side(round_: RoundState, position: Position, record: SideRecord | None) -> None:
-    result = round_.side_results.get(position)
-    if result is None:
-        return
-    if record is None:
-        record = SideRecord("win" if result.paid else "lose", result.paid, result.collected)
-    round_.emit(
-        WagerSettled,
-        (1, 3),
-        position=position,
-        kind=WagerKind.PAIR_FORTUNES,
-        outcome=record.outcome,
-        paid=to_dollars(record.paid),
-        collected=to_dollars(record.collected),
-    )
-
-
-def reveal_with(
-    round_: RoundState,
-    *,
-    records: Mapping[Position, LineRecord] | None = None,
-    side: Mapping[Position, SideRecord] | None = None,
-    order: Sequence[Position] | None = None,
-    late: Position | None = None,
-) -> None:
-    """``reveal_and_settle``, with what a careless dealer records instead.
-
-    ``records``: a Pai Gow wager's settlement as recorded; ``side``: a Pair Fortunes
-    wager's; ``order``: the positions in the order settled; ``late``: a position whose
-    surrender (already in ``round_.surrendered``) is taken after its hands are revealed.
-    """
-    settlement = round_.settlement
-    if settlement is None:
-        raise ValueError(f"round {round_.round_id!r} was not settled")
-    recorded = records or {}
-    sides = side or {}
-    lines = {line.position: line for line in settlement.lines}
-
-    def settle(position: Position) -> None:
-        emit_record(round_, position, recorded.get(position) or LineRecord.of(lines[position]))
-
-    for position in round_.surrendered:
-        if position != late:
-            settle(position)
-    if round_.mode in (BankingMode.PLAYER_BANK, BankingMode.CALIFORNIA):
-        round_.emit(HandsRevealed, (2, 5), position=round_.banker_position)
-    dealer_wager = settlement.dealer_wager
-    if dealer_wager is not None:
-        round_.emit(
-            DealerWagerSettled,
-            (2, 4),
-            outcome=dealer_wager.outcome.value,
-            amount=to_dollars(abs(dealer_wager.result)),
-        )
-    for position in round_.order() if order is None else order:
-        if position == late:
-            round_.emit(HandsRevealed, (1, 2.5), position=position)
-            round_.emit(Surrendered, (2, 5), position=position)
-            settle(position)
-        elif position not in round_.surrendered:
-            round_.emit(HandsRevealed, (1, 2.5), position=position)
-            settle(position)
-        _emit_side(round_, position, sides.get(position))
 
 
 def line_findings(round_: RoundState, line: SettlementLine, record: LineRecord) -> list[Expect]:

@@ -23,28 +23,25 @@ from audit.events.paigow.play import (
     DeliveryStyleChosen,
     HandSet,
     StackDelivered,
-    StacksFormed,
     TilesMixed,
-    UnwageredStacksCollected,
 )
 from audit.events.paigow.wagers import DealerWagerAgainstBank, WagerKind, WagerPlaced
 from audit.events.rounds import RoundStarted
 from audit.games.money import to_cents, to_dollars
 from audit.games.paigow.banking import dealer_wager_limit
 from audit.games.paigow.dealer_rule import permitted_settings
-from audit.games.paigow.delivery import DeliveryStyle, form_stacks
+from audit.games.paigow.delivery import DeliveryStyle, Stacks
 from audit.games.paigow.layout import Position, TableLayout
 from audit.games.paigow.outcome import Outcome
 from audit.games.paigow.setting import Setting, settings_for
 from audit.games.paigow.settlement import BankingMode
-from audit.games.paigow.tiles import TILE_NAMES, TILES, Tile
+from audit.games.paigow.tiles import TILE_NAMES, Tile
 from audit.simulation.paigow.bank_rotation import next_first_offer
 from audit.simulation.paigow.betting import (
     call_no_more_bets,
     place_dealer_wager,
     place_wagers,
     select_bank,
-    stack_tiles,
 )
 from audit.simulation.paigow.careless.plan import (
     Expect,
@@ -52,31 +49,23 @@ from audit.simulation.paigow.careless.plan import (
     Preview,
     chosen,
     cites,
-    count_with,
-    deliver_with,
     insert_events,
     money_moved,
     new_event_id,
-    reveal_with,
     round_events,
-    set_banker_hands_with,
-    set_player_hands_with,
     substitute,
     unwagered,
 )
+from audit.simulation.paigow.dealer import Delivered, NoRoll
 from audit.simulation.paigow.dealing import (
-    collect_unwagered_stacks,
     count_positions,
     dealer_names_style,
-    deliver_stacks,
-    set_banker_hands,
-    set_player_hands,
     take_surrenders,
 )
 from audit.simulation.paigow.players import DOLLAR, Player
 from audit.simulation.paigow.round import ROUND_STEPS
-from audit.simulation.paigow.settlement import close_books, complete_round, reveal_and_settle
-from audit.simulation.paigow.state import BANKED_MODES, RoundState, Step, tile_names
+from audit.simulation.paigow.settlement import close_books, complete_round
+from audit.simulation.paigow.state import BANKED_MODES, RoundState, Step
 from audit.simulation.paigow.table import SimTable
 from audit.verification.paigow.kinds import KINDS as FINDING_KINDS
 
@@ -101,9 +90,12 @@ class FewShakes(Plan):
     def applies(cls, preview: Preview) -> bool:
         return _dice(preview) and cites(preview.round, "shake")
 
-    def steps(self) -> tuple[Step, ...]:
-        shakes = self.rng.choice((1, 2))
-        return substitute({count_positions: lambda r: count_with(r, shakes=shakes)})
+    def __init__(self, preview: Preview, rng: random.Random) -> None:
+        super().__init__(preview, rng)
+        self.times: int = rng.choice((1, 2))
+
+    def shakes(self, drawn: int) -> int:
+        return self.times
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
         return [Expect("PG-DEAL-SHAKES", rule_key="shake")]
@@ -118,9 +110,14 @@ class DiceTotalMiscalled(Plan):
     def applies(cls, preview: Preview) -> bool:
         return _dice(preview) and cites(preview.round, "starting-position")
 
-    def steps(self) -> tuple[Step, ...]:
-        miscall = self.rng.choice((-1, 1))
-        return substitute({count_positions: lambda r: count_with(r, miscall=miscall)})
+    def __init__(self, preview: Preview, rng: random.Random) -> None:
+        super().__init__(preview, rng)
+        self.miscall: int = rng.choice((-1, 1))
+
+    def announced(self, total: int) -> int:
+        """Return the total one off (the other way at the ends of 3-18)."""
+        wrong = total + self.miscall
+        return wrong if 3 <= wrong <= 18 else total - self.miscall
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
         return [Expect("PG-DEAL-DICE-TOTAL")]
@@ -143,7 +140,7 @@ def _wrong_deal(round_: RoundState, events: Sequence[Event]) -> list[Expect]:
     return found
 
 
-class CountedFromMiscall(Plan):
+class CountedFromMiscall(DiceTotalMiscalled):
     """The dice total is announced one off and the dealer counts from it: the first stack goes
     to the wrong position and the round is settled, not voided (PA 621a.6(b), (c), 621a.10(c))."""
 
@@ -155,11 +152,8 @@ class CountedFromMiscall(Plan):
         layout_has_button = preview.round.layout.button_on_dealer is not None
         return _dice(preview) and not layout_has_button and cites(preview.round, "wrong-deal")
 
-    def steps(self) -> tuple[Step, ...]:
-        miscall = self.rng.choice((-1, 1))
-        return substitute(
-            {count_positions: lambda r: count_with(r, miscall=miscall, count_miscalled=True)}
-        )
+    def counts_from(self, total: int, announced: int) -> int:
+        return announced
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
         return [Expect("PG-DEAL-DICE-TOTAL"), *_wrong_deal(round_, events)]
@@ -174,9 +168,12 @@ class NoRollNotCalled(Plan):
     def applies(cls, preview: Preview) -> bool:
         return _dice(preview) and cites(preview.round, "no-roll")
 
-    def steps(self) -> tuple[Step, ...]:
-        fault = self.rng.choice(("not_flat", "fell_out"))
-        return substitute({count_positions: lambda r: count_with(r, fault=fault)})
+    def __init__(self, preview: Preview, rng: random.Random) -> None:
+        super().__init__(preview, rng)
+        self.fault: NoRoll = rng.choice(("not_flat", "fell_out"))
+
+    def misread(self) -> NoRoll | None:
+        return self.fault
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
         return [Expect("PG-DEAL-NO-ROLL")]
@@ -219,10 +216,13 @@ class WrongStart(Plan):
     def applies(cls, preview: Preview) -> bool:
         return cites(preview.round, "starting-position")
 
-    def steps(self) -> tuple[Step, ...]:
-        layout = self.preview.round.layout
-        start = chosen(self.rng, (p for p in layout.ring if p != self.preview.round.start))
-        return substitute({deliver_stacks: lambda r: deliver_with(r, start=start)})
+    def __init__(self, preview: Preview, rng: random.Random) -> None:
+        super().__init__(preview, rng)
+        round_ = preview.round
+        self.to: Position = chosen(rng, (p for p in round_.layout.ring if p != round_.start))
+
+    def first_stack(self, start: Position) -> Position:
+        return self.to
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
         return _wrong_deal(round_, events)
@@ -242,8 +242,11 @@ class MisdeliveredStacks(Plan):
         one, two = sorted(rng.sample(range(8), 2))
         self.swap = (one, two)
 
-    def steps(self) -> tuple[Step, ...]:
-        return substitute({deliver_stacks: lambda r: deliver_with(r, swap=self.swap)})
+    def delivered(self, dealt: Delivered) -> Delivered:
+        (one, two), swapped = self.swap, list(dealt)
+        (p1, t1), (p2, t2) = dealt[one], dealt[two]
+        swapped[one], swapped[two] = (p1, t2), (p2, t1)
+        return swapped
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
         rule_set = round_.rule_set
@@ -299,12 +302,8 @@ class UnwageredNotCollected(Plan):
         super().__init__(preview, rng)
         self.left: Position = chosen(rng, unwagered(preview.round))
 
-    def steps(self) -> tuple[Step, ...]:
-        def collect(round_: RoundState) -> None:
-            positions = [p for p in unwagered(round_) if p != self.left]
-            round_.emit(UnwageredStacksCollected, (2, 5), positions=positions)
-
-        return substitute({collect_unwagered_stacks: collect})
+    def collected(self, positions: Sequence[Position]) -> Sequence[Position]:
+        return [p for p in positions if p != self.left]
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
         return [Expect("PG-DEAL-UNWAGERED", self.left)]
@@ -324,8 +323,8 @@ class ExposedNotVoided(Plan):
         round_ = preview.round
         self.at = round_.bank_seat if round_.mode in BANKED_MODES else round_.layout.dealer
 
-    def steps(self) -> tuple[Step, ...]:
-        return substitute({deliver_stacks: lambda r: deliver_with(r, expose_at=self.at)})
+    def exposes(self, position: Position) -> bool:
+        return position == self.at
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
         return [Expect("PG-DEAL-EXPOSED-NOT-VOIDED", self.at)]
@@ -507,9 +506,8 @@ class TileSwitched(Plan):
         hand = round_.hands[self.position]
         self.tiles = _switch(hand, chosen(rng, hand), into)
 
-    def steps(self) -> tuple[Step, ...]:
-        tiles = {self.position: self.tiles}
-        return substitute({set_player_hands: lambda r: set_player_hands_with(r, tiles_for=tiles)})
+    def tiles_for(self, position: Position, tiles: tuple[Tile, ...]) -> tuple[Tile, ...]:
+        return self.tiles if position == self.position else tiles
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
         return [Expect("PG-TILE-HAND-MISMATCH", self.position)]
@@ -533,9 +531,8 @@ class TileDuplicated(Plan):
         self.tiles = _switch(hand, chosen(rng, hand), chosen(rng, round_.hands[holder]))
         self.holder: Position = holder
 
-    def steps(self) -> tuple[Step, ...]:
-        tiles = {self.position: self.tiles}
-        return substitute({set_player_hands: lambda r: set_player_hands_with(r, tiles_for=tiles)})
+    def tiles_for(self, position: Position, tiles: tuple[Tile, ...]) -> tuple[Tile, ...]:
+        return self.tiles if position == self.position else tiles
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
         # The duplicate is reported at whichever of the two hands was set later.
@@ -569,19 +566,11 @@ class TileSetTampered(Plan):
         self.missing: Tile = chosen(rng, round_.hands[self.at])
         self.copy: Tile = chosen(rng, round_.hands[chosen(rng, round_.settings)])
 
-    def steps(self) -> tuple[Step, ...]:
-        def stack(round_: RoundState) -> None:
-            row = list(TILES)
-            round_.rng.shuffle(row)
-            round_.stacks = form_stacks(row)
-            shown = [_switch(stack, self.missing, self.copy) for stack in round_.stacks]
-            round_.emit(StacksFormed, (4, 8), stacks=[tile_names(s) for s in shown])
+    def shown_stacks(self, stacks: Stacks) -> Stacks:
+        return tuple(_switch(stack, self.missing, self.copy) for stack in stacks)
 
-        def deliver(round_: RoundState) -> None:
-            hand = self.preview.round.hands[self.at]
-            deliver_with(round_, shown={self.at: _switch(hand, self.missing, self.copy)})
-
-        return substitute({stack_tiles: stack, deliver_stacks: deliver})
+    def shown_stack(self, position: Position, tiles: Sequence[Tile]) -> Sequence[Tile]:
+        return _switch(tiles, self.missing, self.copy) if position == self.at else tiles
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
         return [Expect("PG-TILE-DUPLICATE", self._later(round_, events)), Expect("PG-TILE-MISSING")]
@@ -650,9 +639,8 @@ class DealerOffHouseWay(Plan):
         options = _off_house_way(round_, target)
         self.setting: Setting = options[rng.randrange(len(options))]
 
-    def steps(self) -> tuple[Step, ...]:
-        settings = {self.target: self.setting}
-        return substitute({set_banker_hands: lambda r: set_banker_hands_with(r, settings)})
+    def banker_setting(self, position: Position, house_way: Setting) -> Setting:
+        return self.setting if position == self.target else house_way
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
         found = [Expect("PG-SET-HOUSE-WAY", self.target)]
@@ -689,9 +677,9 @@ class HandMisordered(Plan):
         super().__init__(preview, rng)
         self.position: Position = chosen(rng, self.options(preview.round))
 
-    def steps(self) -> tuple[Step, ...]:
-        position = self.position
-        return substitute({set_player_hands: lambda r: set_player_hands_with(r, misorder=position)})
+    def shown_setting(self, position: Position, setting: Setting) -> Setting:
+        """Record the hand high below low; the round keeps it as set, and settles it so."""
+        return Setting(setting.low, setting.high) if position == self.position else setting
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
         return [Expect("PG-SET-MISORDERED", self.position)]
@@ -772,12 +760,10 @@ class LateSurrender(Plan):
             take_surrenders(round_)
             round_.surrendered.append(self.position)
 
-        return substitute(
-            {
-                take_surrenders: surrenders,
-                reveal_and_settle: lambda r: reveal_with(r, late=self.position),
-            }
-        )
+        return substitute({take_surrenders: surrenders})
+
+    def surrenders_late(self, position: Position) -> bool:
+        return position == self.position
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
         return [Expect("PG-SET-SURRENDER-LATE", self.position)]
