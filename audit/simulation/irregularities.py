@@ -43,7 +43,7 @@ from audit.simulation.baccarat21.careless import KINDS as B21_KINDS
 from audit.simulation.baccarat21.careless import B21CarelessDealer, B21Plan
 from audit.simulation.count_room import closing_time, count_room
 from audit.simulation.labels import InvalidLabelError, Label
-from audit.simulation.paigow.careless.money import MONEY_KINDS
+from audit.simulation.paigow.careless.kinds import KINDS
 from audit.simulation.paigow.careless.plan import (
     Expect,
     Plan,
@@ -52,7 +52,6 @@ from audit.simulation.paigow.careless.plan import (
     fork_table,
     make_label,
 )
-from audit.simulation.paigow.careless.play import PLAY_KINDS
 from audit.simulation.paigow.loaded_dice import DICE_CODE
 from audit.simulation.paigow.round import play_round
 from audit.simulation.paigow.state import RoundState
@@ -72,9 +71,6 @@ __all__ = [
     "kind_named",
     "loaded_dice_labels",
 ]
-
-KINDS: tuple[type[Plan], ...] = (*PLAY_KINDS, *MONEY_KINDS)
-"""Every irregularity the careless dealer can inject."""
 
 _BY_NAME: dict[str, type[Plan]] = {kind.name: kind for kind in KINDS}
 

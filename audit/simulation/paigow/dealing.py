@@ -28,10 +28,10 @@ from audit.games.paigow.layout import (
     starting_position,
     unwagered_positions,
 )
-from audit.games.paigow.outcome import Outcome
 from audit.games.paigow.setting import Setting
 from audit.games.paigow.settlement import BankingMode
 from audit.games.paigow.tiles import TILE_NAMES
+from audit.games.wagering import Outcome
 from audit.simulation.paigow.loaded_dice import throw
 from audit.simulation.paigow.players import choose_setting
 from audit.simulation.paigow.state import BANKED_MODES, RoundState, tile_names

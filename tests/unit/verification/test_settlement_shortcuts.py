@@ -10,7 +10,7 @@ import pytest
 
 from audit.games.paigow.settlement import BankingMode
 from audit.simulation.irregularities import careless_shift
-from audit.simulation.paigow.careless.money import MONEY_KINDS
+from audit.simulation.paigow.careless.kinds import MONEY_KINDS
 from audit.simulation.shift import ShiftConfig
 from audit.verification.paigow import verify
 from audit.verification.paigow.emit import Emit

@@ -30,19 +30,13 @@ from uuid import UUID
 from audit.events.envelope import Event
 from audit.events.paigow.settlement import WagerSettled
 from audit.games.money import Cents
-from audit.games.paigow.layout import (
-    Position,
-    unwagered_positions,
-)
-from audit.games.paigow.outcome import Outcome
-from audit.games.paigow.settlement import (
-    BankingMode,
-    RoundSettlement,
-    SettlementLine,
-)
+from audit.games.paigow.layout import Position, unwagered_positions
+from audit.games.paigow.settlement import BankingMode, RoundSettlement, SettlementLine
 from audit.games.paigow.vigorish import vigorish
+from audit.games.wagering import Outcome
 from audit.simulation.labels import Label
 from audit.simulation.paigow.dealer import Dealer, LineRecord
+from audit.simulation.paigow.players import Player
 from audit.simulation.paigow.round import ROUND_STEPS
 from audit.simulation.paigow.state import BANKED_MODES, RoundState, Step
 from audit.simulation.paigow.table import SimTable
@@ -288,6 +282,32 @@ def flow_findings(
     if surplus != (expected.surplus, expected.surplus_vigorish, expected.surplus_to_bank):
         found.append(Expect("PG-BANK-SURPLUS", bank))
     return found
+
+
+def settled(round_: RoundState) -> RoundSettlement:
+    """Return the round's settlement (an error if it was not settled)."""
+    if round_.settlement is None:
+        raise ValueError(f"round {round_.round_id!r} was not settled")
+    return round_.settlement
+
+
+def settled_lines(round_: RoundState) -> dict[Position, SettlementLine]:
+    """Return the settlement's line of each position."""
+    return {line.position: line for line in settled(round_).lines}
+
+
+def played(round_: RoundState) -> list[Position]:
+    """Positions whose wager was played out (not surrendered), in settlement order."""
+    return [p for p in round_.order() if p not in round_.surrendered]
+
+
+def skip(round_: RoundState) -> None:
+    """A step the careless dealer skips."""
+
+
+def seated(round_: RoundState, player_id: str) -> Player:
+    """Return the seated player ``player_id``."""
+    return next(p for p in round_.table.seating.players if p.player_id == player_id)
 
 
 def chosen(rng: random.Random, options: Iterable[Any]) -> Any:
