@@ -44,6 +44,12 @@ def _flows(round_: RoundState) -> RoundSettlement | None:
     )
 
 
+def _wrong_flows(plan: Plan, round_: RoundState) -> list[Expect]:
+    """Return the bank-flow findings of the flows ``plan`` recorded in place of the engine's."""
+    owed = settled(round_)
+    return flow_findings(round_, owed, plan.bank_flows(owed))
+
+
 class BankShortfallShort(Plan):
     """A player bank pays in half the shortfall (PA 621a.9(o)): the centre does not balance."""
 
@@ -60,9 +66,10 @@ class BankShortfallShort(Plan):
         return replace(settlement, shortfall_from_bank=settlement.shortfall_from_bank // 2)
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
-        bank = round_.bank_seat
-        rule = cited_or_none(round_, "bank-settlement")
-        return [Expect("PG-BANK-SHORTFALL", bank), Expect("PG-SETTLE-UNBALANCED", bank, rule)]
+        unbalanced = Expect(
+            "PG-SETTLE-UNBALANCED", round_.bank_seat, cited_or_none(round_, "bank-settlement")
+        )
+        return [*_wrong_flows(self, round_), unbalanced]
 
 
 class BankSurplusVigorishKept(Plan):
@@ -86,7 +93,7 @@ class BankSurplusVigorishKept(Plan):
         return replace(settlement, surplus_vigorish=0, surplus_to_bank=settlement.surplus)
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
-        return [Expect("PG-BANK-SURPLUS", round_.bank_seat)]
+        return _wrong_flows(self, round_)
 
 
 class CoBankSplitWrong(Plan):
@@ -120,7 +127,7 @@ class CoBankSplitWrong(Plan):
         )
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
-        return [Expect("PG-COBANK-SPLIT", round_.bank_seat)]
+        return _wrong_flows(self, round_)
 
 
 def _co_bank_with_dealer(

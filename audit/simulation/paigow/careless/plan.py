@@ -32,8 +32,6 @@ from audit.events.paigow.settlement import WagerSettled
 from audit.games.money import Cents
 from audit.games.paigow.layout import Position, unwagered_positions
 from audit.games.paigow.settlement import BankingMode, RoundSettlement, SettlementLine
-from audit.games.paigow.vigorish import vigorish
-from audit.games.wagering import Outcome
 from audit.simulation.labels import Label
 from audit.simulation.paigow.dealer import Dealer, LineRecord
 from audit.simulation.paigow.players import Player
@@ -42,8 +40,8 @@ from audit.simulation.paigow.state import BANKED_MODES, RoundState, Step
 from audit.simulation.paigow.table import SimTable
 from audit.simulation.preview import fork
 from audit.verification.paigow.kinds import KINDS as FINDING_KINDS
-from audit.verification.paigow.settlement.expected import label
-from audit.verification.paigow.settlement.facts import settlement_rule
+from audit.verification.paigow.settlement.bank import BANK_FLOWS
+from audit.verification.paigow.settlement.wagers import line_verdicts
 
 
 @dataclass(frozen=True)
@@ -210,77 +208,44 @@ def unwagered(round_: RoundState) -> tuple[Position, ...]:
 
 
 def line_findings(round_: RoundState, line: SettlementLine, record: LineRecord) -> list[Expect]:
-    """Return the findings a recorded settlement of a wager yields against the correct ``line``.
-
-    As the settlement checks judge a wager whose outcome the hands decide: a wrong
-    outcome (its wrong money its evidence, not a second finding); else wrong money (a
-    California wager played out beyond or short of coverage is a coverage finding);
-    vigorish other than 5% of the amount owed or paid (California takes none: any is
-    a wrong fee).
-    """
-    position, mode, end = line.position, round_.mode, label(line.wager)
-    found: list[Expect] = []
-
-    def rule(money: bool) -> str | None:
-        key = settlement_rule(mode, end, money=money)
-        return cited_or_none(round_, key) if key else None
-
-    if record.outcome != end:
-        found.append(Expect("PG-SETTLE-OUTCOME", position, rule(money=False)))
-    elif (record.paid, record.collected, record.returned) != (
-        line.paid,
-        line.collected,
-        line.returned,
-    ):
-        played = line.outcome in (Outcome.WIN, Outcome.LOSE)
-        if mode is BankingMode.CALIFORNIA and played and (line.returned or record.returned):
-            found.append(Expect("PG-CA-COVERAGE", position))
-        else:
-            found.append(Expect("PG-SETTLE-PAYOUT", position, rule(money=True)))
+    """Return the findings a recorded settlement of a wager yields against the correct ``line``,
+    as the settlement checks classify it (:func:`~audit.verification.paigow.settlement.wagers.
+    line_verdicts`): a wrong outcome, else wrong money, then the vigorish."""
+    money = (record.paid, record.collected, record.returned)
     rounding = round_.rule_set.vig_rounding
-    if rounding is None:
-        if record.vigorish:
-            found.append(Expect("PG-CA-FEE", position))
-        return found
-    accepted = {line.vigorish, vigorish(record.paid, rounding)}
-    if record.vigorish not in accepted:
-        owed = min(accepted, key=lambda amount: abs(amount - record.vigorish))
-        code = "PG-SETTLE-VIG-OVER"
-        if record.vigorish < owed:
-            code = "PG-SETTLE-VIG-UNCOLLECTED" if record.vigorish == 0 else "PG-SETTLE-VIG-SHORT"
-        vig_rule = cited_or_none(round_, "bank-vigorish") if mode in BANKED_MODES else None
-        found.append(Expect(code, position, vig_rule))
-    return found
+    verdicts = line_verdicts(round_.mode, line, record.outcome, money, record.vigorish, rounding)
+    return [
+        Expect(v.code, line.position, cited_or_none(round_, v.rule_key) if v.rule_key else None)
+        for v in verdicts
+    ]
+
+
+def _flows_recorded(round_: RoundState, recorded: RoundSettlement) -> set[str]:
+    """Return the bank flow events ``settle_bank`` records from ``recorded``: a co-bank's split
+    always; a player bank's pay-in where it paid one, else its surplus where there was one."""
+    if round_.mode is BankingMode.CO_BANK:
+        return {"co_bank_split"}
+    if recorded.shortfall_from_bank:
+        return {"shortfall"}
+    return {"surplus"} if recorded.surplus else set()
 
 
 def flow_findings(
     round_: RoundState, expected: RoundSettlement, recorded: RoundSettlement
 ) -> list[Expect]:
     """Return the bank-flow findings of a round whose flows were recorded from ``recorded``
-    (as ``settle_bank`` records them) where the rules give ``expected``."""
-    bank = round_.bank_seat
-    if round_.mode is BankingMode.CO_BANK:
-        fields = (
-            "shortfall_from_bank",
-            "shortfall_from_house",
-            "surplus_to_house",
-            "surplus_vigorish",
-            "surplus_to_bank",
-        )
-        if any(getattr(expected, f) != getattr(recorded, f) for f in fields):
-            return [Expect("PG-COBANK-SPLIT", bank)]
+    (as ``settle_bank`` records them) where the rules give ``expected``, event by event as
+    the bank check compares them (:data:`~audit.verification.paigow.settlement.bank.BANK_FLOWS`)."""
+    if round_.mode not in BANKED_MODES:
         return []
-    if round_.mode is not BankingMode.PLAYER_BANK:
-        return []
+    present = _flows_recorded(round_, recorded)
     found: list[Expect] = []
-    shortfall = recorded.shortfall_from_bank
-    surplus = (0, 0, 0)
-    if not shortfall and recorded.surplus:
-        surplus = (recorded.surplus, recorded.surplus_vigorish, recorded.surplus_to_bank)
-    if shortfall != expected.shortfall_from_bank:
-        found.append(Expect("PG-BANK-SHORTFALL", bank))
-    if surplus != (expected.surplus, expected.surplus_vigorish, expected.surplus_to_bank):
-        found.append(Expect("PG-BANK-SURPLUS", bank))
+    for code, event, amounts in BANK_FLOWS[round_.mode]:
+        for _, _, owing in amounts:
+            got = getattr(recorded, owing) if event in present else 0
+            if got != getattr(expected, owing):
+                found.append(Expect(code, round_.bank_seat))
+                break
     return found
 
 
