@@ -17,14 +17,13 @@ from audit.events.paigow.settlement import (
 )
 from audit.events.paigow.wagers import WagerKind
 from audit.events.rounds import RoundCompleted
-from audit.games.money import to_dollars
+from audit.games.money import Cents, to_dollars
 from audit.games.paigow.banking import settle_co_bank, settle_player_bank
 from audit.games.paigow.california import settle_california
 from audit.games.paigow.layout import Position
 from audit.games.paigow.pair_fortunes import settle_pair_fortunes
 from audit.games.paigow.settlement import (
     BANK,
-    HOUSE,
     BankingMode,
     DealerWager,
     RoundSettlement,
@@ -32,7 +31,7 @@ from audit.games.paigow.settlement import (
     settle_dealer_banked,
     settle_voided_round,
 )
-from audit.games.wagering import Outcome
+from audit.games.wagering import HOUSE, Outcome
 from audit.simulation.paigow.dealer import Dealer, LineRecord, SideRecord
 from audit.simulation.paigow.state import BANKED_MODES, RoundState
 
@@ -237,7 +236,7 @@ def close_books(rnd: RoundState) -> None:
         rnd.player(position).chips += result.net
         if books is not None:
             books.engine_win -= result.net  # Pair Fortunes is always against the house
-    dealer_round = None
+    dealer_round: dict[str, Cents] | None = None
     if rnd.mode is BankingMode.DEALER:
         dealer_round = {}
         for position in rnd.order():

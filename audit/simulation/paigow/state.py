@@ -16,13 +16,14 @@ from audit.games.money import Cents
 from audit.games.paigow.dealing import Cut
 from audit.games.paigow.delivery import DEFAULT_STYLE, DeliveryStyle, Stacks
 from audit.games.paigow.layout import NumberSource, Position, TableLayout, settlement_order
-from audit.games.paigow.outcome import Outcome, wager_outcome
+from audit.games.paigow.outcome import wager_outcome
 from audit.games.paigow.pair_fortunes import PairFortunesResult
 from audit.games.paigow.rulesets import RuleSet
 from audit.games.paigow.setting import Setting
 from audit.games.paigow.settlement import BankingMode, RoundSettlement
 from audit.games.paigow.tiles import TILE_NAMES, Tile
 from audit.games.paigow.vigorish import VigRounding
+from audit.games.wagering import Outcome
 from audit.simulation.frequencies import Frequencies
 from audit.simulation.paigow.dealer import RULES, Dealer
 from audit.simulation.paigow.players import Player

@@ -61,11 +61,15 @@ class CaliforniaCoverage(Recorded):
     def wrong(self, line: SettlementLine, rng: random.Random) -> LineRecord:
         record = LineRecord.of(line)
         amount = line.wager.amount
-        field = "paid" if line.outcome is Outcome.WIN else "collected"
-        if line.returned:  # covered in full though the player-dealer's wager ran out
-            return replace(record, returned=0, **{field: amount})
-        part = amount // 2
-        return replace(record, returned=amount - part, **{field: part})
+        won = line.outcome is Outcome.WIN
+        # Covered in full though the player-dealer's wager ran out; else half of it.
+        moved = amount if line.returned else amount // 2
+        return replace(
+            record,
+            returned=amount - moved,
+            paid=moved if won else record.paid,
+            collected=record.collected if won else moved,
+        )
 
 
 class CaliforniaVigorish(Recorded):

@@ -178,7 +178,7 @@ def insert_events(
     The events after them are numbered on, and so is the table's recorder: the
     record reads as if the inserted events had been recorded in their place.
     """
-    later = [replace(e, **{"seq": e.seq + len(inserted)}) for e in events[at:]]
+    later = [replace(e, seq=e.seq + len(inserted)) for e in events[at:]]
     round_.table.recorder.seq += len(inserted)
     return [*events[:at], *inserted, *later]
 

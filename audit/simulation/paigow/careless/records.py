@@ -130,7 +130,7 @@ class EventIdReused(Plan):
         mine = round_events(round_, events)
         started = next(e for e in mine if isinstance(e, RoundStarted))
         mixed = next(e for e in mine if isinstance(e, TilesMixed))
-        reused = replace(mixed, **{"event_id": started.event_id})
+        reused = replace(mixed, event_id=started.event_id)
         return [reused if e is mixed else e for e in events]
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:

@@ -11,7 +11,7 @@ import random
 from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from audit.events.envelope import Event
 from audit.events.paigow.equipment import TileSetInspected, TileSetReceived, TileSetReplaced
@@ -100,7 +100,7 @@ class BankWithoutCover(Plan):
             and e.position != accepted.position
         )
         shown = to_dollars(action // 2 - action // 2 % DOLLAR)
-        edited = replace(accepted, **{"chips_on_table": shown})
+        edited = replace(accepted, chips_on_table=shown)
         return [edited if e is accepted else e for e in events]
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
@@ -122,7 +122,7 @@ class BankOfferedOutOfTurn(Plan):
         assert isinstance(first, BankOffered)
         self.position: Position = first.position
         at = offers[-1]
-        envelope = {
+        envelope: dict[str, Any] = {  # the fields both inserted events share
             "table_id": first.table_id,
             "round_id": first.round_id,
             "occurred_at": events[at].occurred_at,
@@ -238,8 +238,8 @@ class BankAtStartOfGame(_ForcedBank):
         table = round_.table
         at = next(i for i, e in enumerate(events) if isinstance(e, RoundStarted))
         started = events[at]
-        envelope = {"table_id": table.table_id, "occurred_at": started.occurred_at}
-        by = {"recorded_by": table.floorperson}
+        envelope: dict[str, Any] = {"table_id": table.table_id, "occurred_at": started.occurred_at}
+        by: dict[str, Any] = {"recorded_by": table.floorperson}
         new, old = table.tile_set_id, self.old_set
         ids = [new_event_id(self.rng) for _ in range(3)]
         seq = started.seq

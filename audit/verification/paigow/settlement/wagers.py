@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from audit.events.paigow.settlement import WagerSettled
 from audit.games.money import Cents, to_dollars
-from audit.games.paigow.outcome import Outcome
 from audit.games.paigow.settlement import BankingMode, SettlementLine
 from audit.games.paigow.vigorish import VigRounding, vigorish
+from audit.games.wagering import Outcome
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Emit
 from audit.verification.paigow.round_view import RoundView
