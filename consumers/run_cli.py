@@ -22,7 +22,7 @@ from typing import Any, TextIO
 from audit.events.catalogue import event_json
 from audit.events.envelope import Event
 from audit.simulation.irregularities import Label, careless_shift, loaded_dice_labels
-from audit.simulation.loaded_dice import InvalidLoadError, LoadedDice
+from audit.simulation.paigow.loaded_dice import InvalidLoadError, LoadedDice
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.store.application import FactStore, StoreConfig
 from audit.store.ingest import Ingestor

@@ -16,7 +16,7 @@ from typing import Any
 from audit.accounting.slips import CAGE
 from audit.events.accounting import DenominationCount, Pieces
 from audit.games.money import Cents, to_dollars
-from audit.simulation.irregular_common import Label
+from audit.simulation.labels import Label
 
 CHIPS: tuple[Cents, ...] = (500_00, 100_00, 25_00, 5_00, 1_00, 25, 1)
 """Chip denominations in the tray, down to the cent (exact vigorish is paid in coin)."""

@@ -17,7 +17,7 @@ from audit.events.accounting import DropCounted
 from audit.events.envelope import Event
 from audit.games.money import to_dollars
 from audit.simulation.accounting import BookedTable, TableBooks
-from audit.simulation.irregular_common import Label
+from audit.simulation.labels import Label
 
 COUNT_ROOM = "COUNT-ROOM"
 """The count room's station id: its facts' ``table_id`` (audit/events/accounting.py)."""

@@ -14,8 +14,8 @@ from audit.accounting.controls import STATISTICAL_CODES
 from audit.events.envelope import Event
 from audit.findings.finding import Finding
 from audit.simulation.baccarat21.careless import KINDS, B21Plan
-from audit.simulation.irregular_common import Label
 from audit.simulation.irregularities import careless_shift
+from audit.simulation.labels import Label
 from audit.simulation.scoring import score, verify_for_scoring
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.verification.baccarat21.kinds import KINDS as FINDING_KINDS

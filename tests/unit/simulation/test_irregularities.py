@@ -14,13 +14,13 @@ from audit.accounting.controls import STATISTICAL_CODES
 from audit.events.envelope import Event
 from audit.findings.finding import Finding
 from audit.simulation import Frequencies, ShiftConfig, simulate_shift
-from audit.simulation.irregular_common import InvalidLabelError, Label
 from audit.simulation.irregularities import (
     KINDS,
     InvalidRateError,
     careless_shift,
     kind_named,
 )
+from audit.simulation.labels import InvalidLabelError, Label
 from audit.simulation.scoring import score, verify_for_scoring
 from audit.verification.paigow.kinds import KINDS as FINDING_KINDS
 
