@@ -124,7 +124,7 @@ def in_fresh_process(config: StoreConfig, *args: str) -> dict[str, float]:
     """
     argv = [sys.executable, __file__, *args, "--store", json.dumps(_store_arg(config))]
     done = subprocess.run(argv, check=True, capture_output=True, text=True)
-    return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def _store_arg(config: StoreConfig) -> dict[str, str | None]:

@@ -46,7 +46,7 @@ TRACKING_NAME = "findings<-tablewatch"
 
 def open_findings_view(store: FactStore) -> FindingsView:
     """Return the findings view in the store's own database, creating its table if need be."""
-    return open_view(store, SQLiteFindingsView, PostgresFindingsView)  # type: ignore[no-any-return]
+    return open_view(store, SQLiteFindingsView, PostgresFindingsView)
 
 
 class FindingsProjection(FactProjection):

@@ -29,7 +29,7 @@ carries over from one gaming day to the next.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import Any, Protocol
 
@@ -291,9 +291,9 @@ class PostgresHandHistoryView(Checkpoints, PostgresTrackingRecorder):
         super().create_table()
         self.create_checkpoint_table()
         with self.datastore.transaction(commit=True) as cursor:
-            cursor.execute(_sql("NUMERIC(14, 2)", "BOOLEAN", "BIGINT"))  # type: ignore[arg-type]
+            cursor.execute(_sql("NUMERIC(14, 2)", "BOOLEAN", "BIGINT"))
             for name, kind in _added("NUMERIC(14, 2)"):
-                cursor.execute(f"ALTER TABLE hand_history ADD COLUMN IF NOT EXISTS {name} {kind}")  # type: ignore[arg-type]
+                cursor.execute(f"ALTER TABLE hand_history ADD COLUMN IF NOT EXISTS {name} {kind}")
             for index in _INDEXES:
                 cursor.execute(index)
 
@@ -307,7 +307,7 @@ class PostgresHandHistoryView(Checkpoints, PostgresTrackingRecorder):
         with self.datastore.transaction(commit=True) as cursor:
             if rows:
                 cursor.executemany(
-                    f"INSERT INTO hand_history ({', '.join(COLUMNS)}) "  # type: ignore[arg-type]
+                    f"INSERT INTO hand_history ({', '.join(COLUMNS)}) "
                     f"VALUES ({', '.join(['%s'] * len(COLUMNS))}) "
                     "ON CONFLICT (table_id, round_id, position) DO NOTHING",
                     list(rows),
@@ -330,7 +330,7 @@ class PostgresHandHistoryView(Checkpoints, PostgresTrackingRecorder):
         }  # fmt: skip
         sql, params = _query(filters, limit, "%s")
         with self.datastore.transaction(commit=False) as cursor:
-            cursor.execute(sql, params)  # type: ignore[arg-type]
+            cursor.execute(sql, params)
             rows = cursor.fetchall()
         return [_as_dict([row[name] for name in COLUMNS]) for row in rows]
 
@@ -340,7 +340,7 @@ HandHistoryView = SQLiteHandHistoryView | PostgresHandHistoryView
 
 def open_hand_history_view(store: FactStore) -> HandHistoryView:
     """Return the hand-history view in the store's own database, creating its table if need be."""
-    return open_view(store, SQLiteHandHistoryView, PostgresHandHistoryView)  # type: ignore[no-any-return]
+    return open_view(store, SQLiteHandHistoryView, PostgresHandHistoryView)
 
 
 # --- the projections -----------------------------------------------------------------------
@@ -386,7 +386,10 @@ class PaiGowHands:
         return hand_rows(view_round(events), rules, notification_id)
 
 
-HANDS: dict[str, type[TableHands]] = {"paigow": PaiGowHands, "baccarat21": Baccarat21Hands}
+HANDS: dict[str, Callable[[str], TableHands]] = {
+    "paigow": PaiGowHands,
+    "baccarat21": Baccarat21Hands,
+}
 """Game name -> how a table of that game reads its rounds into hand rows."""
 
 

@@ -198,9 +198,9 @@ class PostgresTableStateView(_Queries, Checkpoints, PostgresTrackingRecorder):
         super().create_table()
         self.create_checkpoint_table()
         with self.datastore.transaction(commit=True) as cursor:
-            cursor.execute(_sql("BOOLEAN", "BIGINT"))  # type: ignore[arg-type]
+            cursor.execute(_sql("BOOLEAN", "BIGINT"))
             for name, kind in _ADDED:
-                cursor.execute(f"ALTER TABLE table_state ADD COLUMN IF NOT EXISTS {name} {kind}")  # type: ignore[arg-type]
+                cursor.execute(f"ALTER TABLE table_state ADD COLUMN IF NOT EXISTS {name} {kind}")
 
     def record(
         self,
@@ -211,14 +211,14 @@ class PostgresTableStateView(_Queries, Checkpoints, PostgresTrackingRecorder):
         """Upsert table rows; write the position and the checkpoint in one transaction."""
         with self.datastore.transaction(commit=True) as cursor:
             if rows:
-                cursor.executemany(_upsert("%s"), list(rows))  # type: ignore[arg-type]
+                cursor.executemany(_upsert("%s"), list(rows))
             self._insert_tracking(cursor, tracking)
             self._insert_checkpoint(cursor, tracking.application_name, checkpoint)
 
     def select(self) -> list[dict[str, Any]]:
         """Return every table's row, by table id."""
         with self.datastore.transaction(commit=False) as cursor:
-            cursor.execute(f"SELECT {', '.join(COLUMNS)} FROM table_state ORDER BY table_id")  # type: ignore[arg-type]
+            cursor.execute(f"SELECT {', '.join(COLUMNS)} FROM table_state ORDER BY table_id")
             rows = cursor.fetchall()
         return [_as_dict([row[name] for name in COLUMNS]) for row in rows]
 
@@ -228,7 +228,7 @@ TableStateView = SQLiteTableStateView | PostgresTableStateView
 
 def open_table_state_view(store: FactStore) -> TableStateView:
     """Return the table-state view in the store's own database, creating its table if need be."""
-    return open_view(store, SQLiteTableStateView, PostgresTableStateView)  # type: ignore[no-any-return]
+    return open_view(store, SQLiteTableStateView, PostgresTableStateView)
 
 
 class TableStateProjection(FactProjection):

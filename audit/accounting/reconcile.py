@@ -148,10 +148,10 @@ class Reconciler:
 
     def _feed(self, event: Event) -> list[Finding]:
         if isinstance(event, TableOpened):
-            table = self._table(event.table_id, event.game)
-            table.gaming_day = event.gaming_day.isoformat()
-            table.thresholds = Thresholds.from_options(dict(event.options))
-            table.money.observe(event, ReplayedWin(), HoldBand())
+            opened = self._table(event.table_id, event.game)
+            opened.gaming_day = event.gaming_day.isoformat()
+            opened.thresholds = Thresholds.from_options(dict(event.options))
+            opened.money.observe(event, ReplayedWin(), HoldBand())
             self._retire_before(event.gaming_day)
             return []
         handler = _HANDLERS.get(event.type_name())

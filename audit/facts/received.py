@@ -187,10 +187,17 @@ def by_event_id(datastore: Any, event_id: str, *, postgres: bool) -> list[Receiv
     return sorted(found, key=lambda fact: (str(fact.aggregate_id), fact.version))
 
 
+def _hex(aggregate_id: UUID | str) -> str:
+    return aggregate_id.hex if isinstance(aggregate_id, UUID) else UUID(aggregate_id).hex
+
+
 def for_events(
-    datastore: Any, keys: Sequence[tuple[UUID, int]], *, postgres: bool
+    datastore: Any, keys: Sequence[tuple[UUID | str, int]], *, postgres: bool
 ) -> dict[tuple[UUID, int], ReceivedFact]:
-    """Return the received bytes stored for each (aggregate, version) of ``keys`` that has any."""
+    """Return the received bytes stored for each (aggregate, version) of ``keys`` that has any.
+
+    An aggregate id is a ``UUID``, or its text as a recorder may hand it back.
+    """
     found: dict[tuple[UUID, int], ReceivedFact] = {}
     columns = "r.originator_id, r.originator_version, r.event_id, r.received"
     for start in range(0, len(keys), 400):  # 800 bound parameters: inside SQLite's limit
@@ -208,7 +215,7 @@ def for_events(
                 f"SELECT {columns} FROM {RECEIVED_TABLE} r"
                 f" WHERE (r.originator_id, r.originator_version) IN (VALUES {pairs})"
             )
-            params = [value for key in chunk for value in (key[0].hex, key[1])]
+            params = [value for key in chunk for value in (_hex(key[0]), key[1])]
         for row in _rows(datastore, statement, params):
             fact = _fact(row)
             found[fact.aggregate_id, fact.version] = fact

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
-from typing import Protocol
+from datetime import datetime
+from typing import Protocol, TypedDict
 
 from audit.events.catalogue import event_dict, event_json
 from audit.events.envelope import Event
@@ -101,9 +102,18 @@ def _observation_id(event: Event, what: str) -> uuid.UUID:
     )
 
 
+class _Envelope(TypedDict):
+    """The envelope an observation shares with the event it is about."""
+
+    table_id: str
+    occurred_at: datetime
+    recorded_by: str
+    seq: int
+
+
 def observe(judgement: Judgement, event: Event, fact_digest: str) -> tuple[Event, ...]:
     """Return the facts the ingest records about ``event``, judged as ``judgement``."""
-    common = {
+    common: _Envelope = {
         "table_id": event.table_id,
         "occurred_at": event.occurred_at,
         "recorded_by": INGEST,
@@ -116,6 +126,7 @@ def observe(judgement: Judgement, event: Event, fact_digest: str) -> tuple[Event
             first_digest=judgement.first_digest,
             conflicting_digest=fact_digest,
             conflicting_event=event_dict(event),
+            schema_version=EventIdReused.SCHEMA_VERSION,
             **common,
         )
         return (reused,)
@@ -126,6 +137,7 @@ def observe(judgement: Judgement, event: Event, fact_digest: str) -> tuple[Event
             observed_seq=event.seq,
             observed_event_id=event.event_id,
             about_round_id=event.round_id,
+            schema_version=SequenceGapObserved.SCHEMA_VERSION,
             **common,
         )
         return (gap,)

@@ -61,7 +61,11 @@ class Money(Enum):
 
 @dataclass(frozen=True)
 class FindingKind:
-    """One kind of irregularity: its code, default severity, title, rule and money kind."""
+    """One kind of irregularity, declared in one row: its code, default severity, title, rule,
+    money kind, the replay step that shows it and whether the simulator injects it.
+
+    docs/findings.md is generated from these rows (``tablewatch schema --findings``).
+    """
 
     code: str
     severity: Severity
@@ -69,6 +73,13 @@ class FindingKind:
     rule_key: str
     """A key of the rule set's citations (audit/games/paigow/rulesets.py)."""
     money: Money = Money.NONE
+    step: str | None = None
+    """The kind of the round replay's step it is shown under (``'count'``, ``'cards'``);
+    ``None`` for a finding of no one round (the books, a statistical screen)."""
+    injectable: bool = False
+    """Whether the simulator injects it (a careless dealer, the books' mishaps, loaded dice):
+    every code a simulator's label names is an injectable kind's, and every such kind is
+    named by some label."""
 
 
 _NAMESPACE = uuid.UUID("0b5e8f4c-4a1d-4f7a-9a3e-2d6c8b1f0e97")

@@ -34,7 +34,7 @@ from audit.events.envelope import Event
 from audit.events.ingest import EventIdReused, SequenceGapObserved
 from audit.findings.finding import Finding
 from audit.floor.verify import verify_floor
-from audit.simulation.irregular_common import Label
+from audit.simulation.labels import Label
 from audit.verification.equipment import SCREEN_KINDS
 from audit.verification.stream import as_stored
 

@@ -51,7 +51,8 @@ class FactRecorded(Aggregate.Event):
     @property
     def fact(self) -> dict[str, Any]:
         """Return the fact as a dict."""
-        return json.loads(self.fact_json)  # type: ignore[no-any-return]
+        fact: dict[str, Any] = json.loads(self.fact_json)
+        return fact
 
     def apply(self, aggregate: Any) -> None:
         aggregate.fact_jsons.append(self.fact_json)
@@ -96,15 +97,7 @@ class Table(Aggregate):
         chain_version: int = CHAIN_VERSION,
     ) -> None:
         """Record one observed fact, given as its type and its JSON text."""
-        self.trigger_event(
-            FactRecorded,
-            fact_type=fact_type,
-            fact_json=fact_json,
-            source=source,
-            chain_prev=chain_prev,
-            chain_hash=chain_hash,
-            chain_version=chain_version,
-        )
+        _record(self, fact_type, fact_json, source, chain_prev, chain_hash, chain_version)
 
 
 class Round(Aggregate):
@@ -128,4 +121,36 @@ class Round(Aggregate):
         return round_aggregate_id(table_id, round_id)
 
     facts = Table.facts
-    record = Table.record
+
+    def record(
+        self,
+        fact_type: str,
+        fact_json: str,
+        source: str,
+        chain_prev: str,
+        chain_hash: str,
+        chain_version: int = CHAIN_VERSION,
+    ) -> None:
+        """Record one observed fact, given as its type and its JSON text."""
+        _record(self, fact_type, fact_json, source, chain_prev, chain_hash, chain_version)
+
+
+def _record(
+    aggregate: Aggregate,
+    fact_type: str,
+    fact_json: str,
+    source: str,
+    chain_prev: str,
+    chain_hash: str,
+    chain_version: int,
+) -> None:
+    """Trigger the :class:`FactRecorded` both aggregates record a fact with."""
+    aggregate.trigger_event(
+        FactRecorded,
+        fact_type=fact_type,
+        fact_json=fact_json,
+        source=source,
+        chain_prev=chain_prev,
+        chain_hash=chain_hash,
+        chain_version=chain_version,
+    )

@@ -101,7 +101,8 @@ class _Walk:
     """What the walk keeps beside the report: per aggregate, per chain, per filed head."""
 
     filed: FiledHeads | None
-    versions: dict[UUID, int] = field(default_factory=dict)
+    versions: dict[UUID | str, int] = field(default_factory=dict)
+    """Each aggregate's last version, by its id as the notifications carry it."""
     full_links: set[str] = field(default_factory=set)
     """Tables whose chain has reached the all-fields link format."""
     rejection_sources: dict[UUID, str] = field(default_factory=dict)

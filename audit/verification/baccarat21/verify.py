@@ -186,11 +186,12 @@ class StreamVerifier:
             code = SHOE_BREACHES[key]
             # A card that may not be used, or one more than the decks hold, decides the round
             # wrongly (at stake); the other shoe breaches leave its money right (exposure).
-            money = "at_stake" if KINDS[code].money is Money.AT_STAKE else "exposure"
+            staked, wrong = view.staked(), KINDS[code].money is Money.AT_STAKE
             emit(
                 code,
                 events=[event],
-                **{money: view.staked()},
+                at_stake=staked if wrong else 0,
+                exposure=0 if wrong else staked,
                 recorded=_shoe_recorded(key, event, context),
                 expected=_shoe_expected(key, context),
             )

@@ -8,7 +8,7 @@ these checks only compare what was recorded with what it says.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
 from itertools import chain
 from operator import itemgetter
@@ -18,7 +18,7 @@ from audit.events.envelope import Event
 from audit.events.paigow import play, wagers
 from audit.findings.finding import ZERO
 from audit.games.errors import RulesError
-from audit.games.paigow.dealing import Cut, apply_cut, deal_order
+from audit.games.paigow.dealing import Cut, apply_cut
 from audit.games.paigow.delivery import (
     STACK_COUNT,
     STACK_HEIGHT,
@@ -31,6 +31,7 @@ from audit.games.paigow.delivery import (
 from audit.games.paigow.layout import (
     HAND_COUNT,
     Position,
+    deal_order,
     dice_total,
     position_name,
     starting_position,
@@ -297,7 +298,7 @@ def _read_tiles(view: RoundView) -> _Tiles:
     """Return the round's tiles as recorded (:class:`_Tiles`)."""
     formed = dealt_stacks(view)
     stacks = formed.stacks if formed is not None else None
-    row = _canonical_row(stacks) if stacks is not None else None  # type: ignore[arg-type]
+    row = _canonical_row(stacks) if stacks is not None else None
     deliveries = [(e.order, e.position, e.tiles) for _, e in view.delivered]
     given = {position: tiles for _, position, tiles in deliveries}  # the last one wins
     # The deliveries' columns: orders, positions and tiles.
@@ -306,7 +307,7 @@ def _read_tiles(view: RoundView) -> _Tiles:
     return _Tiles(formed, row, orders, positions, delivered, dealt, _misdealt(view, given))
 
 
-def _misdealt(view: RoundView, given: dict[Position, Sequence[str]]) -> list[Position]:
+def _misdealt(view: RoundView, given: Mapping[Position, Sequence[str]]) -> list[Position]:
     """Return the positions whose hand holds other tiles than those given it, in order."""
     misdealt = []
     for position, hand in view.hands.items():
@@ -325,19 +326,22 @@ def _expected_delivery(
     ``None`` where ``check_delivery`` has nothing to compare: stacks without the full set
     once each, or a cut 9(g) does not allow.
     """
-    row = tiles.row
+    row, formed, stacks = tiles.row, tiles.formed, None
     if row is None:
-        stacks = _full_set(tiles.formed.stacks)  # type: ignore[arg-type, union-attr]
+        if formed is not None and formed.stacks is not None:
+            stacks = _full_set(formed.stacks)
         if stacks is None:
             return None  # PG-TILE-DUPLICATE / PG-TILE-MISSING say why
     try:
         cut = view.cut.cut() if view.cut is not None else None
     except RulesError:
         return None  # a cut 9(g) does not allow: what the dealer did cannot be reconstructed
-    if row is None:
-        groups = deliver(apply_cut(stacks, cut), style)  # PA 621a.9(g), 621a.6(d) / 621a.7
-        return cut, tuple(TILE_NAMES[t] for t in chain.from_iterable(groups))
-    return cut, _delivery_order(cut, style)(row)
+    if row is not None:
+        return cut, _delivery_order(cut, style)(row)
+    if stacks is None:
+        return None  # returned above: says so to the type checker
+    groups = deliver(apply_cut(stacks, cut), style)  # PA 621a.9(g), 621a.6(d) / 621a.7
+    return cut, tuple(TILE_NAMES[t] for t in chain.from_iterable(groups))
 
 
 _IN_TURN = tuple(range(HAND_COUNT))

@@ -37,7 +37,7 @@ from audit.games.errors import RulesError
 from audit.games.money import Cents, to_cents
 from audit.games.paigow.collection import collection_fees
 from audit.games.paigow.dealer_rule import CLAUSES, permitted_settings, rule_clause
-from audit.games.paigow.dealing import apply_cut, deal_order
+from audit.games.paigow.dealing import apply_cut
 from audit.games.paigow.delivery import STYLE_NAMES, check_stacks, deliver
 from audit.games.paigow.hands import describe_hand
 from audit.games.paigow.layout import (
@@ -45,6 +45,7 @@ from audit.games.paigow.layout import (
     NumberSource,
     TableLayout,
     action_button,
+    deal_order,
     dice_total,
     settlement_order,
     starting_position,
@@ -57,6 +58,7 @@ from audit.games.paigow.settlement import BankingMode, SettlementLine
 from audit.games.paigow.tiles import TILE_NAMES, parse_tile
 from audit.verification.paigow import stream_checks
 from audit.verification.paigow.context import TableContext
+from audit.verification.paigow.kinds import KINDS
 from audit.verification.paigow.readings import (
     Banking,
     banking,
@@ -107,40 +109,15 @@ STEP_TITLES: dict[StepKind, str] = {
     StepKind.OTHER: "Other findings",
 }
 
-# Dealing findings about the call, the dice and the count; the other PG-DEAL codes
-# (delivery, style, unwagered stacks, exposed tiles) belong with the stacks.
-_COUNT_CODES = frozenset(
-    {
-        "PG-DEAL-BEFORE-NO-MORE-BETS",
-        "PG-DEAL-SHAKES",
-        "PG-DEAL-DICE-TOTAL",
-        "PG-DEAL-NO-ROLL",
-        "PG-DEAL-START",
-        "PG-DEAL-SETTLED-AFTER-WRONG-DEAL",
-    }
-)
-_PREFIXES: tuple[tuple[str, StepKind], ...] = (
-    ("PG-WAGER-", StepKind.WAGERS),
-    ("PG-DEAL-", StepKind.DEAL),
-    ("PG-TILE-", StepKind.DEAL),
-    ("PG-SET-", StepKind.HANDS),
-    ("PG-SETTLE-", StepKind.SETTLEMENT),
-    ("PG-BANK-", StepKind.SETTLEMENT),
-    ("PG-COBANK-", StepKind.SETTLEMENT),
-    ("PG-CA-", StepKind.SETTLEMENT),
-    ("PG-PF-", StepKind.SETTLEMENT),
-)
-
 
 def step_for(code: str) -> StepKind:
-    """Return the step a finding's code belongs under.
+    """Return the step a finding's code belongs under: its catalogue row's, else "other".
 
     >>> step_for("PG-DEAL-START"), step_for("PG-TILE-DUPLICATE"), step_for("PG-ROT-CONSECUTIVE")
     (<StepKind.COUNT: 'count'>, <StepKind.DEAL: 'deal'>, <StepKind.OTHER: 'other'>)
     """
-    if code in _COUNT_CODES:
-        return StepKind.COUNT
-    return next((kind for prefix, kind in _PREFIXES if code.startswith(prefix)), StepKind.OTHER)
+    kind = KINDS.get(code)
+    return StepKind(kind.step) if kind is not None and kind.step else StepKind.OTHER
 
 
 # --- Entry point -------------------------------------------------------------------------------
@@ -398,26 +375,27 @@ class _Reader:
         lines: list[str] = []
         for index, event in enumerate(view.events):
             late = '   AFTER "no more bets"' if call is not None and index > call else ""
-            if isinstance(event, (wagers.WagerPlaced, wagers.WagerWithdrawn)):
-                self._wager_fact(event, late=bool(late), called=call is not None)
-            if isinstance(event, wagers.WagerPlaced):
-                kind = "Pai Gow" if event.kind is wagers.WagerKind.PAI_GOW else "Pair Fortunes"
-                who = event.player_id or "player not recorded"
-                lines.append(f"  {self.name(event.position):<14}{kind:<22}"
-                             f"{dollars(event.amount):>12}   {who}{late}")  # fmt: skip
-            elif isinstance(event, wagers.WagerWithdrawn):
-                kind = "Pai Gow" if event.kind is wagers.WagerKind.PAI_GOW else "Pair Fortunes"
-                lines.append(f"  {self.name(event.position):<14}{'withdrew ' + kind:<22}"
-                             f"{dollars(event.amount):>12}{late}")  # fmt: skip
-            elif isinstance(event, wagers.DealerWagerAgainstBank):
-                lines.append(f"  {'Dealer':<14}{'against the bank':<22}"
-                             f"{dollars(event.amount):>12}{late}")  # fmt: skip
-            elif isinstance(event, play.NoMoreBets):
-                lines.append('  "no more bets"' + ("   (again)" if index != call else ""))
-                said = "called" if index == call else "called again"
-                self.facts[StepKind.WAGERS].append(
-                    Compared('"no more bets"', said, at=event.occurred_at)
-                )
+            match event:
+                case wagers.WagerPlaced():
+                    self._wager_fact(event, late=bool(late), called=call is not None)
+                    kind = "Pai Gow" if event.kind is wagers.WagerKind.PAI_GOW else "Pair Fortunes"
+                    who = event.player_id or "player not recorded"
+                    lines.append(f"  {self.name(event.position):<14}{kind:<22}"
+                                 f"{dollars(event.amount):>12}   {who}{late}")  # fmt: skip
+                case wagers.WagerWithdrawn():
+                    self._wager_fact(event, late=bool(late), called=call is not None)
+                    kind = "Pai Gow" if event.kind is wagers.WagerKind.PAI_GOW else "Pair Fortunes"
+                    lines.append(f"  {self.name(event.position):<14}{'withdrew ' + kind:<22}"
+                                 f"{dollars(event.amount):>12}{late}")  # fmt: skip
+                case wagers.DealerWagerAgainstBank():
+                    lines.append(f"  {'Dealer':<14}{'against the bank':<22}"
+                                 f"{dollars(event.amount):>12}{late}")  # fmt: skip
+                case play.NoMoreBets():
+                    lines.append('  "no more bets"' + ("   (again)" if index != call else ""))
+                    said = "called" if index == call else "called again"
+                    self.facts[StepKind.WAGERS].append(
+                        Compared('"no more bets"', said, at=event.occurred_at)
+                    )
         if not any(isinstance(e, wagers.WagerPlaced) for e in view.events):
             lines.insert(0, "  no wagers recorded")
         if call is None:
@@ -456,21 +434,22 @@ class _Reader:
         lines: list[str] = []
         for index, event in enumerate(view.events):
             after = " (after the deal)" if index > dealt_at else ""
-            if isinstance(event, play.ShakerShaken):
-                times = "time" if event.count == 1 else "times"
-                lines.append(f"shaken {event.count} {times} by the {event.shaken_by}{after}")
-            elif isinstance(event, play.DiceRevealed):
-                lines.append(self._dice_line(event) + after)
-                self.facts[StepKind.COUNT].append(
-                    Compared("dice", self._dice_line(event), at=event.occurred_at)
-                )
-            elif isinstance(event, play.NoRollCalled):
-                lines.append(f"no roll called: {event.reason.replace('_', ' ')}")
-            elif isinstance(event, play.RngNumberShown):
-                lines.append(f"RNG number shown: {event.number}{after}")
-                self.facts[StepKind.COUNT].append(
-                    Compared("RNG number", str(event.number), at=event.occurred_at)
-                )
+            match event:
+                case play.ShakerShaken():
+                    times = "time" if event.count == 1 else "times"
+                    lines.append(f"shaken {event.count} {times} by the {event.shaken_by}{after}")
+                case play.DiceRevealed():
+                    lines.append(self._dice_line(event) + after)
+                    self.facts[StepKind.COUNT].append(
+                        Compared("dice", self._dice_line(event), at=event.occurred_at)
+                    )
+                case play.NoRollCalled():
+                    lines.append(f"no roll called: {event.reason.replace('_', ' ')}")
+                case play.RngNumberShown():
+                    lines.append(f"RNG number shown: {event.number}{after}")
+                    self.facts[StepKind.COUNT].append(
+                        Compared("RNG number", str(event.number), at=event.occurred_at)
+                    )
         counted = deal_count(self.view)
         if counted is None:
             return [*lines, "no dice or RNG number recorded: no count to follow"]
@@ -532,10 +511,11 @@ class _Reader:
         view = self.view
         lines: list[str] = []
         for event in view.events:
-            if isinstance(event, play.StackingTileExposed):
-                lines.append(f"tile exposed while stacking: {event.tile or 'not recorded'}")
-            elif isinstance(event, play.TilesRemixed):
-                lines.append(f"tiles remixed: {event.reason}")
+            match event:
+                case play.StackingTileExposed():
+                    lines.append(f"tile exposed while stacking: {event.tile or 'not recorded'}")
+                case play.TilesRemixed():
+                    lines.append(f"tiles remixed: {event.reason}")
         formed = dealt_stacks(self.view)
         times = sum(isinstance(e, play.StacksFormed) for e in view.events)
         if formed is None or formed.stacks is None:
@@ -827,8 +807,11 @@ class _Reader:
         """Note one wager's settlement, its money recorded beside the engine's (in cents)."""
         got = _recorded(event)
         amounts = [Amount("wager", stake)]
-        for index, name in enumerate(("paid", "collected", "vigorish", "returned"), start=1):
-            amounts.append(Amount(name, got[index], None if want is None else want[index]))
+        owed = (None, None, None, None) if want is None else want[1:]
+        for name, recorded, expected in zip(
+            ("paid", "collected", "vigorish", "returned"), got[1:], owed, strict=True
+        ):
+            amounts.append(Amount(name, recorded, expected))
         self.facts[StepKind.SETTLEMENT].append(
             Compared(
                 label,

@@ -91,9 +91,9 @@ def check_player_spots(view: RoundView, context: TableContext, emit: Emit) -> No
     casino allows it (``adjacent_spots``). The bank is 621a.9(f)'s exception:
     :func:`check_bank_spots` judges it.
     """
-    spot: dict[str | None, Position] = {}
+    first_spot: dict[str | None, Position] = {}
     for _, placed in view.placed:
-        if spot.setdefault(placed.player_id, placed.position) != placed.position:
+        if first_spot.setdefault(placed.player_id, placed.position) != placed.position:
             break  # someone wagered at two positions: judged below
     else:
         # The usual round: every player's wagers (Pai Gow and Pair Fortunes alike) at one

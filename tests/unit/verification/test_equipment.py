@@ -11,7 +11,7 @@ from audit.findings.finding import Severity
 from audit.games.paigow.layout import PA_NJ_LAYOUT, starting_position
 from audit.simulation.frequencies import Frequencies
 from audit.simulation.irregularities import loaded_dice_labels
-from audit.simulation.loaded_dice import InvalidLoadError, LoadedDice
+from audit.simulation.paigow.loaded_dice import InvalidLoadError, LoadedDice
 from audit.simulation.scoring import score, verify_for_scoring
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.verification.chi_squared import DICE_TOTALS, FAIR_3D6

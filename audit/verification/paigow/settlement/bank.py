@@ -121,32 +121,51 @@ def _flows(
 _FlowCheck = tuple[str, Event | None, dict[str, tuple[Cents, Cents]]]
 """A bank flow event's finding code, the event (if recorded), and each amount recorded and owed."""
 
+FlowAmount = tuple[str, str, str]
+"""One amount of a bank flow event: its name in a finding, the event's field, and the field of
+the engine's settlement (``RoundSettlement`` or ``CentreFlows``) that says what is owed."""
+
+BANK_FLOWS: dict[BankingMode, tuple[tuple[str, str, tuple[FlowAmount, ...]], ...]] = {
+    # PA 621a.9(r) / NJ 10.8(p): halves with the house.
+    BankingMode.CO_BANK: (
+        ("PG-COBANK-SPLIT", "co_bank_split", (
+            ("co-bank pay-in", "shortfall_from_co_bank", "shortfall_from_bank"),
+            ("house pay-in", "shortfall_from_house", "shortfall_from_house"),
+            ("surplus to house", "surplus_to_house", "surplus_to_house"),
+            ("vigorish", "surplus_vigorish", "surplus_vigorish"),
+            ("to co-bank", "surplus_to_co_bank", "surplus_to_bank"),
+        )),
+    ),
+    # PA 621a.9(o) / NJ 10.8(o): the bank pays in what the centre lacks, or takes the
+    # surplus less 5%.
+    BankingMode.PLAYER_BANK: (
+        ("PG-BANK-SHORTFALL", "shortfall", (("shortfall", "amount", "shortfall_from_bank"),)),
+        ("PG-BANK-SURPLUS", "surplus", (
+            ("surplus", "surplus", "surplus"),
+            ("vigorish", "vigorish", "surplus_vigorish"),
+            ("paid to bank", "paid_to_bank", "surplus_to_bank"),
+        )),
+    ),
+}  # fmt: skip
+"""Each banking mode's bank flow events: the finding code, the round view's event, and its
+amounts. The checks judge by it and the simulator labels by it."""
+
 
 def flow_checks(
     view: RoundView, mode: BankingMode, owed: RoundSettlement | CentreFlows
 ) -> list[_FlowCheck]:
     """Return the bank flow events the banking mode records, each amount beside the one owed."""
-    if mode is BankingMode.CO_BANK:  # PA 621a.9(r) / NJ 10.8(p): halves with the house
-        split = view.co_bank_split
-        return [("PG-COBANK-SPLIT", split, {
-            "co-bank pay-in": (_field(split, "shortfall_from_co_bank"), owed.shortfall_from_bank),
-            "house pay-in": (_field(split, "shortfall_from_house"), owed.shortfall_from_house),
-            "surplus to house": (_field(split, "surplus_to_house"), owed.surplus_to_house),
-            "vigorish": (_field(split, "surplus_vigorish"), owed.surplus_vigorish),
-            "to co-bank": (_field(split, "surplus_to_co_bank"), owed.surplus_to_bank),
-        })]  # fmt: skip
-    # PA 621a.9(o) / NJ 10.8(o): the bank pays in what the centre lacks, or takes the
-    # surplus less 5%.
-    shortfall, surplus = view.shortfall, view.surplus
-    return [
-        ("PG-BANK-SHORTFALL", shortfall,
-         {"shortfall": (_field(shortfall, "amount"), owed.shortfall_from_bank)}),
-        ("PG-BANK-SURPLUS", surplus, {
-            "surplus": (_field(surplus, "surplus"), owed.surplus),
-            "vigorish": (_field(surplus, "vigorish"), owed.surplus_vigorish),
-            "paid to bank": (_field(surplus, "paid_to_bank"), owed.surplus_to_bank),
-        }),
-    ]  # fmt: skip
+    flows = BANK_FLOWS[
+        BankingMode.CO_BANK if mode is BankingMode.CO_BANK else BankingMode.PLAYER_BANK
+    ]
+    checks: list[_FlowCheck] = []
+    for code, attribute, amounts in flows:
+        event = getattr(view, attribute)
+        pairs = {
+            name: (_field(event, field), getattr(owed, owing)) for name, field, owing in amounts
+        }
+        checks.append((code, event, pairs))
+    return checks
 
 
 def judge_bank(

@@ -6,7 +6,7 @@ California's coverage and collection fees.
 
 from __future__ import annotations
 
-from audit.events.paigow.play import HandsRevealed
+from audit.events.paigow.play import HandsRevealed, Surrendered
 from audit.events.paigow.settlement import (
     BankShortfallCollected,
     BankSurplusSettled,
@@ -17,44 +17,54 @@ from audit.events.paigow.settlement import (
 )
 from audit.events.paigow.wagers import WagerKind
 from audit.events.rounds import RoundCompleted
-from audit.games.money import to_dollars
+from audit.games.money import Cents, to_dollars
 from audit.games.paigow.banking import settle_co_bank, settle_player_bank
 from audit.games.paigow.california import settle_california
 from audit.games.paigow.layout import Position
 from audit.games.paigow.pair_fortunes import settle_pair_fortunes
 from audit.games.paigow.settlement import (
     BANK,
-    HOUSE,
     BankingMode,
     DealerWager,
-    SettlementLine,
+    RoundSettlement,
     Wager,
     settle_dealer_banked,
     settle_voided_round,
 )
-from audit.simulation.round_state import BANKED_MODES, RoundState
+from audit.games.wagering import HOUSE, Outcome
+from audit.simulation.paigow.dealer import Dealer, LineRecord, SideRecord
+from audit.simulation.paigow.state import BANKED_MODES, RoundState
 
 
-def settle_round(rnd: RoundState) -> None:
-    """Settle every wager with the engine, in settlement order."""
+def settle_wagers(rnd: RoundState, dealer: Dealer) -> RoundSettlement:
+    """Return the engine's settlement of the round's Pai Gow wagers on the outcomes and in the
+    order ``dealer`` settles them (the hands' and settlement order, for the rules' dealer)."""
+
+    def outcome(position: Position) -> Outcome:
+        return dealer.outcome(position, rnd.outcome(position))
+
     wagers = [
         Wager(p, rnd.wagers[p], surrendered=True)
         if p in rnd.surrendered
-        else Wager(p, rnd.wagers[p], rnd.outcome(p))
-        for p in rnd.order()
+        else Wager(p, rnd.wagers[p], outcome(p))
+        for p in dealer.settlement_order(rnd.order())
     ]
     if rnd.mode is BankingMode.DEALER:
-        rnd.settlement = settle_dealer_banked(wagers, rnd.vig_rounding)
-    elif rnd.mode is BankingMode.PLAYER_BANK:
+        return settle_dealer_banked(wagers, rnd.vig_rounding)
+    if rnd.mode is BankingMode.PLAYER_BANK:
         dealer_wager = None
         if rnd.dealer_wager:
-            dealer_wager = DealerWager(rnd.dealer_wager, rnd.outcome(rnd.layout.dealer))
-        rnd.settlement = settle_player_bank(wagers, rnd.vig_rounding, dealer_wager)
-    elif rnd.mode is BankingMode.CO_BANK:
-        rnd.settlement = settle_co_bank(wagers, rnd.vig_rounding)
-    else:
-        schedule = rnd.rule_set.collection_schedule
-        rnd.settlement = settle_california(wagers, rnd.player_dealer_wager, schedule)
+            dealer_wager = DealerWager(rnd.dealer_wager, outcome(rnd.layout.dealer))
+        return settle_player_bank(wagers, rnd.vig_rounding, dealer_wager)
+    if rnd.mode is BankingMode.CO_BANK:
+        return settle_co_bank(wagers, rnd.vig_rounding)
+    schedule = rnd.rule_set.collection_schedule
+    return settle_california(wagers, rnd.player_dealer_wager, schedule)
+
+
+def settle_round(rnd: RoundState) -> None:
+    """Settle every wager with the engine, in settlement order, as the round's dealer does."""
+    rnd.settlement = settle_wagers(rnd, rnd.dealer)
     paytable = rnd.rule_set.pair_fortunes
     if paytable is not None:
         for position, amount in rnd.pair_fortunes.items():
@@ -62,33 +72,35 @@ def settle_round(rnd: RoundState) -> None:
             rnd.side_results[position] = result
 
 
-def _emit_line(rnd: RoundState, line: SettlementLine) -> None:
-    outcome = "surrendered" if line.outcome is None else line.outcome.value
+def _emit_record(rnd: RoundState, position: Position, record: LineRecord) -> None:
     rnd.emit(
         WagerSettled,
         (1, 2.5),
-        position=line.position,
+        position=position,
         kind=WagerKind.PAI_GOW,
-        outcome=outcome,
-        paid=to_dollars(line.paid),
-        collected=to_dollars(line.collected),
-        vigorish=to_dollars(line.vigorish),
-        returned=to_dollars(line.returned),
+        outcome=record.outcome,
+        paid=to_dollars(record.paid),
+        collected=to_dollars(record.collected),
+        vigorish=to_dollars(record.vigorish),
+        returned=to_dollars(record.returned),
     )
 
 
 def _emit_side_wager(rnd: RoundState, position: Position) -> None:
     result = rnd.side_results.get(position)
-    if result is not None:
-        rnd.emit(
-            WagerSettled,
-            (1, 3),
-            position=position,
-            kind=WagerKind.PAIR_FORTUNES,
-            outcome="win" if result.paid else "lose",
-            paid=to_dollars(result.paid),
-            collected=to_dollars(result.collected),
-        )
+    if result is None:
+        return
+    paytable = SideRecord("win" if result.paid else "lose", result.paid, result.collected)
+    record = rnd.dealer.side_record(position, paytable)
+    rnd.emit(
+        WagerSettled,
+        (1, 3),
+        position=position,
+        kind=WagerKind.PAIR_FORTUNES,
+        outcome=record.outcome,
+        paid=to_dollars(record.paid),
+        collected=to_dollars(record.collected),
+    )
 
 
 def reveal_and_settle(rnd: RoundState) -> None:
@@ -99,12 +111,17 @@ def reveal_and_settle(rnd: RoundState) -> None:
     first; then each player's hands are revealed and their Pai Gow wager, then
     their Pair Fortunes wager, settled.
     """
-    settlement = rnd.settlement
+    settlement, dealer = rnd.settlement, rnd.dealer
     if settlement is None:
         raise ValueError(f"round {rnd.round_id!r} was not settled")
     lines = {line.position: line for line in settlement.lines}
+
+    def settle(position: Position) -> None:
+        _emit_record(rnd, position, dealer.record(lines[position]))
+
     for position in rnd.surrendered:
-        _emit_line(rnd, lines[position])
+        if not dealer.surrenders_late(position):
+            settle(position)
     if rnd.mode is BankingMode.PLAYER_BANK or rnd.mode is BankingMode.CALIFORNIA:
         rnd.emit(HandsRevealed, (2, 5), position=rnd.banker_position)
     dealer_wager = settlement.dealer_wager
@@ -115,18 +132,22 @@ def reveal_and_settle(rnd: RoundState) -> None:
             outcome=dealer_wager.outcome.value,
             amount=to_dollars(abs(dealer_wager.result)),
         )
-    for position in rnd.order():
-        if position not in rnd.surrendered:
+    for position in dealer.settlement_order(rnd.order()):
+        if dealer.surrenders_late(position):  # a careless dealer's: surrendered once revealed
             rnd.emit(HandsRevealed, (1, 2.5), position=position)
-            _emit_line(rnd, lines[position])
+            rnd.emit(Surrendered, (2, 5), position=position)
+            settle(position)
+        elif position not in rnd.surrendered:
+            rnd.emit(HandsRevealed, (1, 2.5), position=position)
+            settle(position)
         _emit_side_wager(rnd, position)
 
 
 def settle_bank(rnd: RoundState) -> None:
     """Record what a player bank or co-bank paid in or took out (PA 621a.9(o), (r))."""
-    settlement = rnd.settlement
-    if settlement is None or rnd.mode not in BANKED_MODES:
+    if rnd.settlement is None or rnd.mode not in BANKED_MODES:
         return
+    settlement = rnd.dealer.bank_flows(rnd.settlement)
     if rnd.mode is BankingMode.CO_BANK:
         rnd.emit(
             CoBankSplit,
@@ -156,7 +177,8 @@ def take_collection_fees(rnd: RoundState) -> None:
         return
     fees = [(line.position, line.fee) for line in settlement.lines]
     fees.append((rnd.layout.dealer, settlement.player_dealer_fee))
-    for position, fee in fees:
+    for position, owed in fees:
+        fee = rnd.dealer.fee(position, owed)
         if fee:
             rnd.emit(
                 CollectionFeeTaken,
@@ -214,7 +236,7 @@ def close_books(rnd: RoundState) -> None:
         rnd.player(position).chips += result.net
         if books is not None:
             books.engine_win -= result.net  # Pair Fortunes is always against the house
-    dealer_round = None
+    dealer_round: dict[str, Cents] | None = None
     if rnd.mode is BankingMode.DEALER:
         dealer_round = {}
         for position in rnd.order():

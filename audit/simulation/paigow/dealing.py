@@ -28,13 +28,13 @@ from audit.games.paigow.layout import (
     starting_position,
     unwagered_positions,
 )
-from audit.games.paigow.outcome import Outcome
 from audit.games.paigow.setting import Setting
 from audit.games.paigow.settlement import BankingMode
 from audit.games.paigow.tiles import TILE_NAMES
-from audit.simulation.loaded_dice import throw
-from audit.simulation.players import choose_setting
-from audit.simulation.round_state import BANKED_MODES, RoundState, tile_names
+from audit.games.wagering import Outcome
+from audit.simulation.paigow.loaded_dice import throw
+from audit.simulation.paigow.players import choose_setting
+from audit.simulation.paigow.state import BANKED_MODES, RoundState, tile_names
 
 # --- The count and the deal --------------------------------------------------------------------
 
@@ -58,8 +58,10 @@ def bank_names_style(rnd: RoundState) -> None:
 
 def _throw(rnd: RoundState, shaken_by: str) -> int:
     """Shake and read the dice until a valid throw; return the total (PA 621a.6(a), 621a.10)."""
+    dealer = rnd.dealer
     while True:
-        rnd.emit(ShakerShaken, (2, 5), count=rnd.rng.randint(3, 6), shaken_by=shaken_by)
+        drawn = rnd.rng.randint(3, 6)
+        rnd.emit(ShakerShaken, (2, 5), count=dealer.shakes(drawn), shaken_by=shaken_by)
         faces = throw(rnd.rng, rnd.table.loaded_dice)
         if rnd.rng.random() < rnd.freq.no_roll:
             not_flat = rnd.rng.random() < 0.5
@@ -69,8 +71,16 @@ def _throw(rnd: RoundState, shaken_by: str) -> int:
             rnd.emit(NoRollCalled, (2, 5), reason="not_flat" if not_flat else "fell_out")
             continue
         total = dice_total(faces)
-        rnd.emit(DiceRevealed, (2, 4), faces=faces, announced_total=total)
-        return total
+        announced, fault = dealer.announced(total), dealer.misread()
+        rnd.emit(
+            DiceRevealed,
+            (2, 4),
+            faces=faces,
+            announced_total=announced,
+            all_flat=fault != "not_flat",
+            all_in_shaker=fault != "fell_out",
+        )
+        return dealer.counts_from(total, announced)
 
 
 def count_positions(rnd: RoundState) -> None:
@@ -106,15 +116,18 @@ def deliver_stacks(rnd: RoundState) -> None:
     Rarely a dealer's tile shows in a dealer-banked deal: every hand is void
     (PA 621a.10(e)) and the deal stops there.
     """
-    layout = rnd.layout
-    dealt = deal(apply_cut(rnd.stacks, rnd.cut), rnd.style, rnd.start, layout)
+    layout, dealer = rnd.layout, rnd.dealer
+    first = dealer.first_stack(rnd.start)
+    dealt = deal(apply_cut(rnd.stacks, rnd.cut), rnd.style, first, layout)
     exposed = rnd.mode is BankingMode.DEALER and rnd.rng.random() < rnd.freq.dealer_tile_exposed
-    for order, (position, tiles) in enumerate(dealt.items()):
+    for order, (position, tiles) in enumerate(dealer.delivered(list(dealt.items()))):
         rnd.hands[position] = tiles
-        rnd.emit(
-            StackDelivered, (0.8, 1.6), position=position, order=order, tiles=tile_names(tiles)
-        )
-        if exposed and position == layout.dealer:
+        shown = tile_names(dealer.shown_stack(position, tiles))
+        rnd.emit(StackDelivered, (0.8, 1.6), position=position, order=order, tiles=shown)
+        if dealer.exposes(position):  # a careless dealer's: turned over, and play goes on
+            tile = rnd.rng.choice(tiles)
+            rnd.emit(TileExposed, (1, 2), position=position, tile=TILE_NAMES[tile])
+        elif exposed and position == layout.dealer:
             tile = rnd.rng.choice(tiles)
             rnd.emit(TileExposed, (1, 2), position=position, tile=TILE_NAMES[tile])
             rnd.emit(
@@ -133,7 +146,7 @@ def collect_unwagered_stacks(rnd: RoundState) -> None:
     if rnd.mode in BANKED_MODES and rnd.bank_seat is not None:
         wagered.add(rnd.bank_seat)
     positions = unwagered_positions(rnd.layout, wagered, dealer_plays=rnd.dealer_plays)
-    rnd.emit(UnwageredStacksCollected, (2, 5), positions=list(positions))
+    rnd.emit(UnwageredStacksCollected, (2, 5), positions=list(rnd.dealer.collected(positions)))
 
 
 def shake_after_deal(rnd: RoundState) -> None:
@@ -145,14 +158,23 @@ def shake_after_deal(rnd: RoundState) -> None:
 # --- Setting and surrender --------------------------------------------------------------------
 
 
-def _set(rnd: RoundState, position: Position, setting: Setting, by: str, seconds: float) -> None:
+def _set(
+    rnd: RoundState,
+    position: Position,
+    setting: Setting,
+    by: str,
+    seconds: float,
+    shown: Setting | None = None,
+) -> None:
+    """Set a hand (the round keeps ``setting``) and record it (as ``shown``, if given)."""
     rnd.settings[position] = setting
+    record = shown or setting
     rnd.emit(
         HandSet,
         (seconds / 2, seconds),
         position=position,
-        high=tile_names(setting.high),
-        low=tile_names(setting.low),
+        high=tile_names(record.high),
+        low=tile_names(record.low),
         set_by=by,
     )
 
@@ -173,8 +195,9 @@ def set_player_hands(rnd: RoundState) -> None:
         seen.add(player.player_id)
         spots = [s for s in order if s in player.spots]
         for spot in sorted(spots, key=lambda s: (-rnd.wagers[s], order.index(s))):
-            setting, by = choose_setting(rnd.hands[spot], rnd.rule_set, rnd.freq, rnd.rng)
-            _set(rnd, spot, setting, by, seconds)
+            tiles = rnd.dealer.tiles_for(spot, rnd.hands[spot])
+            setting, by = choose_setting(tiles, rnd.rule_set, rnd.freq, rnd.rng)
+            _set(rnd, spot, setting, by, seconds, rnd.dealer.shown_setting(spot, setting))
             seconds = 4.0
 
 
@@ -185,14 +208,15 @@ def set_banker_hands(rnd: RoundState) -> None:
     house way, as most do); the dealer sets a co-bank's.
     """
     way, ranking = rnd.rule_set.house_way, rnd.rule_set.ranking
-    dealer = rnd.layout.dealer
+
+    def set_banker(position: Position, by: str) -> None:
+        house_way = way.setting(rnd.hands[position], ranking)
+        _set(rnd, position, rnd.dealer.banker_setting(position, house_way), by, 8.0)
+
     if rnd.mode in BANKED_MODES and rnd.bank_seat is not None:
-        by = "player" if rnd.mode is BankingMode.PLAYER_BANK else "dealer"
-        seat = rnd.bank_seat
-        _set(rnd, seat, way.setting(rnd.hands[seat], ranking), by, 8.0)
+        set_banker(rnd.bank_seat, "player" if rnd.mode is BankingMode.PLAYER_BANK else "dealer")
     if rnd.dealer_plays:
-        by = "player" if rnd.mode is BankingMode.CALIFORNIA else "dealer"
-        _set(rnd, dealer, way.setting(rnd.hands[dealer], ranking), by, 8.0)
+        set_banker(rnd.layout.dealer, "player" if rnd.mode is BankingMode.CALIFORNIA else "dealer")
 
 
 def take_surrenders(rnd: RoundState) -> None:

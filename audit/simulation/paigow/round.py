@@ -4,9 +4,11 @@ A round is a :class:`RoundState` passed through :data:`ROUND_STEPS`. Each step
 makes one part of the round's decisions with the table's random generator,
 records them on the state, and emits what a table's recording device would
 see. Later steps read what earlier ones recorded and never work it out again,
-so a layer that replaces or wraps a step (a careless dealer) carries its
-change through the rest of the round. Every rule comes from the engine
-(``audit.games.paigow``); the steps only decide what people do.
+so a careless dealer's change carries through the rest of the round. Each step
+asks the round's :class:`~audit.simulation.paigow.dealer.Dealer` what to do or
+record with its draws: a careless dealer overrides a hook, never a draw, and a
+step it must do differently it replaces or wraps. Every rule comes from the
+engine (``audit.games.paigow``); the steps only decide what people do.
 
 The order (PA 621a.4-621a.9; NJ 19:47-10.4-10.8; the California text):
 the round starts, the tiles are mixed and stacked, the bank is offered, the
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from audit.simulation.round_betting import (
+from audit.simulation.paigow.betting import (
     call_no_more_bets,
     cut_stacks,
     mix_tiles,
@@ -33,7 +35,8 @@ from audit.simulation.round_betting import (
     stack_tiles,
     start_round,
 )
-from audit.simulation.round_dealing import (
+from audit.simulation.paigow.dealer import RULES, Dealer
+from audit.simulation.paigow.dealing import (
     bank_names_style,
     collect_unwagered_stacks,
     count_positions,
@@ -44,7 +47,7 @@ from audit.simulation.round_dealing import (
     shake_after_deal,
     take_surrenders,
 )
-from audit.simulation.round_settlement import (
+from audit.simulation.paigow.settlement import (
     close_books,
     complete_round,
     return_wagers,
@@ -53,8 +56,8 @@ from audit.simulation.round_settlement import (
     settle_round,
     take_collection_fees,
 )
-from audit.simulation.round_state import RoundState, Step
-from audit.simulation.table import SimTable
+from audit.simulation.paigow.state import RoundState, Step
+from audit.simulation.paigow.table import SimTable
 
 ROUND_STEPS: tuple[Step, ...] = (
     start_round,
@@ -89,12 +92,16 @@ VOID_STEPS: tuple[Step, ...] = (return_wagers, complete_round, close_books)
 
 
 def play_round(
-    table: SimTable, steps: Sequence[Step] = ROUND_STEPS, void_steps: Sequence[Step] = VOID_STEPS
+    table: SimTable,
+    steps: Sequence[Step] = ROUND_STEPS,
+    void_steps: Sequence[Step] = VOID_STEPS,
+    dealer: Dealer = RULES,
 ) -> RoundState:
-    """Play the table's next round through ``steps``; the events go to the table's recorder."""
+    """Play the table's next round through ``steps`` as ``dealer`` deals it; the events go to
+    the table's recorder."""
     table.rounds += 1
     round_id = f"{table.table_id}-{table.gaming_day:%Y%m%d}-{table.rounds:04d}"
-    rnd = RoundState(table, round_id, table.rounds)
+    rnd = RoundState(table, round_id, table.rounds, dealer=dealer)
     for step in steps:
         step(rnd)
         if rnd.voided:

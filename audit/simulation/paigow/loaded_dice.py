@@ -2,7 +2,7 @@
 
 A loaded table's every die shows ``face`` with probability ``weight`` and otherwise rolls
 fair, whatever dice are placed in its shaker (the shaker is the fault, so fresh dice do
-not cure it). The truth is one :class:`~audit.simulation.irregular_common.Label` per
+not cure it). The truth is one :class:`~audit.simulation.paigow.careless.plan.Label` per
 table (``round_id`` None, kind ``loaded_dice``) naming the dice screen's code: the
 screen must find it once the table's windows close (audit/verification/equipment.py).
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from audit.games.money import Cents
 from audit.games.paigow.layout import Position, TableLayout
 from audit.simulation.frequencies import Frequencies
-from audit.simulation.players import Player, Seating
+from audit.simulation.paigow.players import Player, Seating
 
 Offer = tuple[Position, Player, bool]
 """A bank offer: the position it was made to, the player, and whether they accepted."""

@@ -1,8 +1,7 @@
-"""One simulated table: its recorder, its people and equipment, and the day around its rounds.
+"""One simulated Pai Gow table: its recorder, its people and equipment, and the day around its
+rounds.
 
-The :class:`Recorder` stamps every event of one table: a seeded ``event_id``,
-the next ``seq`` and a simulated clock that moves forward a few seconds per
-action. Between rounds the table refreshes its seating and, now and then,
+Between rounds the table refreshes its seating and, now and then,
 changes dealer, tile set or dice.
 """
 
@@ -11,10 +10,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
-from uuid import UUID
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from audit.events.envelope import Event
 from audit.events.paigow.equipment import (
     DicePlacedInShaker,
     TileSetFoundUnsuitable,
@@ -25,15 +22,14 @@ from audit.events.paigow.equipment import (
 from audit.events.table import DealerChanged, TableClosed, TableOpened
 from audit.games.paigow.layout import TableLayout
 from audit.games.paigow.rulesets import RuleSet
-from audit.simulation.bank_rotation import BankRotation
 from audit.simulation.frequencies import Frequencies
-from audit.simulation.loaded_dice import LoadedDice
-from audit.simulation.players import Seating, TableLimits, refresh_seating, seat_player
+from audit.simulation.paigow.bank_rotation import BankRotation
+from audit.simulation.paigow.loaded_dice import LoadedDice
+from audit.simulation.paigow.players import Seating, TableLimits, refresh_seating, seat_player
+from audit.simulation.recorder import EventT, Recorder
 
 if TYPE_CHECKING:
     from audit.simulation.accounting import TableBooks
-
-EventT = TypeVar("EventT", bound=Event)
 
 _DAMAGE = (
     "chipped edge on a tile",
@@ -41,49 +37,6 @@ _DAMAGE = (
     "tile shading does not match the set",
     "marked tile found during play",
 )
-
-
-@dataclass
-class Recorder:
-    """Stamp one table's events: a seeded id, the next ``seq`` and the simulated clock."""
-
-    table_id: str
-    rng: random.Random
-    now: datetime
-    seq: int = 0
-    events: list[Event] = field(default_factory=list)
-
-    def wait(self, low: float, high: float) -> None:
-        """Move the clock on by a random time from ``low`` to ``high`` seconds (1 ms at least)."""
-        self.now += timedelta(milliseconds=max(1, round(self.rng.uniform(low, high) * 1000)))
-
-    def emit(
-        self,
-        event_type: type[EventT],
-        seconds: tuple[float, float],
-        recorded_by: str,
-        round_id: str | None = None,
-        **fields: Any,
-    ) -> EventT:
-        """Record one event ``seconds`` after the previous one and return it."""
-        self.wait(*seconds)
-        event = event_type(
-            event_id=UUID(int=self.rng.getrandbits(128), version=4),
-            table_id=self.table_id,
-            round_id=round_id,
-            seq=self.seq,
-            occurred_at=self.now,
-            recorded_by=recorded_by,
-            **fields,
-        )
-        self.seq += 1
-        self.events.append(event)
-        return event
-
-    def drain(self) -> list[Event]:
-        """Return the events recorded since the last drain, oldest first."""
-        events, self.events = self.events, []
-        return events
 
 
 @dataclass
@@ -120,7 +73,7 @@ class SimTable:
     books: TableBooks | None = None
     """The table's chips, slips and drop box, when the shift keeps accounts."""
     loaded_dice: LoadedDice | None = None
-    """A loaded shaker (audit/simulation/loaded_dice.py); None: the dice roll fair."""
+    """A loaded shaker (audit/simulation/paigow/loaded_dice.py); None: the dice roll fair."""
 
     @property
     def layout(self) -> TableLayout:

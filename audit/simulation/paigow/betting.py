@@ -24,8 +24,13 @@ from audit.games.paigow.dealing import all_cuts
 from audit.games.paigow.delivery import form_stacks
 from audit.games.paigow.settlement import BankingMode
 from audit.games.paigow.tiles import TILES
-from audit.simulation.bank_rotation import Offer, next_first_offer, offer_bank, player_dealer_offers
-from audit.simulation.players import (
+from audit.simulation.paigow.bank_rotation import (
+    Offer,
+    next_first_offer,
+    offer_bank,
+    player_dealer_offers,
+)
+from audit.simulation.paigow.players import (
     DOLLAR,
     RESERVE,
     Player,
@@ -33,7 +38,7 @@ from audit.simulation.players import (
     pair_fortunes_wager,
     whole_dollars,
 )
-from audit.simulation.round_state import BANKED_MODES, RoundState, tile_names
+from audit.simulation.paigow.state import BANKED_MODES, RoundState, tile_names
 
 _COVER_FACTORS = (0.5, 0.75, 1.0, 1.0, 1.0, 1.5)
 """How much of the table a California player-dealer's wager covers, as often as each."""
@@ -57,7 +62,8 @@ def stack_tiles(rnd: RoundState) -> None:
     row = list(TILES)
     rnd.rng.shuffle(row)
     rnd.stacks = form_stacks(row)
-    rnd.emit(StacksFormed, (4, 8), stacks=[tile_names(stack) for stack in rnd.stacks])
+    shown = rnd.dealer.shown_stacks(rnd.stacks)
+    rnd.emit(StacksFormed, (4, 8), stacks=[tile_names(stack) for stack in shown])
 
 
 # --- The bank ----------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """The state of one simulated round: the table, and every decision made so far.
 
-Steps (see :mod:`audit.simulation.paigow_round`) read it, extend it and emit
+Steps (see :mod:`audit.simulation.paigow.round`) read it, extend it and emit
 events through it; nothing else carries a round from one step to the next.
 """
 
@@ -16,16 +16,18 @@ from audit.games.money import Cents
 from audit.games.paigow.dealing import Cut
 from audit.games.paigow.delivery import DEFAULT_STYLE, DeliveryStyle, Stacks
 from audit.games.paigow.layout import NumberSource, Position, TableLayout, settlement_order
-from audit.games.paigow.outcome import Outcome, wager_outcome
+from audit.games.paigow.outcome import wager_outcome
 from audit.games.paigow.pair_fortunes import PairFortunesResult
 from audit.games.paigow.rulesets import RuleSet
 from audit.games.paigow.setting import Setting
 from audit.games.paigow.settlement import BankingMode, RoundSettlement
 from audit.games.paigow.tiles import TILE_NAMES, Tile
 from audit.games.paigow.vigorish import VigRounding
+from audit.games.wagering import Outcome
 from audit.simulation.frequencies import Frequencies
-from audit.simulation.players import Player
-from audit.simulation.table import SimTable
+from audit.simulation.paigow.dealer import RULES, Dealer
+from audit.simulation.paigow.players import Player
+from audit.simulation.paigow.table import SimTable
 
 Step = Callable[["RoundState"], None]
 """One step of a round: it reads and extends the state and emits events."""
@@ -75,6 +77,8 @@ class RoundState:
     voided: bool = False
     settlement: RoundSettlement | None = None
     side_results: dict[Position, PairFortunesResult] = field(default_factory=dict)
+    dealer: Dealer = RULES
+    """Who deals the round: the rules' dealer, or a careless one overriding a hook."""
 
     @property
     def rng(self) -> random.Random:
