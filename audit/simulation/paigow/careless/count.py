@@ -122,3 +122,14 @@ class NoMoreBetsLate(Plan):
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
         return [Expect("PG-DEAL-BEFORE-NO-MORE-BETS")]
+
+
+PLANS: tuple[type[Plan], ...] = (
+    FewShakes,
+    DiceTotalMiscalled,
+    CountedFromMiscall,
+    NoRollNotCalled,
+    NoMoreBetsLate,
+)
+"""This module's plans, in the order the careless dealer draws from them (part of a seed):
+a new plan goes at the end."""
