@@ -450,6 +450,29 @@ def check_style(view: RoundView, context: TableContext, emit: Emit) -> None:
     )
 
 
+def check_shaken_after_deal(view: RoundView, context: TableContext, emit: Emit) -> None:
+    """Flag a deal by the dice not followed by the shaker shaken once (PA 621a.6(f), 9(m)).
+
+    Once every stack is dealt and the unwagered ones collected, the dealer covers the
+    shaker and shakes it once, so the dice left showing say nothing of the next count. A
+    round voided after the deal gathers its tiles instead, and an RNG count has no shaker.
+    """
+    counted = deal_count(view)
+    if view.voided is not None or not view.delivered or counted is None or counted[1] != "dice":
+        return
+    dealt_at = view.delivered[-1][0]
+    after = [e for i, e in view.shakes if i > dealt_at]
+    times = sum(e.count for e in after)
+    if times == 1:
+        return
+    emit(
+        "PG-DEAL-NO-SHAKE-AFTER",
+        recorded=f"the shaker shaken {times} time{'s' if times != 1 else ''} after the deal",
+        expected="the shaker covered and shaken once after the deal",
+        events=[view.delivered[-1][1], *after],  # no money: the harm is a count left readable
+    )
+
+
 # --- After the deal: unwagered stacks and exposed tiles ----------------------------------------
 
 
@@ -624,6 +647,7 @@ CHECKS: tuple[Check, ...] = (
     check_starting_position,
     check_delivery,
     check_style,
+    check_shaken_after_deal,
     check_unwagered_collected,
     check_exposed_tiles,
     check_duplicate_tiles,

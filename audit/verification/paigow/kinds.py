@@ -24,6 +24,7 @@ KINDS: dict[str, FindingKind] = {
         FindingKind("PG-DEAL-SHAKES", _W, "fewer than three shakes before the dice were read", "shake", _E, step="count", injectable=True),
         FindingKind("PG-DEAL-DICE-TOTAL", _W, "dice total announced wrongly", "starting-position", _E, step="count", injectable=True),
         FindingKind("PG-DEAL-NO-ROLL", _W, "dice not flat or out of the shaker, and no no-roll called", "no-roll", _E, step="count", injectable=True),
+        FindingKind("PG-DEAL-NO-SHAKE-AFTER", _W, "the shaker not shaken once after the deal", "shake-after-deal", _N, step="deal", injectable=True),
         FindingKind("PG-DEAL-UNWAGERED", _W, "stacks of unwagered positions not collected unseen", "unwagered-stacks", _N, step="deal", injectable=True),
         FindingKind("PG-DEAL-EXPOSED-NOT-VOIDED", _C, "a banker's, dead or unwagered tile exposed and the round not voided", "exposed-dealer-tile", _S, step="deal", injectable=True),
         FindingKind("PG-DEAL-BEFORE-NO-MORE-BETS", _W, "tiles dealt before \"no more bets\"", "wager-timing", _E, step="count", injectable=True),

@@ -29,6 +29,7 @@ DEAL_CODES = (
     "PG-DEAL-STACK-ORDER",
     "PG-DEAL-STYLE",
     "PG-DEAL-UNWAGERED",
+    "PG-DEAL-NO-SHAKE-AFTER",
     "PG-DEAL-EXPOSED-NOT-VOIDED",
 )
 TILE_CODES = ("PG-TILE-DUPLICATE", "PG-TILE-MISSING", "PG-TILE-HAND-MISMATCH")
@@ -119,6 +120,38 @@ def test_california_states_no_number_of_shakes():
     rnd = clean_round("california")
     rnd.replace(rnd.first("shaker_shaken"), count=1)
     assert rnd.findings(*MINE) == []
+
+
+# --- PG-DEAL-NO-SHAKE-AFTER ----------------------------------------------------------------------
+
+
+def test_a_shaker_left_unshaken_after_the_deal():
+    rnd = clean_round("pa-2019")
+    rnd.remove(rnd.all("shaker_shaken")[-1])
+    [finding] = rnd.findings(*MINE)
+    assert summary(finding) == ("PG-DEAL-NO-SHAKE-AFTER", "PA 621a.6(f)", None, Decimal(0))
+    assert finding.recorded == "the shaker shaken 0 times after the deal"
+    assert finding.exposure == Decimal(0)  # no wager rides on it
+
+
+def test_a_shaker_shaken_twice_after_the_deal_under_nj():
+    rnd = clean_round("nj")
+    after = rnd.all("shaker_shaken")[-1]
+    rnd.insert_after(after, play.ShakerShaken, count=1)
+    [finding] = rnd.findings(*MINE)
+    assert (finding.code, finding.rule) == ("PG-DEAL-NO-SHAKE-AFTER", "NJ 19:47-10.6(f)")
+    assert finding.recorded == "the shaker shaken 2 times after the deal"
+
+
+@pytest.mark.parametrize(
+    "options", [{"rule_set": "california"}, {"rule_set": "pa-2019", "rng": 13}]
+)
+def test_no_shake_after_the_deal_is_asked_of_california_or_of_an_rng_count(options):
+    rnd = clean_round(**options)
+    shakes = rnd.all("shaker_shaken")
+    if len(shakes) > 1:  # the dice's own shakes stay: only the one after the deal goes
+        rnd.remove(shakes[-1])
+    assert [f.code for f in rnd.findings(*MINE)] == []
 
 
 # --- PG-DEAL-DICE-TOTAL and PG-DEAL-NO-ROLL -----------------------------------------------------

@@ -181,3 +181,13 @@ class DealerWagerAgainstCoBank(Plan):
         assert self.right is not None
         found = [Expect("PG-BANK-DEALER-WAGER-CO-BANK", round_.bank_seat)]
         return found + flow_findings(round_, self.right, settled(round_))
+
+
+PLANS: tuple[type[Plan], ...] = (
+    BankShortfallShort,
+    BankSurplusVigorishKept,
+    CoBankSplitWrong,
+    DealerWagerAgainstCoBank,
+)
+"""This module's plans, in the order the careless dealer draws from them (part of a seed):
+a new plan goes at the end."""

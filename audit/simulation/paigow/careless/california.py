@@ -142,3 +142,13 @@ class CaliforniaFee(Plan):
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
         return [Expect("PG-CA-FEE", self.position)]
+
+
+PLANS: tuple[type[Plan], ...] = (
+    CaliforniaCoverage,
+    CaliforniaVigorish,
+    CaliforniaOrder,
+    CaliforniaFee,
+)
+"""This module's plans, in the order the careless dealer draws from them (part of a seed):
+a new plan goes at the end."""

@@ -1,5 +1,6 @@
 """Careless-dealer irregularities of the call and the count: the shakes, the dice total, a no
-roll read anyway, "no more bets" called late (PA 621a.5(c), 621a.6(a)-(c), 621a.10(a), (b)).
+roll read anyway, "no more bets" called late, the shake after the deal (PA 621a.5(c),
+621a.6(a)-(c), (f), 621a.10(a), (b)).
 
 Each plan names the findings it must yield as :mod:`audit.verification.paigow` makes them,
 and keeps the rest of the round consistent, so that it yields no other.
@@ -11,11 +12,12 @@ import random
 from collections.abc import Sequence
 
 from audit.events.envelope import Event
+from audit.events.paigow.play import RoundVoided
 from audit.simulation.paigow.betting import call_no_more_bets
 from audit.simulation.paigow.careless.deal import wrong_deal
 from audit.simulation.paigow.careless.plan import Expect, Plan, Preview, cites, skip, substitute
 from audit.simulation.paigow.dealer import NoRoll
-from audit.simulation.paigow.dealing import count_positions
+from audit.simulation.paigow.dealing import count_positions, shake_after_deal
 from audit.simulation.paigow.state import RoundState, Step
 
 
@@ -122,3 +124,40 @@ class NoMoreBetsLate(Plan):
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
         return [Expect("PG-DEAL-BEFORE-NO-MORE-BETS")]
+
+
+class NotShakenAfterDeal(Plan):
+    """The shaker is left unshaken after the deal, or shaken twice (PA 621a.6(f), 621a.9(m))."""
+
+    name = "not_shaken_after_deal"
+
+    @classmethod
+    def applies(cls, preview: Preview) -> bool:
+        return _dice(preview) and cites(preview.round, "shake-after-deal")
+
+    def __init__(self, preview: Preview, rng: random.Random) -> None:
+        super().__init__(preview, rng)
+        self.twice: bool = rng.random() < 0.5
+
+    def steps(self) -> tuple[Step, ...]:
+        def shake_twice(round_: RoundState) -> None:
+            shake_after_deal(round_)
+            shake_after_deal(round_)
+
+        return substitute({shake_after_deal: shake_twice if self.twice else skip})
+
+    def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
+        voided = any(isinstance(e, RoundVoided) for e in events)  # a void gathers the tiles
+        return [] if voided else [Expect("PG-DEAL-NO-SHAKE-AFTER")]
+
+
+PLANS: tuple[type[Plan], ...] = (
+    FewShakes,
+    DiceTotalMiscalled,
+    CountedFromMiscall,
+    NoRollNotCalled,
+    NoMoreBetsLate,
+    NotShakenAfterDeal,
+)
+"""This module's plans, in the order the careless dealer draws from them (part of a seed):
+a new plan goes at the end."""

@@ -173,3 +173,14 @@ class ExposedNotVoided(Plan):
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
         return [Expect("PG-DEAL-EXPOSED-NOT-VOIDED", self.at)]
+
+
+PLANS: tuple[type[Plan], ...] = (
+    WrongStart,
+    MisdeliveredStacks,
+    StyleNotAllowed,
+    UnwageredNotCollected,
+    ExposedNotVoided,
+)
+"""This module's plans, in the order the careless dealer draws from them (part of a seed):
+a new plan goes at the end."""

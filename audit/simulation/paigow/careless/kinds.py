@@ -1,129 +1,44 @@
 """Every irregularity the careless Pai Gow dealer can inject, one :class:`~.plan.Plan` each.
 
-Listed in the order a plan is drawn from (the dealer's generator picks by index among those
-that fit): kept, so that a seed injects the same plans whatever module a plan lives in.
+Each topic's module lists its plans (``PLANS``) in the order a plan is drawn from (the
+dealer's generator picks by index among those that fit), so a new irregularity is added in
+its topic's module alone; the topics' order here is part of a seed too.
 """
 
 from __future__ import annotations
 
-from audit.simulation.paigow.careless.bank_flows import (
-    BankShortfallShort,
-    BankSurplusVigorishKept,
-    CoBankSplitWrong,
-    DealerWagerAgainstCoBank,
-)
-from audit.simulation.paigow.careless.california import (
-    CaliforniaCoverage,
-    CaliforniaFee,
-    CaliforniaOrder,
-    CaliforniaVigorish,
-)
-from audit.simulation.paigow.careless.count import (
-    CountedFromMiscall,
-    DiceTotalMiscalled,
-    FewShakes,
-    NoMoreBetsLate,
-    NoRollNotCalled,
-)
-from audit.simulation.paigow.careless.deal import (
-    ExposedNotVoided,
-    MisdeliveredStacks,
-    StyleNotAllowed,
-    UnwageredNotCollected,
-    WrongStart,
-)
-from audit.simulation.paigow.careless.payouts import (
-    PairFortunesWrong,
-    VigorishOver,
-    VigorishShort,
-    VigorishUncollected,
-    WrongOutcome,
-    WrongPayout,
+from audit.simulation.paigow.careless import (
+    bank_flows,
+    california,
+    count,
+    deal,
+    pair_fortunes,
+    payouts,
+    records,
+    rotation,
+    setting,
+    tiles,
+    wagers,
 )
 from audit.simulation.paigow.careless.plan import Plan
-from audit.simulation.paigow.careless.records import (
-    EventIdReused,
-    OptionMisspelt,
-    RoundNotCompleted,
-    SequenceGap,
-    TilesNotInspected,
-)
-from audit.simulation.paigow.careless.rotation import (
-    BankAtStartOfGame,
-    BankOfferedOutOfTurn,
-    BankTwiceRunning,
-    BankWithoutCover,
-    BankWithoutPriorWager,
-    DealerWagerOverLimit,
-)
-from audit.simulation.paigow.careless.setting import (
-    DealerOffHouseWay,
-    HandMisordered,
-    HandSetAgain,
-    LateSurrender,
-)
-from audit.simulation.paigow.careless.tiles import (
-    TileDuplicated,
-    TileSetTampered,
-    TileSwitched,
-)
-from audit.simulation.paigow.careless.wagers import (
-    BankSecondSpot,
-    PastPosting,
-    SpotNotAdjacent,
-)
 
 PLAY_KINDS: tuple[type[Plan], ...] = (
-    FewShakes,
-    DiceTotalMiscalled,
-    CountedFromMiscall,
-    NoRollNotCalled,
-    NoMoreBetsLate,
-    WrongStart,
-    MisdeliveredStacks,
-    StyleNotAllowed,
-    UnwageredNotCollected,
-    ExposedNotVoided,
-    PastPosting,
-    SpotNotAdjacent,
-    BankSecondSpot,
-    TileSwitched,
-    TileDuplicated,
-    TileSetTampered,
-    DealerOffHouseWay,
-    HandMisordered,
-    HandSetAgain,
-    LateSurrender,
-    DealerWagerOverLimit,
-    BankWithoutCover,
-    BankOfferedOutOfTurn,
-    BankAtStartOfGame,
-    BankTwiceRunning,
-    BankWithoutPriorWager,
-    TilesNotInspected,
-    OptionMisspelt,
-    RoundNotCompleted,
-    SequenceGap,
-    EventIdReused,
+    *count.PLANS,
+    *deal.PLANS,
+    *wagers.PLANS,
+    *tiles.PLANS,
+    *setting.PLANS,
+    *rotation.PLANS,
+    *records.PLANS,
 )
 """The irregularities of play: the count, the deal, wagers, tiles, setting, the bank's
 rotation, equipment and the record."""
 
 MONEY_KINDS: tuple[type[Plan], ...] = (
-    WrongOutcome,
-    WrongPayout,
-    VigorishUncollected,
-    VigorishShort,
-    VigorishOver,
-    CaliforniaCoverage,
-    CaliforniaVigorish,
-    CaliforniaOrder,
-    CaliforniaFee,
-    PairFortunesWrong,
-    BankShortfallShort,
-    BankSurplusVigorishKept,
-    CoBankSplitWrong,
-    DealerWagerAgainstCoBank,
+    *payouts.PLANS,
+    *california.PLANS,
+    *pair_fortunes.PLANS,
+    *bank_flows.PLANS,
 )
 """The irregularities of money: outcomes, payouts, vigorish, California, Pair Fortunes, the
 bank's flows."""

@@ -1,5 +1,5 @@
 """Careless-dealer irregularities of each wager's settlement: the outcome, the payout, the
-vigorish, Pair Fortunes (PA 621a.8(g)-(k), 621a.9(q)).
+vigorish (PA 621a.8(g)-(i), 621a.9(q)).
 
 Each plan keeps the money the round records consistent everywhere but where it goes wrong,
 and names the findings that wrong money must yield as the settlement checks judge it
@@ -32,7 +32,7 @@ from audit.simulation.paigow.careless.plan import (
     settled,
     settled_lines,
 )
-from audit.simulation.paigow.dealer import RULES, LineRecord, SideRecord
+from audit.simulation.paigow.dealer import RULES, LineRecord
 from audit.simulation.paigow.settlement import settle_wagers
 from audit.simulation.paigow.state import RoundState
 
@@ -167,27 +167,12 @@ class VigorishOver(_Vigorish):
         return replace(LineRecord.of(line), vigorish=2 * line.vigorish)
 
 
-class PairFortunesWrong(Plan):
-    """A Pair Fortunes wager is paid though it lost, or collected though it won (PA 621a.8(j))."""
-
-    name = "pair_fortunes_wrong"
-
-    @classmethod
-    def applies(cls, preview: Preview) -> bool:
-        return bool(preview.round.side_results) and cites(preview.round, "pair-fortunes")
-
-    def __init__(self, preview: Preview, rng: random.Random) -> None:
-        super().__init__(preview, rng)
-        round_ = preview.round
-        self.position: Position = chosen(rng, round_.side_results)
-        result = round_.side_results[self.position]
-        if result.paid:
-            self.recorded = SideRecord("lose", collected=result.wager)
-        else:
-            self.recorded = SideRecord("win", paid=result.wager)
-
-    def side_record(self, position: Position, record: SideRecord) -> SideRecord:
-        return self.recorded if position == self.position else record
-
-    def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
-        return [Expect("PG-PF-PAYOUT", self.position)]
+PLANS: tuple[type[Plan], ...] = (
+    WrongOutcome,
+    WrongPayout,
+    VigorishUncollected,
+    VigorishShort,
+    VigorishOver,
+)
+"""This module's plans, in the order the careless dealer draws from them (part of a seed):
+a new plan goes at the end."""

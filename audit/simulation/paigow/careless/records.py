@@ -135,3 +135,14 @@ class EventIdReused(Plan):
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
         return [Expect("DATA-ID-REUSED")]
+
+
+PLANS: tuple[type[Plan], ...] = (
+    TilesNotInspected,
+    OptionMisspelt,
+    RoundNotCompleted,
+    SequenceGap,
+    EventIdReused,
+)
+"""This module's plans, in the order the careless dealer draws from them (part of a seed):
+a new plan goes at the end."""

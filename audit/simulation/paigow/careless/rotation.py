@@ -321,3 +321,15 @@ class BankWithoutPriorWager(_ForcedBank):
             and player.spots[0] != _streak_seat(table)
             and player.chips >= sum(planned.values()) - planned.get(player.spots[0], 0)
         ]
+
+
+PLANS: tuple[type[Plan], ...] = (
+    DealerWagerOverLimit,
+    BankWithoutCover,
+    BankOfferedOutOfTurn,
+    BankAtStartOfGame,
+    BankTwiceRunning,
+    BankWithoutPriorWager,
+)
+"""This module's plans, in the order the careless dealer draws from them (part of a seed):
+a new plan goes at the end."""

@@ -212,3 +212,13 @@ class LateSurrender(Plan):
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
         return [Expect("PG-SET-SURRENDER-LATE", self.position)]
+
+
+PLANS: tuple[type[Plan], ...] = (
+    DealerOffHouseWay,
+    HandMisordered,
+    HandSetAgain,
+    LateSurrender,
+)
+"""This module's plans, in the order the careless dealer draws from them (part of a seed):
+a new plan goes at the end."""

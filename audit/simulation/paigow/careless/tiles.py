@@ -124,3 +124,12 @@ class TileSetTampered(Plan):
             if isinstance(e, StackDelivered) and name in e.tiles
         ]
         return holders[-1]
+
+
+PLANS: tuple[type[Plan], ...] = (
+    TileSwitched,
+    TileDuplicated,
+    TileSetTampered,
+)
+"""This module's plans, in the order the careless dealer draws from them (part of a seed):
+a new plan goes at the end."""

@@ -165,3 +165,12 @@ class BankSecondSpot(_ExtraSpot):
 
     def expected(self, round_: RoundState, events: Sequence[Event]) -> list[Expect]:
         return [Expect("PG-WAGER-BANK-SPOTS", self.spot)]
+
+
+PLANS: tuple[type[Plan], ...] = (
+    PastPosting,
+    SpotNotAdjacent,
+    BankSecondSpot,
+)
+"""This module's plans, in the order the careless dealer draws from them (part of a seed):
+a new plan goes at the end."""
