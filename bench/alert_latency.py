@@ -63,6 +63,7 @@ from audit.store.ingest import Ingestor
 from consumers.alerts import Alerter
 from consumers.ingest import check_records, prepare_checked
 from consumers.kafka_io import (
+    Bootstrap,
     DeadLetter,
     PartitionReader,
     ensure_topics,
@@ -112,7 +113,7 @@ def guarded(shared: Shared, body: Callable[[], None], done: threading.Event | No
             done.set()
 
 
-def produce(bootstrap: str, topic: str, args: argparse.Namespace, shared: Shared) -> None:
+def produce(bootstrap: Bootstrap, topic: str, args: argparse.Namespace, shared: Shared) -> None:
     """Produce the shift at a steady rate for ``args.seconds``, recording each produce time."""
     rounds = math.ceil(args.seconds * args.rate / EVENTS_PER_ROUND / TABLES) + 2
     events, _labels = careless_shift(
@@ -149,7 +150,7 @@ def caught_up(reader: PartitionReader) -> bool:
     return all(positions.get(p, 0) >= end for p, end in reader.end_offsets().items())
 
 
-def ingest(bootstrap: str, settings: Settings, ingestor: Ingestor, shared: Shared) -> None:
+def ingest(bootstrap: Bootstrap, settings: Settings, ingestor: Ingestor, shared: Shared) -> None:
     """Poll, validate, store; stop once production is done and everything is stored."""
     with (
         make_producer(bootstrap, client_id="bench-dlq") as producer,
@@ -165,7 +166,9 @@ def ingest(bootstrap: str, settings: Settings, ingestor: Ingestor, shared: Share
                 return
 
 
-def judge_and_alert(bootstrap: str, store: FactStore, alerts_topic: str, shared: Shared) -> None:
+def judge_and_alert(
+    bootstrap: Bootstrap, store: FactStore, alerts_topic: str, shared: Shared
+) -> None:
     """Catch the findings up and publish new alerts; stop once ingest is done and all is sent."""
     projection = FindingsProjection(store)
     with make_producer(bootstrap, client_id="bench-alerts") as producer:
@@ -182,7 +185,7 @@ def judge_and_alert(bootstrap: str, store: FactStore, alerts_topic: str, shared:
                 time.sleep(IDLE_S)
 
 
-def read_alerts(bootstrap: str, alerts_topic: str, shared: Shared) -> None:
+def read_alerts(bootstrap: Bootstrap, alerts_topic: str, shared: Shared) -> None:
     """Record each alert's receive time; stop once the alerter is done and all arrived."""
     with PartitionReader(bootstrap, alerts_topic, {}, client_id="bench-alert-reader") as reader:
         while not shared.abort.is_set():
@@ -201,8 +204,8 @@ def read_alerts(bootstrap: str, alerts_topic: str, shared: Shared) -> None:
 def trigger_time(alert: dict[str, Any], received: float, shared: Shared) -> float | None:
     """Return the produce time of the event that made this finding possible (see above)."""
     times = [shared.produced_at[e] for e in alert.get("event_ids", ()) if e in shared.produced_at]
-    round_id = alert.get("round_id")
-    completed = shared.completed_at.get((alert.get("table_id"), round_id)) if round_id else None
+    table_id, round_id = alert.get("table_id"), alert.get("round_id")
+    completed = shared.completed_at.get((table_id, round_id)) if table_id and round_id else None
     if completed is not None and completed <= received:
         times.append(completed)
     return max(times) if times else None

@@ -123,7 +123,7 @@ def over_http(
     """Return the seconds of each ``GET /api/rounds/{id}`` to a served app (``from_opening``:
     its replay read from the table's opening, the baseline)."""
     replay = functools.partial(load_replay, from_opening=True) if from_opening else load_replay
-    rounds_route.load_replay = replay  # type: ignore[assignment]
+    rounds_route.load_replay = replay
     store = FactStore(StoreConfig.sqlite(data / STORE))
     app = create_app(Settings(data_dir=data), store=store)
     if "bench" not in {user["name"] for user in list_users(app.state.db)}:  # the first run's
@@ -190,15 +190,15 @@ def main() -> None:
           f"table-day, {points['bytes_per_row']:,.0f} bytes of state a row "
           f"(most {points['max_bytes']:,})")  # fmt: skip
     print(f"{'replay of one round':28} {'read from':>14} {'p50 ms':>10} {'p99 ms':>10}")
-    for run, figures in runs.items():
+    for run, ways in runs.items():
         start = "opening" if run == "from_opening" else "replay point"
         for name, way in (("in-process", "in_process"), ("GET /api/rounds/{id}", "http")):
-            got = figures[way]
+            got = ways[way]
             print(f"{name:28} {start:>14} {got['p50_ms']:10.1f} {got['p99_ms']:10.1f}")
     http = runs["from_point"]["http"]
     verdict = "met" if http["p99_ms"] < TARGET_P99_MS else "NOT met"
     print(f"target p99 < {TARGET_P99_MS:.0f} ms over HTTP (from the replay point): {verdict}")
-    figures = {**runs, "replay_points": points, "target_p99_ms": TARGET_P99_MS}
+    figures: dict[str, object] = {**runs, "replay_points": points, "target_p99_ms": TARGET_P99_MS}
     print(json.dumps({"bench": "api_replay", "facts": facts, "repeats": args.repeats, **figures}))
 
 

@@ -31,13 +31,13 @@ import math
 import random
 import time
 from collections.abc import Iterator
+from typing import Any
 
 from audit.games.baccarat21.bonus import BONUS_HANDS, BonusHand
 from audit.games.baccarat21.drawing import DrawRule, RoundTally, deal_round, play_round
 from audit.games.baccarat21.outcome import hand_outcome
 from audit.games.baccarat21.rulesets import PA_681A, RuleSet
 from audit.games.baccarat21.settlement import (
-    HOUSE,
     Bet,
     RoundResult,
     Stakes,
@@ -46,7 +46,7 @@ from audit.games.baccarat21.settlement import (
     settle_round,
 )
 from audit.games.baccarat21.shoe import BURN_CARDS, Shoe, prepare_shoe, reshuffle_due
-from audit.games.wagering import Outcome
+from audit.games.wagering import HOUSE, Outcome
 
 COVER_FROM_BOTTOM = 52
 """The cover card one deck from the bottom: deep enough that no round can run the shoe dry
@@ -248,7 +248,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.rounds is None:
         args.rounds = 5_000_000 if args.hold else 200_000
-    options: dict[str, object] = {"decks": args.decks}
+    options: dict[str, Any] = {"decks": args.decks}
     if args.paytable:
         options["paytable"] = args.paytable
     if args.draw_rule:

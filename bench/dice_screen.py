@@ -47,8 +47,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     games = (("paigow", 0.75), ("baccarat21", 0.25)) if args.mixed else (("paigow", 1.0),)
-    alarms = {c: [] for c in CONFIDENCES}
-    windows = Counter()
+    alarms: dict[float, list[int]] = {c: [] for c in CONFIDENCES}
+    windows: Counter[str] = Counter()
     started = time.perf_counter()
     for seed in range(1, args.floors + 1):
         found = floor_p_values(ShiftConfig(args.tables, args.rounds, games=games), seed)

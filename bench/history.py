@@ -39,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from random import Random
@@ -68,7 +69,7 @@ EVENTS_PER_ROUND = 41.5
 FIRST_DAY = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
 IRREGULAR = 0.02
 TARGET_RATIO = 1.5
-PROJECTIONS: tuple[type[FactProjection], ...] = (
+PROJECTIONS: tuple[Callable[[FactStore], FactProjection], ...] = (
     FindingsProjection, HandHistoryProjection, TableStateProjection, WinRatesProjection,
     ReconciliationProjection, RoundIndexProjection,
 )  # fmt: skip

@@ -33,6 +33,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
+from typing import Any
 
 import psycopg
 from eventsourcing.application import Application
@@ -44,7 +45,7 @@ from audit.store.aggregates import Round
 from audit.store.application import FactStore, StoreConfig
 from audit.store.ingest import Ingestor
 from consumers.kafka_ingest import consume
-from consumers.kafka_io import PartitionReader, ensure_topics
+from consumers.kafka_io import Bootstrap, PartitionReader, ensure_topics
 from consumers.run_cli import produce_events
 from consumers.settings import Settings
 from consumers.wiring import kafka
@@ -72,7 +73,7 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def raw_consume(bootstrap: str, topic: str, expected: int) -> float:
+def raw_consume(bootstrap: Bootstrap, topic: str, expected: int) -> float:
     """Read every record with kafka-python and nothing else; return seconds."""
     started = time.perf_counter()
     seen = 0
@@ -100,7 +101,7 @@ def raw_writes(url: str, facts: list[dict]) -> tuple[float, float]:
     cpu = time.process_time()
     started = time.perf_counter()
     for start in range(0, len(facts), BATCH):
-        pending = []
+        pending: list[Any] = []
         for fact in facts[start : start + BATCH]:
             key = (fact["table_id"], fact.get("round_id") or "table")
             aggregate = rounds.get(key) or rounds.setdefault(

@@ -33,11 +33,11 @@ from pathlib import Path
 
 import psycopg
 
+from audit.facts.chain import GENESIS, digest
+from audit.facts.sequencing import TableSequence
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.store.application import FactStore, StoreConfig
-from audit.store.chain import GENESIS, digest
 from audit.store.ingest import Ingestor, check
-from audit.store.sequencing import TableSequence
 
 ADMIN = os.environ.get("TABLEWATCH_BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 BATCH = 500
@@ -124,7 +124,7 @@ def in_fresh_process(config: StoreConfig, *args: str) -> dict[str, float]:
     """
     argv = [sys.executable, __file__, *args, "--store", json.dumps(_store_arg(config))]
     done = subprocess.run(argv, check=True, capture_output=True, text=True)
-    return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def _store_arg(config: StoreConfig) -> dict[str, str | None]:

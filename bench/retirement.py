@@ -20,9 +20,9 @@ from typing import Any
 from audit.accounting.reconcile import RETIRE_AFTER_DAYS, Reconciler
 from audit.events.catalogue import event_json, parse_event
 from audit.events.envelope import Event
+from audit.floor.verify import FloorVerifier
 from audit.simulation.irregularities import careless_shift
 from audit.simulation.shift import ShiftConfig
-from audit.verification.floor import FloorVerifier
 from audit.verification.stream import as_stored
 from projections.checkpoint import dumps
 

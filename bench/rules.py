@@ -26,11 +26,12 @@ from audit.games.paigow import house_way as house_way_module
 from audit.games.paigow.deals import all_deals
 from audit.games.paigow.hands import PA_RANKING, HandRanking
 from audit.games.paigow.house_way import HOUSE_WAYS
-from audit.games.paigow.outcome import Outcome, outcome_from_keys
+from audit.games.paigow.outcome import outcome_from_keys
 from audit.games.paigow.setting import Setting
 from audit.games.paigow.settlement import Wager, settle_wager
 from audit.games.paigow.tiles import TILE_KINDS
 from audit.games.paigow.vigorish import VigRounding, vigorish
+from audit.games.wagering import Outcome
 
 WAY = HOUSE_WAYS["california-posted"]
 ROUNDING = VigRounding.QUARTER

@@ -50,8 +50,8 @@ from urllib.parse import urlsplit
 
 from eventsourcing.persistence import Tracking
 
+from audit.findings.finding import Severity
 from audit.store.application import FactStore
-from audit.verification.findings import Severity
 from consumers.alert_metrics import KAFKA, WEBHOOK, DeliveryMetrics
 from consumers.errors import ConfigError, TablewatchError
 from consumers.kafka_io import Producer, StopFlag, ensure_topics, flush, make_producer, publish

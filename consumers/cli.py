@@ -16,9 +16,9 @@ from importlib import metadata
 import psycopg
 from eventsourcing.persistence import ProgrammingError
 
+from audit.facts.heads import HeadsFileError, HeadsKeyError
 from audit.games.errors import RulesError
 from audit.store.application import StoreConfigError, StoreUnavailableError
-from audit.store.heads import HeadsFileError, HeadsKeyError
 from consumers import (
     alerts_cli,
     equipment_cli,

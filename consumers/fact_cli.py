@@ -14,10 +14,10 @@ import hashlib
 import sys
 from typing import Any
 
-from audit.store import received
+from audit.facts import received
+from audit.facts.received import ReceivedFact
 from audit.store.aggregates import FactRecorded
 from audit.store.application import FactStore
-from audit.store.received import ReceivedFact
 from consumers.errors import TablewatchError
 from consumers.settings import Settings
 from consumers.wiring import open_store

@@ -9,7 +9,7 @@ from collections import Counter
 from datetime import UTC, date, datetime
 from typing import Any
 
-from audit.verification.findings import Severity
+from audit.findings.finding import Severity
 from consumers.errors import ConfigError
 from consumers.settings import Settings
 from consumers.verify_cli import money_shown, money_totals

@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, TextIO
@@ -179,12 +179,25 @@ def ingest_file(
 
 
 class RecordLike(Protocol):
-    """A Kafka record as the ingest needs it."""
+    """A Kafka record as the ingest needs it: where it came from and its value, and the key
+    and headers a dead letter keeps. Read-only, so a frozen record is one."""
 
-    topic: str
-    partition: int
-    offset: int
-    value: bytes | None
+    @property
+    def topic(self) -> str: ...
+    @property
+    def partition(self) -> int: ...
+    @property
+    def offset(self) -> int: ...
+    @property
+    def key(self) -> bytes | None: ...
+    @property
+    def value(self) -> bytes | None: ...
+    @property
+    def headers(self) -> Sequence[tuple[str, bytes | None]]: ...
+    @property
+    def address(self) -> str:
+        """Return ``topic[partition]@offset``, the record's name in logs and dead letters."""
+        ...
 
 
 class DeadLetterSink(Protocol):
@@ -193,8 +206,8 @@ class DeadLetterSink(Protocol):
     def send(self, record: RecordLike, reason: str) -> None:
         """Send one dead letter."""
 
-    def flush(self) -> None:
-        """Wait until every dead letter sent is acknowledged."""
+    def flush(self) -> object:
+        """Wait until every dead letter sent is acknowledged (what it returns is not read)."""
 
 
 def source_name(topic: str, partition: int) -> str:

@@ -36,6 +36,7 @@ from consumers.errors import (
     PublishError,
     TopicError,
 )
+from consumers.ingest import RecordLike
 
 log = logging.getLogger(__name__)
 
@@ -321,7 +322,7 @@ class DeadLetter:
         self._producer = producer
         self.topic = topic
 
-    def send(self, record: Record, reason: str) -> None:
+    def send(self, record: RecordLike, reason: str) -> None:
         """Queue ``record`` for the dead-letter topic, saying why it was refused.
 
         A value, key or headers too large to publish are cut (see

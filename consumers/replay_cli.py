@@ -27,12 +27,12 @@ from eventsourcing.application import AggregateNotFoundError
 from audit.events.catalogue import InvalidEventError, parse_event
 from audit.events.envelope import Event
 from audit.events.table import TableOpened
+from audit.findings.finding import Finding, Severity
+from audit.floor.verify import VERIFIERS
 from audit.store.aggregates import round_aggregate_id, table_day_id
 from audit.store.application import FactStore, StoredFact
 from audit.verification.baccarat21.replay import replay_b21_round
-from audit.verification.findings import Finding, Severity
-from audit.verification.floor import VERIFIERS
-from audit.verification.paigow.replay import replay_round
+from audit.verification.paigow import replay_round
 from audit.verification.replay_model import MISMATCH, RoundNotInEventsError, RoundReplay
 from consumers.errors import AmbiguousRoundError, RoundNotFoundError
 from consumers.settings import Settings

@@ -171,20 +171,20 @@ def variances_of(
         _used(ledgers), lambda t: jurisdiction.get(t, "PA"), gaming_day)]  # fmt: skip
     rows = []
     for finding in _variances(findings) + gaps:
-        ledger = _ledger_of(finding, by_table.get(finding["table_id"], []))
-        if ledger is None and gaming_day is not None and finding not in gaps:
+        shift = _ledger_of(finding, by_table.get(finding["table_id"], []))
+        if shift is None and gaming_day is not None and finding not in gaps:
             continue  # completed in another gaming day's shift (or in none)
         evidence: dict[str, Any] = {"events": finding["event_ids"]}
-        if ledger is not None:
+        if shift is not None:
             evidence.update(
-                shift=ledger["key"]["shift"], gaming_day=ledger["key"]["gaming_day"],
-                opener_slip=ledger["opener_slip"], closer_slip=ledger["closer_slip"],
-                fill_slips=[s["number"] for s in ledger["fills"]],
-                credit_slips=[s["number"] for s in ledger["credits"]],
-                box=ledger["box_id"], counts={k: str(to_dollars(v["cash"] + v["coupons"]
+                shift=shift["key"]["shift"], gaming_day=shift["key"]["gaming_day"],
+                opener_slip=shift["opener_slip"], closer_slip=shift["closer_slip"],
+                fill_slips=[s["number"] for s in shift["fills"]],
+                credit_slips=[s["number"] for s in shift["credits"]],
+                box=shift["box_id"], counts={k: str(to_dollars(v["cash"] + v["coupons"]
                                                   + v["markers"] + v["chips"]))
-                                              for k, v in ledger["counts"].items()},
-                rounds=ledger["round_ids"],
+                                              for k, v in shift["counts"].items()},
+                rounds=shift["round_ids"],
             )  # fmt: skip
         rows.append({**{k: finding[k] for k in ("code", "severity", "rule", "title", "table_id",
                                                  "recorded", "expected", "at_stake", "exposure")},

@@ -10,7 +10,13 @@ from audit.games.paigow.dealer_rule import CLAUSES, permitted_settings, rule_cla
 from audit.games.paigow.delivery import STYLE_NAMES, DeliveryStyle, deliver, form_stacks
 from audit.games.paigow.hands import describe_hand
 from audit.games.paigow.house_way import HOUSE_WAYS
-from audit.games.paigow.layout import deal_order, dice_total, position_name, starting_position
+from audit.games.paigow.layout import (
+    NumberSource,
+    deal_order,
+    dice_total,
+    position_name,
+    starting_position,
+)
 from audit.games.paigow.options import TABLE_OPTIONS
 from audit.games.paigow.outcome import wager_outcome
 from audit.games.paigow.pair_fortunes import classify_pairs
@@ -116,6 +122,7 @@ def _house_way(args: argparse.Namespace) -> None:
 def _start(args: argparse.Namespace) -> None:
     ruleset = get_rule_set(args.rules)
     layout = ruleset.layout
+    source: NumberSource
     if args.rng and len(args.dice) == 1 and ruleset.rng_allowed:
         total, source = args.dice[0], "rng"
     elif args.rng:

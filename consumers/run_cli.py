@@ -22,7 +22,7 @@ from typing import Any, TextIO
 from audit.events.catalogue import event_json
 from audit.events.envelope import Event
 from audit.simulation.irregularities import Label, careless_shift, loaded_dice_labels
-from audit.simulation.loaded_dice import InvalidLoadError, LoadedDice
+from audit.simulation.paigow.loaded_dice import InvalidLoadError, LoadedDice
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.store.application import FactStore, StoreConfig
 from audit.store.ingest import Ingestor
@@ -303,9 +303,9 @@ def report_store(store: FactStore, out: TextIO) -> None:
     """Print what the store holds and whether its chain is intact."""
     facts = [stored.fact for stored in store.facts()]
     types = Counter(fact["type"] for fact in facts)
-    tables = {fact["table_id"] for fact in facts if fact["type"] == "table_opened"}
+    opened = {fact["table_id"] for fact in facts if fact["type"] == "table_opened"}
     rounds = {(fact["table_id"], fact["round_id"]) for fact in facts if fact.get("round_id")}
-    print(f"stored: {len(facts):,} facts, {len(tables)} tables, {len(rounds):,} rounds", file=out)
+    print(f"stored: {len(facts):,} facts, {len(opened)} tables, {len(rounds):,} rounds", file=out)
     common = ", ".join(f"{kind} {count:,}" for kind, count in types.most_common(6))
     print(f"  most common: {common}", file=out)
     chain = verify_chain(store)

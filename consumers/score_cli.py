@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from audit.simulation.irregular_common import InvalidLabelError, Label
+from audit.simulation.labels import InvalidLabelError, Label
 from audit.simulation.scoring import ScoreReport, score, verify_for_scoring
 from consumers.errors import TablewatchError
 from consumers.verify_cli import read_events

@@ -255,9 +255,10 @@ def _bootstrap_servers(environ: Mapping[str, str], name: str) -> str | None:
         return None
     servers = [server.strip() for server in raw.split(",")]
     for server in servers:
-        host, colon, port = server.rpartition(":")
+        host, colon, given = server.rpartition(":")
+        port = given if colon else None
         if not colon:
-            host, port = server, None
+            host = server
         if not host:
             raise ConfigError(f"{name} has an empty host in {raw!r}")
         # Checked here because kafka-python only trips over a bad port when it connects.

@@ -21,8 +21,8 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from audit.games.confidence import DEFAULT_CONFIDENCE
 from audit.verification.statistics import (
-    DEFAULT_CONFIDENCE,
     GROUP_BYS,
     GroupStats,
     group_stats,

@@ -12,8 +12,8 @@ from typing import Any
 from prometheus_client import CollectorRegistry
 from psycopg import sql
 
+from audit.facts.heads import FiledHeads, dump_heads, heads_key, load_heads
 from audit.store.application import FactStore
-from audit.store.heads import FiledHeads, dump_heads, heads_key, load_heads
 from audit.store.ingest import Ingestor
 from audit.store.schema import (
     apply_grants,
@@ -198,9 +198,9 @@ def _export_heads(args: argparse.Namespace) -> int:
     return 0
 
 
-def append_only_grants(table: str, *roles: str | None) -> list[sql.Composable]:
+def append_only_grants(table: str, *roles: str | None) -> list[sql.Composed]:
     """Return grants of SELECT and INSERT only on ``table`` (the access log) to each role."""
-    statements: list[sql.Composable] = []
+    statements: list[sql.Composed] = []
     for role in filter(None, roles):
         name, grantee = sql.Identifier(table), sql.Identifier(role)
         statements.append(sql.SQL("REVOKE UPDATE, DELETE, TRUNCATE ON {} FROM {}").format(

@@ -123,7 +123,7 @@ class CheckingReader(ClosedOnExit):
             raise ValidatorError(f"the validating reader exited (exit code {code})") from None
         if isinstance(received, _Failed):
             raise received.error
-        return received  # type: ignore[no-any-return]
+        return received
 
     def close(self) -> None:
         """Stop the child and discard whatever it read ahead; it holds nothing to save."""

@@ -13,8 +13,8 @@ from typing import Any, TextIO
 
 from audit.events.catalogue import InvalidEventError, parse_arriving
 from audit.events.envelope import Event
-from audit.verification.findings import Finding, Severity
-from audit.verification.floor import verify_floor
+from audit.findings.finding import Finding, Severity
+from audit.floor.verify import verify_floor
 from audit.verification.stream import as_stored
 
 

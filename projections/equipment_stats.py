@@ -157,7 +157,7 @@ EquipmentView = SQLiteEquipmentView | PostgresEquipmentView
 
 def open_equipment_view(store: FactStore) -> EquipmentView:
     """Return the equipment view in the store's own database, creating its tables if need be."""
-    return open_view(store, SQLiteEquipmentView, PostgresEquipmentView)  # type: ignore[no-any-return]
+    return open_view(store, SQLiteEquipmentView, PostgresEquipmentView)
 
 
 class EquipmentStatsProjection(FactProjection):

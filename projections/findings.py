@@ -30,8 +30,8 @@ from typing import Any
 from audit.accounting.reconcile import RETIRE_AFTER_DAYS
 from audit.events.envelope import Event
 from audit.events.table import TableOpened
+from audit.floor.verify import FloorVerifier
 from audit.store.application import FactStore
-from audit.verification.floor import FloorVerifier
 from projections.checkpoint import dumps
 from projections.fact_projection import FactProjection
 from projections.findings_view import (
@@ -50,7 +50,7 @@ TRACKING_NAME = "findings<-tablewatch"
 
 def open_findings_view(store: FactStore) -> FindingsView:
     """Return the findings view in the store's own database, creating its table if need be."""
-    return open_view(store, SQLiteFindingsView, PostgresFindingsView)  # type: ignore[no-any-return]
+    return open_view(store, SQLiteFindingsView, PostgresFindingsView)
 
 
 class FindingsProjection(FactProjection):
@@ -81,6 +81,7 @@ class FindingsProjection(FactProjection):
         accounts = self.verifier.accounts
         retired = accounts.retired_before
         rows += [(finding, notification_id) for finding in self.verifier.feed(fact)]
-        if accounts.retired_before != retired:  # days left the window: so do their points
-            rows.append(PrunedPoints(retired or "", accounts.retired_before))
+        cutoff = accounts.retired_before
+        if cutoff is not None and cutoff != retired:  # days left the window: so do their points
+            rows.append(PrunedPoints(retired or "", cutoff))
         return rows

@@ -26,9 +26,9 @@ from eventsourcing.persistence import Tracking
 from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 
-from audit.verification.catalogue import KINDS_BY_CODE
-from audit.verification.findings import Finding, Money, Severity
-from audit.verification.severities import RULE_SET_SEVERITIES
+from audit.findings.finding import Finding, Money, Severity
+from audit.findings.severities import RULE_SET_SEVERITIES
+from audit.floor.catalogue import KINDS_BY_CODE
 from projections.checkpoint import Checkpoint, Checkpoints
 
 _COLUMNS = (
@@ -184,7 +184,8 @@ class FindingFilter:
 
 
 def _where(query: FindingFilter, placeholder: str) -> tuple[str, list[Any]]:
-    clauses, params = ["row_number > " + placeholder], [query.after_row]
+    clauses: list[str] = ["row_number > " + placeholder]
+    params: list[Any] = [query.after_row]
     for column, value in (
         ("table_id", query.table_id),
         ("dealer_id", query.dealer_id),
@@ -382,15 +383,13 @@ class PostgresFindingsView(Checkpoints, PostgresTrackingRecorder):
             present = {row["column_name"] for row in cursor.fetchall()}
             missing = [name for name in _ADDED_COLUMNS if name not in present]
             for name in missing:  # a store made before issue #22, under the migration lock
-                cursor.execute(
-                    f"ALTER TABLE findings ADD COLUMN {name} {_ADDED_COLUMNS[name][1]}"  # type: ignore[arg-type]
-                )
+                cursor.execute(f"ALTER TABLE findings ADD COLUMN {name} {_ADDED_COLUMNS[name][1]}")
             if "exposure" in missing:
                 for sql, params in _reclassify("%s", "0"):
-                    cursor.execute(sql, params)  # type: ignore[arg-type]
+                    cursor.execute(sql, params)
             for statement in _INDEXES:
-                cursor.execute(statement)  # type: ignore[arg-type]
-            cursor.execute(_CONTEXTS_CREATE.format(blob="BYTEA"))  # type: ignore[arg-type]
+                cursor.execute(statement)
+            cursor.execute(_CONTEXTS_CREATE.format(blob="BYTEA"))
             cursor.execute(_CONTEXTS_INDEX)
 
     def record(
@@ -411,9 +410,9 @@ class PostgresFindingsView(Checkpoints, PostgresTrackingRecorder):
                     [_row(finding, position) for finding, position in found],
                 )
             if contexts:
-                cursor.executemany(_CONTEXTS_INSERT.format(p="%s"), contexts)  # type: ignore[arg-type]
+                cursor.executemany(_CONTEXTS_INSERT.format(p="%s"), contexts)
             for prune in pruned:
-                cursor.execute(_CONTEXTS_PRUNE.format(p="%s"), prune)  # type: ignore[arg-type]
+                cursor.execute(_CONTEXTS_PRUNE.format(p="%s"), prune)
             self._insert_tracking(cursor, tracking)
             self._insert_checkpoint(cursor, tracking.application_name, checkpoint)
 
@@ -423,7 +422,7 @@ class PostgresFindingsView(Checkpoints, PostgresTrackingRecorder):
         names = ("row_number", *_COLUMNS)
         with self.datastore.transaction(commit=False) as cursor:
             cursor.execute(
-                f"SELECT {', '.join(names)} FROM findings WHERE {where} ORDER BY {query.order()}",  # type: ignore[arg-type]
+                f"SELECT {', '.join(names)} FROM findings WHERE {where} ORDER BY {query.order()}",
                 params,
             )
             rows = cursor.fetchall()
@@ -437,21 +436,21 @@ class PostgresFindingsView(Checkpoints, PostgresTrackingRecorder):
         found = []
         with self.datastore.transaction(commit=False) as cursor:
             for sql, params in _shift_queries(table_id, round_ids, start, end, "%s"):
-                cursor.execute(sql, params)  # type: ignore[arg-type]
+                cursor.execute(sql, params)
                 found += [_as_dict([row[n] for n in names], names) for row in cursor.fetchall()]
         return sorted(found, key=lambda row: row["row_number"])
 
     def replay_contexts(self, table_id: str, first: int, last: int) -> list[ReplayContext]:
         """Return a table's replay contexts at positions from ``first`` to ``last``."""
         with self.datastore.transaction(commit=False) as cursor:
-            cursor.execute(_CONTEXTS_SELECT.format(p="%s"), (table_id, first, last))  # type: ignore[arg-type]
+            cursor.execute(_CONTEXTS_SELECT.format(p="%s"), (table_id, first, last))
             return [_context(tuple(row.values())) for row in cursor.fetchall()]
 
     def day_opening(self, table_id: str, position: int) -> int | None:
         """Return the table's first replay point of the gaming day of its last point at or
         before ``position`` (None if it has none)."""
         with self.datastore.transaction(commit=False) as cursor:
-            cursor.execute(_CONTEXTS_OPENING.format(p="%s"), (table_id, table_id, position))  # type: ignore[arg-type]
+            cursor.execute(_CONTEXTS_OPENING.format(p="%s"), (table_id, table_id, position))
             row = cursor.fetchone()
         found = None if row is None else next(iter(row.values()))
         return None if found is None else int(found)

@@ -36,10 +36,10 @@ from audit.events.table import TableOpened
 from audit.games.errors import RulesError
 from audit.games.paigow.hands import describe_hand
 from audit.games.paigow.rulesets import RuleSet
+from audit.games.paigow.settlement import BankingMode
 from audit.games.paigow.tiles import parse_tile
 from audit.store.application import FactStore
-from audit.verification.paigow.context import TableContext
-from audit.verification.paigow.round_view import RoundView, view_round
+from audit.verification.paigow import RoundView, TableContext, banking, view_round
 from projections.checkpoint import Checkpoint, Checkpoints
 from projections.fact_projection import FactProjection
 from projections.rows_view import open_view
@@ -105,18 +105,18 @@ def _hand(tiles: Sequence[str] | None) -> tuple[str | None, str | None]:
     return " ".join(tiles), name
 
 
-def banking_of(view: RoundView, ruleset: RuleSet) -> tuple[str, int]:
-    """Return who banked the round and the position of the banker's hand."""
-    if ruleset.jurisdiction == "CA":
-        return "player-dealer", 0
-    if view.bank is None:
-        return "dealer", 0
-    return ("co-bank" if view.co_bank is not None else "player bank"), view.bank.position
+_BANKED_BY = {
+    BankingMode.CALIFORNIA: "player-dealer",
+    BankingMode.DEALER: "dealer",
+    BankingMode.CO_BANK: "co-bank",
+    BankingMode.PLAYER_BANK: "player bank",
+}
 
 
 def hand_rows(view: RoundView, ruleset: RuleSet, notification_id: int) -> list[tuple[Any, ...]]:
     """Return one round's rows: every Pai Gow wager's position and the banker's hand."""
-    banking, bank_position = banking_of(view, ruleset)
+    who = banking(view, ruleset)  # verification's reading: the checks and replay say the same
+    banked_by, bank_position = _BANKED_BY[who.mode], who.banker
     pai_gow: dict[int, Decimal] = {}
     pair_fortunes: dict[int, Decimal] = {}
     players: dict[int, str] = {}
@@ -125,8 +125,8 @@ def hand_rows(view: RoundView, ruleset: RuleSet, notification_id: int) -> list[t
         into[placed.position] = into.get(placed.position, ZERO) + placed.amount
         if placed.player_id is not None:
             players[placed.position] = placed.player_id
-    if view.bank is not None and view.bank.player_id is not None:
-        players[bank_position] = view.bank.player_id  # a player bank or CA's player-dealer
+    if who.taken is not None and who.taken.player_id is not None:
+        players[bank_position] = who.taken.player_id  # a player bank or CA's player-dealer
     for _, withdrawn in view.withdrawn:
         into = pai_gow if withdrawn.kind is WagerKind.PAI_GOW else pair_fortunes
         if withdrawn.position in into:
@@ -160,7 +160,7 @@ def hand_rows(view: RoundView, ruleset: RuleSet, notification_id: int) -> list[t
         rows.append((
             view.table_id, view.round_id, position,
             started.round_number if started else None, view.dealer_id, players.get(position),
-            banking,
+            banked_by,
             bank_position, position == bank_position, " ".join(tiles) if tiles else None,
             high, high_name, low, low_name, hand.set_by if hand else None,
             _money(wager), outcome,
@@ -266,8 +266,8 @@ class PostgresHandHistoryView(Checkpoints, PostgresTrackingRecorder):
         super().create_table()
         self.create_checkpoint_table()
         with self.datastore.transaction(commit=True) as cursor:
-            cursor.execute(_sql("NUMERIC(14, 2)", "BOOLEAN", "BIGINT"))  # type: ignore[arg-type]
-            cursor.execute(_ADD_PLAYER.replace("COLUMN", "COLUMN IF NOT EXISTS"))  # type: ignore[arg-type]
+            cursor.execute(_sql("NUMERIC(14, 2)", "BOOLEAN", "BIGINT"))
+            cursor.execute(_ADD_PLAYER.replace("COLUMN", "COLUMN IF NOT EXISTS"))
             for index in _INDEXES:
                 cursor.execute(index)
 
@@ -281,7 +281,7 @@ class PostgresHandHistoryView(Checkpoints, PostgresTrackingRecorder):
         with self.datastore.transaction(commit=True) as cursor:
             if rows:
                 cursor.executemany(
-                    f"INSERT INTO hand_history ({', '.join(COLUMNS)}) "  # type: ignore[arg-type]
+                    f"INSERT INTO hand_history ({', '.join(COLUMNS)}) "
                     f"VALUES ({', '.join(['%s'] * len(COLUMNS))}) "
                     "ON CONFLICT (table_id, round_id, position) DO NOTHING",
                     list(rows),
@@ -304,7 +304,7 @@ class PostgresHandHistoryView(Checkpoints, PostgresTrackingRecorder):
         }  # fmt: skip
         sql, params = _query(filters, limit, "%s")
         with self.datastore.transaction(commit=False) as cursor:
-            cursor.execute(sql, params)  # type: ignore[arg-type]
+            cursor.execute(sql, params)
             rows = cursor.fetchall()
         return [_as_dict([row[name] for name in COLUMNS]) for row in rows]
 
@@ -314,7 +314,7 @@ HandHistoryView = SQLiteHandHistoryView | PostgresHandHistoryView
 
 def open_hand_history_view(store: FactStore) -> HandHistoryView:
     """Return the hand-history view in the store's own database, creating its table if need be."""
-    return open_view(store, SQLiteHandHistoryView, PostgresHandHistoryView)  # type: ignore[no-any-return]
+    return open_view(store, SQLiteHandHistoryView, PostgresHandHistoryView)
 
 
 # --- the projections -----------------------------------------------------------------------

@@ -82,7 +82,7 @@ ReconciliationView = SQLiteReconciliationView | PostgresReconciliationView
 
 def open_reconciliation_view(store: FactStore) -> ReconciliationView:
     """Return the reconciliation view in the store's own database, creating it if need be."""
-    return open_view(store, SQLiteReconciliationView, PostgresReconciliationView)  # type: ignore[no-any-return]
+    return open_view(store, SQLiteReconciliationView, PostgresReconciliationView)
 
 
 class ReconciliationProjection(FactProjection):

@@ -96,7 +96,7 @@ RoundIndexView = SQLiteRoundIndexView | PostgresRoundIndexView
 
 def open_round_index_view(store: FactStore) -> RoundIndexView:
     """Return the round index in the store's own database, creating it if need be."""
-    return open_view(store, SQLiteRoundIndexView, PostgresRoundIndexView)  # type: ignore[no-any-return]
+    return open_view(store, SQLiteRoundIndexView, PostgresRoundIndexView)
 
 
 class RoundIndexProjection(FactProjection):

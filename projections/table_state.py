@@ -26,9 +26,7 @@ from eventsourcing.sqlite import SQLiteTrackingRecorder
 from audit.events.envelope import Event
 from audit.events.table import TableOpened
 from audit.store.application import FactStore
-from audit.verification.paigow import rotation_checks
-from audit.verification.paigow.context import TableContext
-from audit.verification.paigow.round_view import view_round
+from audit.verification.paigow import TableContext, after_round, view_round
 from projections.checkpoint import Checkpoint, Checkpoints
 from projections.fact_projection import FactProjection
 from projections.rows_view import open_view
@@ -161,7 +159,7 @@ class PostgresTableStateView(_Queries, Checkpoints, PostgresTrackingRecorder):
         super().create_table()
         self.create_checkpoint_table()
         with self.datastore.transaction(commit=True) as cursor:
-            cursor.execute(_sql("BOOLEAN", "BIGINT"))  # type: ignore[arg-type]
+            cursor.execute(_sql("BOOLEAN", "BIGINT"))
 
     def record(
         self,
@@ -172,14 +170,14 @@ class PostgresTableStateView(_Queries, Checkpoints, PostgresTrackingRecorder):
         """Upsert table rows; write the position and the checkpoint in one transaction."""
         with self.datastore.transaction(commit=True) as cursor:
             if rows:
-                cursor.executemany(_upsert("%s"), list(rows))  # type: ignore[arg-type]
+                cursor.executemany(_upsert("%s"), list(rows))
             self._insert_tracking(cursor, tracking)
             self._insert_checkpoint(cursor, tracking.application_name, checkpoint)
 
     def select(self) -> list[dict[str, Any]]:
         """Return every table's row, by table id."""
         with self.datastore.transaction(commit=False) as cursor:
-            cursor.execute(f"SELECT {', '.join(COLUMNS)} FROM table_state ORDER BY table_id")  # type: ignore[arg-type]
+            cursor.execute(f"SELECT {', '.join(COLUMNS)} FROM table_state ORDER BY table_id")
             rows = cursor.fetchall()
         return [_as_dict([row[name] for name in COLUMNS]) for row in rows]
 
@@ -189,7 +187,7 @@ TableStateView = SQLiteTableStateView | PostgresTableStateView
 
 def open_table_state_view(store: FactStore) -> TableStateView:
     """Return the table-state view in the store's own database, creating its table if need be."""
-    return open_view(store, SQLiteTableStateView, PostgresTableStateView)  # type: ignore[no-any-return]
+    return open_view(store, SQLiteTableStateView, PostgresTableStateView)
 
 
 class TableStateProjection(FactProjection):
@@ -240,7 +238,7 @@ class TableStateProjection(FactProjection):
         elif kind == "round_completed":
             view = view_round(self.open_rounds.pop(key))
             state.rounds_played += 1  # a voided round counts, as the verifier counts it
-            rotation_checks.after_round(view, state.context)
+            after_round(view, state.context)
         return []
 
     @staticmethod

@@ -79,7 +79,7 @@ WinRatesView = SQLiteWinRatesView | PostgresWinRatesView
 
 def open_win_rates_view(store: FactStore) -> WinRatesView:
     """Return the win-rate view in the store's own database, creating it if need be."""
-    return open_view(store, SQLiteWinRatesView, PostgresWinRatesView)  # type: ignore[no-any-return]
+    return open_view(store, SQLiteWinRatesView, PostgresWinRatesView)
 
 
 class WinRatesProjection(FactProjection):

@@ -32,11 +32,11 @@ from __future__ import annotations
 from audit.accounting.ledger import HoldBand, ReplayedWin
 from audit.events.baccarat21.wagers import B21WagerPlaced, B21WagerRemoved, B21WagerSettled
 from audit.events.envelope import Event
+from audit.games.baccarat21.options import rule_set_for
 from audit.games.baccarat21.probabilities import HouseMoments, lookup_moments
 from audit.games.baccarat21.rulesets import PA_681A, RuleSet
 from audit.games.baccarat21.settlement import Bet
 from audit.games.money import Cents, to_cents
-from audit.verification.baccarat21.context import rule_set_for
 
 
 class Baccarat21Money:

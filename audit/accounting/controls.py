@@ -22,27 +22,28 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+from audit.findings.finding import FindingKind, Money, Severity
 from audit.games.money import Cents, to_cents
-from audit.verification.findings import FindingKind, Money, Severity
 
 _W, _I = Severity.WARNING, Severity.INFO
 _S, _E, _N = Money.AT_STAKE, Money.EXPOSURE, Money.NONE
 
+# A day's books, not a round: no replay step shows them (``step`` None).
 _KINDS = (
     # Severity of the money kinds follows the thresholds; these are the floors shown.
-    ("ACC-OPENER-MISMATCH", _W, "opener does not agree with the prior closer", "opener", _S),
-    ("ACC-COUNT-DISAGREE", _W, "first and blind second count of a drop box disagree", "count", _S),
-    ("ACC-DROP-BUYINS", _W, "counted drop differs from the buy-ins recorded at the table", "drop", _S),
-    ("ACC-WIN-VARIANCE", _W, "win by accounting differs from the win replayed", "win", _S),
-    ("ACC-SLIP-REUSED", _W, "a slip number used twice in its series", "serials", _N),
-    ("ACC-SLIP-SEQUENCE", _W, "a slip number lower than one the table already used", "serials", _N),
-    ("ACC-SLIP-GAP", _W, "a slip number missing from its series for the gaming day", "serials", _N),
+    FindingKind("ACC-OPENER-MISMATCH", _W, "opener does not agree with the prior closer", "opener", _S, injectable=True),
+    FindingKind("ACC-COUNT-DISAGREE", _W, "first and blind second count of a drop box disagree", "count", _S, injectable=True),
+    FindingKind("ACC-DROP-BUYINS", _W, "counted drop differs from the buy-ins recorded at the table", "drop", _S, injectable=True),
+    FindingKind("ACC-WIN-VARIANCE", _W, "win by accounting differs from the win replayed", "win", _S, injectable=True),
+    FindingKind("ACC-SLIP-REUSED", _W, "a slip number used twice in its series", "serials", _N, injectable=False),
+    FindingKind("ACC-SLIP-SEQUENCE", _W, "a slip number lower than one the table already used", "serials", _N, injectable=False),
+    FindingKind("ACC-SLIP-GAP", _W, "a slip number missing from its series for the gaming day", "serials", _N, injectable=True),
     # A statistical prompt: no money went wrong, so none is at stake (#22.2).
-    ("ACC-HOLD-BAND", _I, "replayed hold outside the band the game's variance allows", "hold", _N),
+    FindingKind("ACC-HOLD-BAND", _I, "replayed hold outside the band the game's variance allows", "hold", _N, injectable=False),
     # Money recorded late is not money moved wrongly: the amount recorded is its exposure.
-    ("ACC-LATE-RECORD", _W, "money recorded for a gaming day already closed and reconciled", "late", _E),
+    FindingKind("ACC-LATE-RECORD", _W, "money recorded for a gaming day already closed and reconciled", "late", _E, injectable=False),
 )  # fmt: skip
-ACCOUNTING_KINDS: dict[str, FindingKind] = {row[0]: FindingKind(*row) for row in _KINDS}
+ACCOUNTING_KINDS: dict[str, FindingKind] = {kind.code: kind for kind in _KINDS}
 STATISTICAL_CODES = frozenset({"ACC-HOLD-BAND"})
 """Flags for review by chance alone now and then: never scored as irregularities."""
 

@@ -25,8 +25,8 @@ from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from audit.games.confidence import DEFAULT_CONFIDENCE, z_for
 from audit.games.money import Cents
-from audit.verification.statistics import DEFAULT_CONFIDENCE, z_for
 
 INSTRUMENTS = ("cash", "marker", "coupon")
 

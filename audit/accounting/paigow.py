@@ -12,6 +12,10 @@ Who banks the round decides where a wager's money goes (PA 621a.8-9, NJ 19:47-10
 - **California**: the player-dealer covers every wager; the house takes only its
   collection fees, which the house dealer drops (CA collection schedules).
 
+Who banks is the rule set's reading (``RuleSet.banking_mode``), the one verification's
+checks and replay use: a bank recorded at a position no player sits at is no player
+bank, and its round settles as the dealer's (docs/readings.md).
+
 Pair Fortunes is always against the house (PA 621a.8(j), 2019).
 
 Vigorish owed is the engine's 5% of what was paid, with the table's rounding, so an
@@ -25,11 +29,12 @@ from audit.events.envelope import Event
 from audit.events.paigow.settlement import WagerSettled
 from audit.events.paigow.wagers import WagerKind, WagerPlaced, WagerWithdrawn
 from audit.games.money import Cents, to_cents
+from audit.games.paigow.layout import Position
+from audit.games.paigow.options import rule_set_for
 from audit.games.paigow.probabilities import ExpectedRates, lookup
 from audit.games.paigow.rulesets import RuleSet
 from audit.games.paigow.settlement import BankingMode
 from audit.games.paigow.vigorish import VIGORISH_PERCENT, VigRounding, vigorish
-from audit.verification.paigow.context import rule_set_for
 
 _PLAYER_KEEPS = (100 - VIGORISH_PERCENT) / 100
 """A winning unit costs the house 0.95 after vigorish: for the band's mean and variance only."""
@@ -53,7 +58,8 @@ class PaiGowMoney:
 
     def __init__(self) -> None:
         self.ruleset: RuleSet = rule_set_for("pa-2019", {})
-        self._modes: dict[str, BankingMode] = {}
+        self._banks: dict[str, tuple[Position | None, bool]] = {}
+        """Each open round's bank: where it was accepted, and whether it co-banks."""
         self._stakes: dict[tuple[str, int], Cents] = {}
         """Each open round's Pai Gow wager at each position: the band's stake, pushes too."""
 
@@ -67,15 +73,10 @@ class PaiGowMoney:
         """Return the table's vigorish rounding (to the cent where none is set)."""
         return self.ruleset.vig_rounding or VigRounding.CENT
 
-    @property
-    def player_dealer(self) -> bool:
-        """Return whether a California player-dealer banks every round."""
-        return self.ruleset.collection_schedule is not None
-
     def _mode(self, round_id: str | None) -> BankingMode:
-        if self.player_dealer:
-            return BankingMode.CALIFORNIA
-        return self._modes.get(round_id or "", BankingMode.DEALER)
+        """Return who banks the round, as verification reads it (``RuleSet.banking_mode``)."""
+        bank_at, co_bank = self._banks.get(round_id or "", (None, False))
+        return self.ruleset.banking_mode(bank_at, co_bank=co_bank)
 
     def observe(self, event: Event, replay: ReplayedWin, band: HoldBand) -> bool:
         """Add what ``event`` moved to the house to ``replay``; return whether a round ended."""
@@ -83,9 +84,11 @@ class PaiGowMoney:
         if kind == "table_opened":
             self.ruleset = rule_set_for(event.rule_set, dict(event.options))  # type: ignore[attr-defined]
         elif kind == "bank_accepted":
-            self._modes[event.round_id or ""] = BankingMode.PLAYER_BANK
+            co_bank = self._banks.get(event.round_id or "", (None, False))[1]
+            self._banks[event.round_id or ""] = (event.position, co_bank)  # type: ignore[attr-defined]
         elif kind == "co_bank_requested":
-            self._modes[event.round_id or ""] = BankingMode.CO_BANK
+            bank_at = self._banks.get(event.round_id or "", (None, False))[0]
+            self._banks[event.round_id or ""] = (bank_at, True)
         elif isinstance(event, WagerPlaced | WagerWithdrawn) and event.kind is WagerKind.PAI_GOW:
             sign = 1 if isinstance(event, WagerPlaced) else -1
             key = (event.round_id or "", event.position)
@@ -109,7 +112,7 @@ class PaiGowMoney:
         elif kind == "collection_fee_taken":
             replay.collection_fees += to_cents(event.amount)  # type: ignore[attr-defined]
         elif kind in ("round_completed", "round_voided"):
-            self._modes.pop(event.round_id or "", None)
+            self._banks.pop(event.round_id or "", None)
             for key in [k for k in self._stakes if k[0] == event.round_id]:
                 del self._stakes[key]
             return kind == "round_completed"

@@ -76,8 +76,8 @@ from audit.events.accounting import (
 )
 from audit.events.envelope import Event
 from audit.events.table import TableOpened
+from audit.findings.finding import Finding, Severity
 from audit.games.money import Cents, to_cents, to_dollars
-from audit.verification.findings import Finding, Severity
 
 NO_OPENER = "no-opener"
 RETIRE_AFTER_DAYS = 7
@@ -162,10 +162,10 @@ class Reconciler:
 
     def _feed(self, event: Event) -> list[Finding]:
         if isinstance(event, TableOpened):
-            table = self._table(event.table_id, event.game)
-            table.gaming_day = event.gaming_day.isoformat()
-            table.thresholds = Thresholds.from_options(dict(event.options))
-            table.money.observe(event, ReplayedWin(), HoldBand())
+            opened = self._table(event.table_id, event.game)
+            opened.gaming_day = event.gaming_day.isoformat()
+            opened.thresholds = Thresholds.from_options(dict(event.options))
+            opened.money.observe(event, ReplayedWin(), HoldBand())
             self._retire_before(event.gaming_day)
             return []
         handler = _HANDLERS.get(event.type_name())

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from itertools import pairwise
 
 from audit.accounting.controls import ACCOUNTING_KINDS, cite
-from audit.verification.findings import Finding, Severity
+from audit.findings.finding import Finding, Severity
 
 CAGE = "CAGE"
 """The table id of a finding about a casino-wide slip series rather than one table."""

@@ -305,8 +305,8 @@ def parse_arriving(raw: bytes | str) -> Event:
             event_type=event.type_name(),
             event_id=str(event.event_id),
         )
-    escaped = _NUL_ESCAPE.encode() if isinstance(raw, bytes) else _NUL_ESCAPE
-    if escaped in raw and _has_nul(json.loads(raw)):  # rare: look closely only then
+    escaped = _NUL_ESCAPE.encode() in raw if isinstance(raw, bytes) else _NUL_ESCAPE in raw
+    if escaped and _has_nul(json.loads(raw)):  # rare: look closely only then
         raise InvalidEventError(
             f"{event.type_name()} event {str(event.event_id)!r}: text holds a NUL character",
             event_type=event.type_name(),
@@ -330,12 +330,12 @@ def event_json(event: Event) -> str:
     """Return the event as compact JSON, fields in declaration order."""
     # Each event class's own serializer (pydantic builds one per dataclass): not the union's,
     # which would first have to find the member the event is.
-    return type(event).__pydantic_serializer__.to_json(event).decode()  # type: ignore[attr-defined,no-any-return]
+    return type(event).__pydantic_serializer__.to_json(event).decode()  # type: ignore[attr-defined]
 
 
 def event_dict(event: Event) -> dict[str, Any]:
     """Return the event as a JSON-ready dict (the form stored and hashed)."""
-    return type(event).__pydantic_serializer__.to_python(event, mode="json")  # type: ignore[attr-defined,no-any-return]
+    return type(event).__pydantic_serializer__.to_python(event, mode="json")  # type: ignore[attr-defined]
 
 
 def json_schema() -> dict[str, Any]:

@@ -38,11 +38,11 @@ from audit.events.accounting import (
 from audit.events.envelope import Event
 from audit.games.money import Cents, to_dollars
 from audit.simulation.cage import CHIPS, Cage, DropBox, divmod_bills, pieces
-from audit.simulation.irregular_common import Label
+from audit.simulation.labels import Label
 
 if TYPE_CHECKING:
-    from audit.simulation.players import Seating
-    from audit.simulation.table import Recorder
+    from audit.simulation.paigow.players import Seating
+    from audit.simulation.recorder import Recorder
 
 
 class BookedTable(Protocol):

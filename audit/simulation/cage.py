@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from audit.accounting.slips import CAGE
+from audit.events.accounting import DenominationCount, Pieces
 from audit.games.money import Cents, to_dollars
-from audit.simulation.irregular_common import Label
+from audit.simulation.labels import Label
 
 CHIPS: tuple[Cents, ...] = (500_00, 100_00, 25_00, 5_00, 1_00, 25, 1)
 """Chip denominations in the tray, down to the cent (exact vigorish is paid in coin)."""
@@ -99,11 +100,15 @@ class DropBox:
     coupons: Cents = 0
     chips: Cents = 0
 
-    def cash_pieces(self, missing: Counter[Cents] | None = None) -> list[dict[str, Any]]:
+    def cash_pieces(self, missing: Counter[Cents] | None = None) -> Pieces:
         """Return the bills by denomination, less the ``missing`` ones."""
         bills = Counter(self.bills)
         bills.subtract(missing or Counter())
-        return [{"denomination": to_dollars(d), "count": n} for d, n in sorted(bills.items()) if n]
+        return tuple(
+            DenominationCount(denomination=to_dollars(d), count=n)
+            for d, n in sorted(bills.items())
+            if n
+        )
 
     def take(self, rng: random.Random, most: int) -> Counter[Cents]:
         """Return up to ``most`` bills of $50 or $100 to go missing (none if the box has none):

@@ -17,7 +17,7 @@ from audit.events.accounting import DropCounted
 from audit.events.envelope import Event
 from audit.games.money import to_dollars
 from audit.simulation.accounting import BookedTable, TableBooks
-from audit.simulation.irregular_common import Label
+from audit.simulation.labels import Label
 
 COUNT_ROOM = "COUNT-ROOM"
 """The count room's station id: its facts' ``table_id`` (audit/events/accounting.py)."""
@@ -52,6 +52,7 @@ def count_room(
                     shift=shift.name, count=count, cash=box.cash_pieces(short + missed),
                     coupons=to_dollars(box.coupons), markers=to_dollars(box.markers),
                     chips=to_dollars(box.chips), counted_by=f"count-team-1-{count}",
+                    schema_version=DropCounted.SCHEMA_VERSION,
                 ))  # fmt: skip
             if labels is not None and mishap == "short_drop":
                 labels.append(Label(book.table.table_id, None, mishap,

@@ -4,15 +4,14 @@ truth about each as a :class:`Label`.
 Each round, with probability ``rate``, one irregularity is chosen uniformly from
 those that fit the round (a bank's flows only where a player banks, California's
 coverage only at a California table, Pair Fortunes only where one was wagered)
-and played into it the way a careless or dishonest dealer would: a step of the
-round replaced, or what the round recorded edited. Its label names every finding
-code verification must make of it; the rest of the round stays rule-correct, so
-it must make no other.
+and played into it the way a careless or dishonest dealer would: a hook of the
+round's dealer overridden, a step replaced, or what the round recorded edited. Its
+label names every finding code verification must make of it; the rest of the round
+stays rule-correct, so it must make no other.
 
-The plans live in :mod:`audit.simulation.irregular_play` (the count, the deal,
-wagers, tiles, setting, the bank, equipment, the record) and
-:mod:`audit.simulation.irregular_money` (outcomes, payouts, vigorish, bank flows,
-California, Pair Fortunes); what they share, in :mod:`audit.simulation.irregular_common`.
+The Pai Gow plans live in :mod:`audit.simulation.paigow.careless` (the count, the deal,
+wagers, tiles, setting, the bank, equipment, the record; outcomes, payouts, vigorish,
+bank flows, California, Pair Fortunes); what they share, in its ``plan`` module.
 
 Pure: no I/O. With ``rate`` 0 the shift is exactly :func:`simulate_shift`'s for the
 same generator, and every rate gives the same shift for the same seed.
@@ -43,23 +42,21 @@ from audit.simulation.accounting import Mishaps, keep_books, observed
 from audit.simulation.baccarat21.careless import KINDS as B21_KINDS
 from audit.simulation.baccarat21.careless import B21CarelessDealer, B21Plan
 from audit.simulation.count_room import closing_time, count_room
-from audit.simulation.irregular_common import (
+from audit.simulation.labels import InvalidLabelError, Label
+from audit.simulation.paigow.careless.kinds import KINDS
+from audit.simulation.paigow.careless.plan import (
     Expect,
-    InvalidLabelError,
-    Label,
     Plan,
     Preview,
     TableNotes,
     fork_table,
     make_label,
 )
-from audit.simulation.irregular_money import MONEY_KINDS
-from audit.simulation.irregular_play import PLAY_KINDS
-from audit.simulation.loaded_dice import DICE_CODE
-from audit.simulation.paigow_round import play_round
-from audit.simulation.round_state import RoundState
+from audit.simulation.paigow.loaded_dice import DICE_CODE
+from audit.simulation.paigow.round import play_round
+from audit.simulation.paigow.state import RoundState
+from audit.simulation.paigow.table import SimTable, between_rounds, close_table, open_table
 from audit.simulation.shift import ShiftConfig, set_up_floor, simulate_shift
-from audit.simulation.table import SimTable, between_rounds, close_table, open_table
 
 __all__ = [
     "B21_KINDS",
@@ -74,9 +71,6 @@ __all__ = [
     "kind_named",
     "loaded_dice_labels",
 ]
-
-KINDS: tuple[type[Plan], ...] = (*PLAY_KINDS, *MONEY_KINDS)
-"""Every irregularity the careless dealer can inject."""
 
 _BY_NAME: dict[str, type[Plan]] = {kind.name: kind for kind in KINDS}
 
@@ -142,7 +136,7 @@ class CarelessDealer:
             if not fitting:
                 return None
             plan = self.rng.choice(fitting)(preview, self.rng)
-            played = play_round(table, plan.steps())
+            played = play_round(table, plan.steps(), dealer=plan)
         finally:
             table.freq = clean
         plan.finish(played)
@@ -221,7 +215,7 @@ def loaded_dice_labels(config: ShiftConfig, rng: random.Random) -> list[Label]:
     return [
         Label(table.table_id, None, "loaded_dice", (DICE_CODE,), None)
         for table in set_up_floor(config, rng)
-        if table.loaded_dice is not None
+        if table.game == "paigow" and table.loaded_dice is not None  # only Pai Gow has dice
     ]
 
 

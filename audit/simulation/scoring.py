@@ -11,7 +11,7 @@ Findings about the stream itself (a sequence gap, a reused event id) carry no
 round; :func:`verify_for_scoring` places each in the round its ingest
 observation was about.
 
->>> from audit.verification.findings import Finding, Severity
+>>> from audit.findings.finding import Finding, Severity
 >>> def finding(code, round_id, position=None):
 ...     return Finding(code, Severity.WARNING, "r", "t", "PG-01", round_id, position, None, "", "")
 >>> labels = [Label("PG-01", "R1", "wrong_payout", ("PG-SETTLE-PAYOUT",), 3)]
@@ -32,10 +32,10 @@ from typing import Any
 from audit.accounting.controls import STATISTICAL_CODES
 from audit.events.envelope import Event
 from audit.events.ingest import EventIdReused, SequenceGapObserved
-from audit.simulation.irregular_common import Label
+from audit.findings.finding import Finding
+from audit.floor.verify import verify_floor
+from audit.simulation.labels import Label
 from audit.verification.equipment import SCREEN_KINDS
-from audit.verification.findings import Finding
-from audit.verification.floor import verify_floor
 from audit.verification.stream import as_stored
 
 __all__ = ["CodeScore", "ScoreReport", "score", "verify_for_scoring"]

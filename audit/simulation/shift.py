@@ -30,10 +30,11 @@ from audit.games.paigow.vigorish import VigRounding
 from audit.simulation.accounting import keep_books, observed
 from audit.simulation.count_room import closing_time, count_room
 from audit.simulation.frequencies import Frequencies
-from audit.simulation.loaded_dice import LoadedDice
-from audit.simulation.paigow_round import ROUND_STEPS, Step, play_round
-from audit.simulation.players import DOLLAR, TableLimits
-from audit.simulation.table import Recorder, SimTable, between_rounds, close_table, open_table
+from audit.simulation.paigow.loaded_dice import LoadedDice
+from audit.simulation.paigow.players import DOLLAR, TableLimits
+from audit.simulation.paigow.round import ROUND_STEPS, Step, play_round
+from audit.simulation.paigow.table import SimTable, between_rounds, close_table, open_table
+from audit.simulation.recorder import Recorder
 
 GAMES = ("paigow", "baccarat21")
 """The games a simulated floor can hold."""
@@ -69,7 +70,7 @@ class ShiftConfig:
     games: tuple[tuple[str, float], ...] = (("paigow", 1.0),)
     """Games and their shares of the tables; Pai Gow tables take ``rule_set_mix``."""
     loaded_dice_tables: int = 0
-    """Pai Gow tables whose shaker is loaded (audit/simulation/loaded_dice.py)."""
+    """Pai Gow tables whose shaker is loaded (audit/simulation/paigow/loaded_dice.py)."""
     loaded_dice: LoadedDice = field(default_factory=LoadedDice)
     """How those tables' dice are loaded."""
 
@@ -198,7 +199,7 @@ def floor_events(
     if table.game == "paigow":
         return table_events(table, rounds, steps)
     _, events = other_games()[table.game]
-    return events(table, rounds)  # type: ignore[no-any-return]
+    return events(table, rounds)
 
 
 def table_events(
@@ -220,7 +221,7 @@ def simulate_shift(
 ) -> Iterator[Event]:
     """Yield every event of a simulated shift, all tables interleaved in time order.
 
-    ``steps`` plays each round (see :data:`~audit.simulation.paigow_round.ROUND_STEPS`);
+    ``steps`` plays each round (see :data:`~audit.simulation.paigow.round.ROUND_STEPS`);
     a layer that perturbs rounds passes its own.
     """
     tables = set_up_floor(config, rng)

@@ -15,7 +15,7 @@ from typing import Any
 from eventsourcing.domain import Aggregate
 from eventsourcing.utils import register_topic
 
-from audit.store.chain import CHAIN_VERSION, LINK_FACT_ONLY
+from audit.facts.chain import CHAIN_VERSION, LINK_FACT_ONLY
 
 NAMESPACE = uuid.UUID("7d1c0b9e-5a41-4f0e-b7a8-2c6d9e3f1a55")
 
@@ -35,7 +35,7 @@ class FactRecorded(Aggregate.Event):
 
     ``fact_json`` is the validated event's JSON text, kept exactly: the chain's
     digest is taken over these bytes, so no re-encoding can blur the evidence.
-    ``chain_version`` names the link format (``audit/store/chain.py``); facts
+    ``chain_version`` names the link format (``audit/facts/chain.py``); facts
     stored before it existed read as 1, the format they were chained in.
     """
 
@@ -51,7 +51,8 @@ class FactRecorded(Aggregate.Event):
     @property
     def fact(self) -> dict[str, Any]:
         """Return the fact as a dict."""
-        return json.loads(self.fact_json)  # type: ignore[no-any-return]
+        fact: dict[str, Any] = json.loads(self.fact_json)
+        return fact
 
     def apply(self, aggregate: Any) -> None:
         aggregate.fact_jsons.append(self.fact_json)
@@ -96,15 +97,7 @@ class Table(Aggregate):
         chain_version: int = CHAIN_VERSION,
     ) -> None:
         """Record one observed fact, given as its type and its JSON text."""
-        self.trigger_event(
-            FactRecorded,
-            fact_type=fact_type,
-            fact_json=fact_json,
-            source=source,
-            chain_prev=chain_prev,
-            chain_hash=chain_hash,
-            chain_version=chain_version,
-        )
+        _record(self, fact_type, fact_json, source, chain_prev, chain_hash, chain_version)
 
 
 class Round(Aggregate):
@@ -128,4 +121,36 @@ class Round(Aggregate):
         return round_aggregate_id(table_id, round_id)
 
     facts = Table.facts
-    record = Table.record
+
+    def record(
+        self,
+        fact_type: str,
+        fact_json: str,
+        source: str,
+        chain_prev: str,
+        chain_hash: str,
+        chain_version: int = CHAIN_VERSION,
+    ) -> None:
+        """Record one observed fact, given as its type and its JSON text."""
+        _record(self, fact_type, fact_json, source, chain_prev, chain_hash, chain_version)
+
+
+def _record(
+    aggregate: Aggregate,
+    fact_type: str,
+    fact_json: str,
+    source: str,
+    chain_prev: str,
+    chain_hash: str,
+    chain_version: int,
+) -> None:
+    """Trigger the :class:`FactRecorded` both aggregates record a fact with."""
+    aggregate.trigger_event(
+        FactRecorded,
+        fact_type=fact_type,
+        fact_json=fact_json,
+        source=source,
+        chain_prev=chain_prev,
+        chain_hash=chain_hash,
+        chain_version=chain_version,
+    )

@@ -196,7 +196,7 @@ class StoredFact:
     @property
     def fact(self) -> dict[str, Any]:
         """Return the fact as a dict."""
-        return json.loads(self.fact_json)  # type: ignore[no-any-return]
+        return json.loads(self.fact_json)
 
 
 class FactStore(Application[UUID]):
@@ -286,7 +286,7 @@ class FactStore(Application[UUID]):
             text = recorder.insert_events_statement.as_string(conn)
         if text.count("%s") != 1 or "unnest(%s::" not in text:
             raise RuntimeError(f"eventsourcing's insert statement changed shape: {text!r}")
-        recorder.insert_events_statement = SQL(text.replace("unnest(%s::", "unnest(%b::"))  # type: ignore[arg-type]
+        recorder.insert_events_statement = SQL(text.replace("unnest(%s::", "unnest(%b::"))
 
     def position(self, source: str) -> int | None:
         """Return the last position recorded for a source (e.g. ``table-events[3]``), if any."""
@@ -405,11 +405,11 @@ class FactStore(Application[UUID]):
 
     def round(self, table_id: str, round_id: str) -> Round:
         """Return a round's aggregate (raises ``AggregateNotFoundError`` if never recorded)."""
-        return self.repository.get(round_aggregate_id(table_id, round_id))  # type: ignore[no-any-return]
+        return self.repository.get(round_aggregate_id(table_id, round_id))
 
     def table_day(self, table_id: str, gaming_day: str) -> Table:
         """Return a table's aggregate for a gaming day."""
-        return self.repository.get(table_day_id(table_id, gaming_day))  # type: ignore[no-any-return]
+        return self.repository.get(table_day_id(table_id, gaming_day))
 
     def last_notification_id(self) -> int:
         """Return the id of the last stored event (0 if none)."""

@@ -4,7 +4,7 @@ Every case fact (opened from a finding, a note, a round linked, closed with a
 disposition) is one ``CaseRecorded`` event of the single ``Casebook`` aggregate, so the
 casebook is one stream: its versions number every case fact without a hole, two
 writers at once collide on a version and one retries, and each fact is chained to the
-one before it over every stored field (:func:`~audit.store.chain.case_link`), as a
+one before it over every stored field (:func:`~audit.facts.chain.case_link`), as a
 table's facts are. The stored-events table refuses UPDATE and DELETE, and
 ``tablewatch verify-chain`` recomputes the casebook's chain with the tables'.
 
@@ -21,8 +21,8 @@ from typing import Any
 from eventsourcing.domain import Aggregate
 from eventsourcing.utils import register_topic
 
+from audit.facts.chain import GENESIS, case_link, digest
 from audit.store.aggregates import NAMESPACE
-from audit.store.chain import GENESIS, case_link, digest
 
 CASEBOOK = "cases"
 """The one casebook's name."""

@@ -19,8 +19,8 @@ from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
 
+from audit.facts.chain import CHAIN_VERSION
 from audit.store.aggregates import FactRecorded
-from audit.store.chain import CHAIN_VERSION
 
 FACT_RECORDED_TOPIC = FactRecorded.TOPIC
 

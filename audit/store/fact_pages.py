@@ -119,7 +119,7 @@ class FactPages:
         # too, and parse_event's size check could not have refused it.
         if len(state) <= MAX_EVENT_BYTES:
             try:
-                return _FactState.model_validate_json(state).fact_json  # type: ignore[no-any-return]
+                return _FactState.model_validate_json(state).fact_json
             except ValidationError:
                 pass  # upcast, or refuse, as the current path does
         return read_fact(notification_id, json.loads(state)["fact_json"])

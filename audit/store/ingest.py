@@ -59,9 +59,7 @@ from eventsourcing.utils import register_topic
 from audit.events.catalogue import parse_event
 from audit.events.envelope import Event
 from audit.events.table import TableOpened
-from audit.store.aggregates import NAMESPACE, Round, Table, round_aggregate_id, table_day_id
-from audit.store.application import FactStore
-from audit.store.chain import (
+from audit.facts.chain import (
     CHAIN_VERSION,
     GENESIS,
     LINK_RECEIVED,
@@ -69,10 +67,12 @@ from audit.store.chain import (
     fact_link,
     rejection_link,
 )
+from audit.facts.received import Received
+from audit.facts.sequencing import IN_ORDER, fact_json, judge_known, observe
+from audit.store.aggregates import NAMESPACE, Round, Table, round_aggregate_id, table_day_id
+from audit.store.application import FactStore
 from audit.store.encoding import fact_recorded, timestamp_now
 from audit.store.ingest_state import StateChange, TableHead, migrate
-from audit.store.received import Received
-from audit.store.sequencing import IN_ORDER, fact_json, judge_known, observe
 
 _MAX_CACHED_VERSIONS = 20_000
 _RAW_KEPT_BYTES = 4_096
@@ -84,7 +84,7 @@ class Rejections(Aggregate):
     """Messages from one source that were not valid events, kept whatever the DLQ keeps.
 
     Each rejection is chained to the source's previous one over every stored field
-    (``audit/store/chain.py``), as facts are per table; rejections stored before the
+    (``audit/facts/chain.py``), as facts are per table; rejections stored before the
     chain have no link and leave the chain where it was.
     """
 

@@ -35,9 +35,9 @@ from psycopg.rows import tuple_row
 
 from audit.events.ingest import INGEST, EventIdReused
 from audit.events.table import TableOpened
-from audit.store import received
-from audit.store.chain import GENESIS, digest
-from audit.store.received import Received
+from audit.facts import received
+from audit.facts.chain import GENESIS, digest
+from audit.facts.received import Received
 
 if TYPE_CHECKING:
     from audit.store.application import StoredFact
@@ -67,7 +67,7 @@ class StateChange:
     """(event_id, table_id, digest) of each arriving event stored for the first time."""
     heads: list[TableHead] = field(default_factory=list)
     received: list[Received] = field(default_factory=list)
-    """The bytes each new fact arrived as (``audit/store/received.py``)."""
+    """The bytes each new fact arrived as (``audit/facts/received.py``)."""
 
 
 @dataclass

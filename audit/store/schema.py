@@ -79,7 +79,7 @@ def grant_statements(
     reader: str | None,
     views: tuple[list[str], list[str]],
     view_positions: list[str],
-) -> list[sql.Composable]:
+) -> list[sql.Composed]:
     """Return the GRANTs (and row policies) that give the two roles what each needs, no more.
 
     The writer (the ingest) appends stored events, moves source positions and the
@@ -93,7 +93,7 @@ def grant_statements(
     rebuilt from the facts) up to date: it writes their tables, and its rows of the
     shared tracking table only, by row-level security on ``view_positions``.
     """
-    statements: list[sql.Composable] = []
+    statements: list[sql.Composed] = []
     table = sql.Identifier
     views_tables, view_sequences = views
     if writer is not None:
@@ -138,11 +138,11 @@ def grant_statements(
 
 def _tracking_policies(
     writer: str | None, reader: str | None, view_positions: list[str]
-) -> list[sql.Composable]:
+) -> list[sql.Composed]:
     tracking = sql.Identifier(_TRACKING)
     listed = sql.SQL(", ").join(map(sql.Literal, view_positions))
     names = sql.SQL("ARRAY[{}]::text[]").format(listed)
-    statements: list[sql.Composable] = [
+    statements: list[sql.Composed] = [
         sql.SQL("ALTER TABLE {} ENABLE ROW LEVEL SECURITY").format(tracking)
     ]
     policies: list[tuple[str, str | None, str, str]] = [
@@ -180,7 +180,7 @@ def view_objects(url: str) -> tuple[list[str], list[str]]:
     return tables, sequences
 
 
-def apply_grants(url: str, statements: list[sql.Composable]) -> None:
+def apply_grants(url: str, statements: list[sql.Composed]) -> None:
     """Run the grants in one transaction."""
     with psycopg.connect(url, connect_timeout=5) as conn, conn.transaction():
         for statement in statements:

@@ -4,10 +4,10 @@ What each check catches:
 
 - every fact's link is recomputed from its stored fields and its table's
   previous link, every rejection's from its source's (an altered record, one
-  removed or inserted out of place, breaks it; see ``audit/store/chain.py`` for
+  removed or inserted out of place, breaks it; see ``audit/facts/chain.py`` for
   what each link format covers);
 - a fact linked with its received bytes' digest (format 3) is recomputed from the
-  bytes stored beside it (``audit/store/received.py``): bytes altered, deleted or
+  bytes stored beside it (``audit/facts/received.py``): bytes altered, deleted or
   given another event id are reported, and so are bytes beside a fact chained
   without any (a forged row);
 - each aggregate's versions run without a hole (a deleted event leaves one);
@@ -36,11 +36,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
-from audit.store import received
-from audit.store.aggregates import FactRecorded
-from audit.store.application import FactStore
-from audit.store.casebook import Casebook
-from audit.store.chain import (
+from audit.facts import received
+from audit.facts.chain import (
     GENESIS,
     LINK_ALL_FIELDS,
     LINK_FACT_ONLY,
@@ -51,9 +48,12 @@ from audit.store.chain import (
     link,
     rejection_link,
 )
-from audit.store.heads import ChainHead, FiledHeads
+from audit.facts.heads import ChainHead, FiledHeads
+from audit.facts.received import ReceivedFact
+from audit.store.aggregates import FactRecorded
+from audit.store.application import FactStore
+from audit.store.casebook import Casebook
 from audit.store.ingest import Rejections
-from audit.store.received import ReceivedFact
 
 
 @dataclass
@@ -85,7 +85,7 @@ class ChainReport:
         return not self.problems
 
     def filed_heads(self, exported_at: str) -> FiledHeads:
-        """Return the heads found, to file (``audit/store/heads.py``)."""
+        """Return the heads found, to file (``audit/facts/heads.py``)."""
         return FiledHeads(
             exported_at=exported_at,
             last_notification_id=self.last_notification_id,
@@ -101,7 +101,8 @@ class _Walk:
     """What the walk keeps beside the report: per aggregate, per chain, per filed head."""
 
     filed: FiledHeads | None
-    versions: dict[UUID, int] = field(default_factory=dict)
+    versions: dict[UUID | str, int] = field(default_factory=dict)
+    """Each aggregate's last version, by its id as the notifications carry it."""
     full_links: set[str] = field(default_factory=set)
     """Tables whose chain has reached the all-fields link format."""
     rejection_sources: dict[UUID, str] = field(default_factory=dict)

@@ -25,6 +25,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 MIN_EXPECTED = 5.0
 """Cochran's rule: pool until every cell expects at least this many."""
@@ -55,6 +56,21 @@ class GoodnessOfFit:
         return sum(self.observed)
 
 
+class _Cell(NamedTuple):
+    """A run of adjacent cells pooled into one: first and last label, counts, expectation."""
+
+    first: str
+    last: str
+    observed: int
+    expected: float
+
+    def pooled_with(self, right: _Cell) -> _Cell:
+        """Return this cell and the next one to its right as one."""
+        return _Cell(
+            self.first, right.last, self.observed + right.observed, self.expected + right.expected
+        )
+
+
 def goodness_of_fit(
     observed: Sequence[int],
     probabilities: Sequence[float | Fraction],
@@ -67,32 +83,31 @@ def goodness_of_fit(
     n = sum(observed)
     names = [str(i) for i in range(len(observed))] if labels is None else list(labels)
     cells = [
-        [names[i], names[i], observed[i], float(probabilities[i]) * n]
+        _Cell(names[i], names[i], observed[i], float(probabilities[i]) * n)
         for i in range(len(observed))
         if probabilities[i] > 0 or observed[i] > 0
     ]
     while len(cells) > 1:
-        i = min(range(len(cells)), key=lambda k: cells[k][3])
-        if cells[i][3] >= min_expected:
+        i = min(range(len(cells)), key=lambda k: cells[k].expected)
+        if cells[i].expected >= min_expected:
             break
         if i == 0:
             j = 1
         elif i == len(cells) - 1:
             j = i - 1
         else:
-            j = i - 1 if cells[i - 1][3] <= cells[i + 1][3] else i + 1
+            j = i - 1 if cells[i - 1].expected <= cells[i + 1].expected else i + 1
         low, high = sorted((i, j))
-        cells[low] = [cells[low][0], cells[high][1], cells[low][2] + cells[high][2],
-                      cells[low][3] + cells[high][3]]  # fmt: skip
+        cells[low] = cells[low].pooled_with(cells[high])
         del cells[high]
-    if len(cells) < 2 or any(c[3] < min_expected for c in cells):
+    if len(cells) < 2 or any(c.expected < min_expected for c in cells):
         return None
-    statistic = sum((c[2] - c[3]) ** 2 / c[3] for c in cells)
+    statistic = sum((c.observed - c.expected) ** 2 / c.expected for c in cells)
     df = len(cells) - 1
     return GoodnessOfFit(
-        labels=tuple(c[0] if c[0] == c[1] else f"{c[0]}-{c[1]}" for c in cells),
-        observed=tuple(int(c[2]) for c in cells),
-        expected=tuple(c[3] for c in cells),
+        labels=tuple(c.first if c.first == c.last else f"{c.first}-{c.last}" for c in cells),
+        observed=tuple(c.observed for c in cells),
+        expected=tuple(c.expected for c in cells),
         statistic=statistic,
         df=df,
         p_value=chi_squared_sf(statistic, df),

@@ -47,25 +47,25 @@ play: flat in the length of the history.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from fractions import Fraction
 
 from audit.events.envelope import Event
+from audit.findings.finding import Finding, FindingKind, Severity
 from audit.games.baccarat21.cards import parse_card
 from audit.games.baccarat21.hands import hand_total
+from audit.games.baccarat21.options import rule_set_for as b21_rule_set_for
 from audit.games.baccarat21.outcome import Winner, winner
 from audit.games.baccarat21.probabilities import lookup as b21_lookup
 from audit.games.baccarat21.rulesets import RuleSet as B21RuleSet
 from audit.games.baccarat21.settlement import Bet
 from audit.games.errors import RulesError
 from audit.games.paigow.layout import HAND_COUNT, TableLayout, starting_position
+from audit.games.paigow.options import rule_set_for
 from audit.games.paigow.rulesets import RuleSet
-from audit.verification.baccarat21.context import rule_set_for as b21_rule_set_for
 from audit.verification.chi_squared import DICE_TOTALS, FAIR_3D6, GoodnessOfFit, goodness_of_fit
-from audit.verification.findings import Finding, FindingKind, Severity
-from audit.verification.paigow.context import rule_set_for
 
 SCREEN_CONFIDENCE = 0.9999
 """A window alarms when its p-value is below 1 - this."""
@@ -74,14 +74,19 @@ SCREEN_KINDS: dict[str, FindingKind] = {
     kind.code: kind
     for kind in (
         FindingKind("STAT-DICE-TOTALS", Severity.WARNING,
-                    "dice totals do not follow three fair dice", "statistical-screen"),
+                    "dice totals do not follow three fair dice", "statistical-screen",
+                    injectable=True),
         FindingKind("STAT-START-POSITION", Severity.WARNING,
-                    "a dealer's starting positions do not follow fair dice", "statistical-screen"),
+                    "a dealer's starting positions do not follow fair dice", "statistical-screen",
+                    injectable=False),
         FindingKind("STAT-B21-SHOE", Severity.WARNING,
-                    "a shoe's results do not follow the game's chances", "statistical-screen"),
+                    "a shoe's results do not follow the game's chances", "statistical-screen",
+                    injectable=False),
     )
 }  # fmt: skip
-"""The screens' finding kinds: statistical alarms, each a prompt for review."""
+"""The screens' finding kinds: statistical alarms, each a prompt for review. A window of
+play, not a round: no replay step shows them. The simulator loads dice (STAT-DICE-TOTALS)
+but never skews a dealer's count alone or a shoe."""
 
 SCREEN_CODES = {
     "dice-set": "STAT-DICE-TOTALS",
@@ -101,6 +106,18 @@ _DICE_RULE = {
 into a random mixture (PA); dice meeting N.J.A.C. 19:46-1.15 (NJ)."""
 _SHOE_RULE = "PA 681a.5(a)"
 """The cards shuffled into a single stack: a shoe whose results stray is looked at."""
+
+
+def screen_rule(code: str, jurisdiction: str, citations: Mapping[str, str]) -> str:
+    """Return the rule a screen's windows rest on at a table of these rules (its finding adds
+    "(statistical screen)"): fair dice, fair dice counted to the start, a shuffled shoe."""
+    if code == "STAT-B21-SHOE":
+        return _SHOE_RULE
+    if code == "STAT-START-POSITION":
+        return citations["starting-position"]
+    return _DICE_RULE.get(jurisdiction, "")
+
+
 B21_RESULTS = ("player", "banker", "tie")
 
 
@@ -340,7 +357,9 @@ class EquipmentScreens:
             self._shoe_result(event, table, round_)
             return
         table_id, day, dealer = event.table_id, table.gaming_day or "", round_.dealer_id
-        rule = _DICE_RULE.get(table.ruleset.jurisdiction if table.ruleset else "PA", "")
+        rule = screen_rule(
+            "STAT-DICE-TOTALS", table.ruleset.jurisdiction if table.ruleset else "PA", {}
+        )
         for total, throw in round_.throws:
             cell = total - DICE_TOTALS[0]
             if table.dice is not None:
@@ -372,7 +391,7 @@ class EquipmentScreens:
             return  # a count the rules cannot apply: the round's own checks report it
         if not 0 <= round_.first < HAND_COUNT:
             return
-        rule = ruleset.cite("starting-position")
+        rule = screen_rule("STAT-START-POSITION", ruleset.jurisdiction, ruleset.citations)
         day = table.gaming_day or ""
         self._dealer_window("start-dealer", dealer, event.table_id, day, rule).add(
             round_.first, chances, event
@@ -394,7 +413,8 @@ class EquipmentScreens:
         cell = {Winner.PLAYER: 0, Winner.BANKER: 1, Winner.TIE: 2}[result]
         table_id = event.table_id
         window = self._window(("b21-shoe", table_id), table_id, None, table.gaming_day or "",
-                              _SHOE_RULE, f"{table_id} {table.shoe.item}", B21_RESULTS)  # fmt: skip
+                              screen_rule("STAT-B21-SHOE", "PA", {}),
+                              f"{table_id} {table.shoe.item}", B21_RESULTS)  # fmt: skip
         window.add(cell, chances, event)
 
     # --- windows --------------------------------------------------------------------------

@@ -9,17 +9,19 @@ from __future__ import annotations
 
 from audit.events.envelope import Event
 from audit.events.ingest import EventIdReused, SequenceGapObserved
-from audit.verification.findings import FindingKind, Severity
+from audit.findings.finding import FindingKind, Severity
 
 RECORD_KINDS: dict[str, FindingKind] = {
     kind.code: kind
     for kind in (
         FindingKind("DATA-SEQ-GAP", Severity.WARNING,
-                    "events missing or out of order in the table's sequence", "records"),
+                    "events missing or out of order in the table's sequence", "records",
+                    step="other", injectable=True),
         FindingKind("DATA-ID-REUSED", Severity.CRITICAL,
-                    "an event id reused with different content", "records"),
+                    "an event id reused with different content", "records",
+                    step="other", injectable=True),
         FindingKind("DATA-ROUND-INCOMPLETE", Severity.WARNING, "a round never completed",
-                    "records"),
+                    "records", step="other", injectable=True),
     )
 }  # fmt: skip
 

@@ -16,8 +16,8 @@ from datetime import datetime
 from decimal import Decimal
 
 from audit.events.envelope import Event
+from audit.findings.finding import Finding
 from audit.games.money import Cents, to_dollars
-from audit.verification.findings import Finding
 
 OK = "ok"
 MISMATCH = "MISMATCH"

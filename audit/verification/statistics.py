@@ -46,18 +46,25 @@ import random
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
-from statistics import NormalDist
 from typing import Literal
 
+from audit.events.baccarat21.wagers import B21WagerPlaced, B21WagerRemoved, B21WagerSettled
 from audit.events.envelope import Event
-from audit.events.paigow.wagers import WagerKind
+from audit.events.paigow.play import BankAccepted, HandSet
+from audit.events.paigow.settlement import WagerSettled
+from audit.events.paigow.wagers import WagerKind, WagerPlaced, WagerWithdrawn
+from audit.events.rounds import RoundCompleted, RoundStarted
+from audit.events.table import DealerChanged, TableOpened
+from audit.games.baccarat21.options import rule_set_for as b21_rule_set_for
 from audit.games.baccarat21.probabilities import lookup as b21_lookup
 from audit.games.baccarat21.probabilities import lookup_moments
 from audit.games.baccarat21.rulesets import PA_681A
 from audit.games.baccarat21.rulesets import RuleSet as B21RuleSet
 from audit.games.baccarat21.settlement import Bet
+from audit.games.confidence import DEFAULT_CONFIDENCE, wilson_interval, z_for
 from audit.games.errors import RulesError
 from audit.games.money import Cents, to_cents
+from audit.games.paigow.options import rule_set_for
 from audit.games.paigow.probabilities import (
     PRECOMPUTED_SEED,
     ExpectedRates,
@@ -68,10 +75,7 @@ from audit.games.paigow.rulesets import RuleSet
 from audit.games.paigow.setting import Setting
 from audit.games.paigow.tiles import parse_tile
 from audit.games.paigow.vigorish import VIGORISH_PERCENT
-from audit.verification.baccarat21.context import rule_set_for as b21_rule_set_for
-from audit.verification.paigow.context import rule_set_for
 
-DEFAULT_CONFIDENCE = 0.999
 GroupBy = Literal["table", "dealer", "position", "player", "dealer,player"]
 GROUP_BYS: tuple[GroupBy, ...] = ("table", "dealer", "position", "player", "dealer,player")
 NO_ID = "-"
@@ -181,34 +185,6 @@ class GroupStats:
             "won_high": str(self.won_high),
             "money_flagged": self.money_flagged,
         }
-
-
-def z_for(confidence: float) -> float:
-    """Return the two-sided standard-normal quantile for ``confidence`` (0.999 -> 3.29)."""
-    if not 0.0 < confidence < 1.0:
-        raise ValueError(f"confidence must lie strictly between 0 and 1: {confidence!r}")
-    return NormalDist().inv_cdf(0.5 + confidence / 2.0)
-
-
-def wilson_interval(
-    successes: int, n: int, confidence: float = DEFAULT_CONFIDENCE
-) -> tuple[float, float]:
-    """Return the Wilson score interval for ``successes`` out of ``n`` trials.
-
-    With no trials the interval is the whole of ``[0, 1]``: nothing is known.
-    """
-    if n < 0 or not 0 <= successes <= n:
-        raise ValueError(f"need 0 <= successes <= n: {successes!r} of {n!r}")
-    z = z_for(confidence)
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    z2 = z * z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    low = 0.0 if successes == 0 else max(0.0, centre - half)
-    high = 1.0 if successes == n else min(1.0, centre + half)
-    return low, high
 
 
 @dataclass
@@ -356,16 +332,21 @@ def _b21_moments(rules: B21RuleSet | None, bet: Bet) -> tuple[float, float] | No
     return -house.mean, house.variance
 
 
-def _by_house_way(hand: Event, ruleset: RuleSet) -> bool:
+def _by_house_way(hand: HandSet, ruleset: RuleSet) -> bool:
     """Return whether a recorded hand is the table's house way for its four tiles."""
     try:
-        recorded = Setting(
-            tuple(parse_tile(t) for t in hand.high),  # type: ignore[attr-defined,arg-type]
-            tuple(parse_tile(t) for t in hand.low),  # type: ignore[attr-defined,arg-type]
-        )
+        high, low = (tuple(parse_tile(t) for t in tiles) for tiles in (hand.high, hand.low))
+        recorded = Setting((high[0], high[1]), (low[0], low[1]))
         return recorded == ruleset.house_way.setting(recorded.tiles, ruleset.ranking)
     except RulesError:
         return False
+
+
+_READ = frozenset(
+    {WagerPlaced, B21WagerPlaced, WagerWithdrawn, B21WagerRemoved, BankAccepted, HandSet,
+     TableOpened, DealerChanged, RoundStarted, B21WagerSettled, WagerSettled, RoundCompleted}
+)  # fmt: skip
+"""The event classes :meth:`TrialReader.feed` reads; it passes over every other."""
 
 
 class TrialReader:
@@ -396,62 +377,72 @@ class TrialReader:
 
     def feed(self, event: Event) -> SettledWager | None:
         """Take one event; return the trial it settles, if any."""
-        kind = event.type  # type: ignore[attr-defined]
+        if type(event) not in _READ:
+            return None  # most of a round: one set lookup, not every case below
         table = event.table_id
         round_key = (table, event.round_id or "")
-        if kind in ("wager_placed", "b21_wager_placed", "wager_withdrawn", "b21_wager_removed"):
-            self._stake(event, round_key, kind.endswith("placed"))
-        elif kind == "bank_accepted":
-            self.bankers[round_key] = event.position  # type: ignore[attr-defined]
-        elif kind == "hand_set":
-            ruleset = self.rule_sets.get(table, self.default)
-            self.house_way_hands[(*round_key, event.position)] = _by_house_way(event, ruleset)  # type: ignore[attr-defined]
-        elif kind == "table_opened":
-            options = dict(getattr(event, "options", None) or {})
-            if event.game == "baccarat21":  # type: ignore[attr-defined]
-                self.b21_rules[table] = b21_rule_set_for(event.rule_set, options)  # type: ignore[attr-defined]
-            else:
-                self.rule_sets[table] = rule_set_for(event.rule_set, options)  # type: ignore[attr-defined]
-            self.table_dealers[table] = event.dealer_id  # type: ignore[attr-defined]
-        elif kind == "dealer_changed":
-            self.table_dealers[table] = event.incoming_dealer_id  # type: ignore[attr-defined]
-        elif kind == "round_started" and event.round_id is not None:
-            self.round_dealers[event.round_id] = event.dealer_id  # type: ignore[attr-defined]
-            self.table_dealers[table] = event.dealer_id  # type: ignore[attr-defined]
-        elif kind == "b21_wager_settled" and event.outcome in TRIAL_OUTCOMES:  # type: ignore[attr-defined]
-            return self._b21(event, round_key)
-        elif kind == "wager_settled":
-            return self._pai_gow(event, round_key)
-        elif kind == "round_completed":
-            self.round_dealers.pop(event.round_id or "", None)
-            self.bankers.pop(round_key, None)
-            for key in [k for k in self.house_way_hands if k[:2] == round_key]:
-                del self.house_way_hands[key]
-            for key in [k for k in self.stakes if k[:2] == round_key]:
-                del self.stakes[key]
+        match event:
+            case WagerPlaced() | B21WagerPlaced():
+                self._stake(event, round_key, placed=True)
+            case WagerWithdrawn() | B21WagerRemoved():
+                self._stake(event, round_key, placed=False)
+            case BankAccepted():
+                self.bankers[round_key] = event.position
+            case HandSet():
+                ruleset = self.rule_sets.get(table, self.default)
+                self.house_way_hands[(*round_key, event.position)] = _by_house_way(event, ruleset)
+            case TableOpened():
+                options = dict(event.options or {})
+                if event.game == "baccarat21":
+                    self.b21_rules[table] = b21_rule_set_for(event.rule_set, options)
+                else:
+                    self.rule_sets[table] = rule_set_for(event.rule_set, options)
+                self.table_dealers[table] = event.dealer_id
+            case DealerChanged():
+                self.table_dealers[table] = event.incoming_dealer_id
+            case RoundStarted() if event.round_id is not None:
+                self.round_dealers[event.round_id] = event.dealer_id
+                self.table_dealers[table] = event.dealer_id
+            case B21WagerSettled() if event.outcome in TRIAL_OUTCOMES:
+                return self._b21(event, round_key)
+            case WagerSettled():
+                return self._pai_gow(event, round_key)
+            case RoundCompleted():
+                self.round_dealers.pop(event.round_id or "", None)
+                self.bankers.pop(round_key, None)
+                for key in [k for k in self.house_way_hands if k[:2] == round_key]:
+                    del self.house_way_hands[key]
+                for staked in [k for k in self.stakes if k[:2] == round_key]:
+                    del self.stakes[staked]
         return None
 
-    def _stake(self, event: Event, round_key: tuple[str, str], placed: bool) -> None:
-        bet = getattr(event, "bet", None) or getattr(event, "kind", WagerKind.PAI_GOW)
-        key = (*round_key, event.position, bet.value)  # type: ignore[attr-defined]
+    def _stake(
+        self,
+        event: WagerPlaced | WagerWithdrawn | B21WagerPlaced | B21WagerRemoved,
+        round_key: tuple[str, str],
+        *,
+        placed: bool,
+    ) -> None:
+        bet = event.bet if isinstance(event, (B21WagerPlaced, B21WagerRemoved)) else event.kind
+        key = (*round_key, event.position, bet.value)
         player, stake = self.stakes.get(key, (None, 0))
-        amount = to_cents(event.amount)  # type: ignore[attr-defined]
+        amount = to_cents(event.amount)
         player = getattr(event, "player_id", None) or player
         self.stakes[key] = (player, stake + amount if placed else stake - amount)
 
-    def _b21(self, event: Event, round_key: tuple[str, str]) -> SettledWager | None:
+    def _b21(self, event: B21WagerSettled, round_key: tuple[str, str]) -> SettledWager | None:
         rules = self.b21_rules.get(event.table_id)
-        chance = _b21_win(rules, event.bet)  # type: ignore[attr-defined]
+        chance = _b21_win(rules, event.bet)
         if chance is None:
             return None
-        player, stake = self.stakes.get((*round_key, event.position, event.bet.value), (None, 0))  # type: ignore[attr-defined]
-        moments = _b21_moments(rules, event.bet)  # type: ignore[attr-defined]
+        player, stake = self.stakes.get((*round_key, event.position, event.bet.value), (None, 0))
+        moments = _b21_moments(rules, event.bet)
         if moments is None:
             stake, won, moments = 0, 0, (0.0, 0.0)  # no moments: its money is not counted
         else:
-            won = to_cents(event.paid) - to_cents(event.collected)  # type: ignore[attr-defined]
+            won = to_cents(event.paid) - to_cents(event.collected)
         return SettledWager(
-            event.table_id, self._dealer(event), event.position, str(event.outcome), chance,  # type: ignore[attr-defined]
+            event.table_id, self._dealer(event), event.position, str(event.outcome), chance,
             player, stake, won, *moments,
         )  # fmt: skip
 
@@ -460,26 +451,24 @@ class TrialReader:
             event.table_id
         )
 
-    def _pai_gow(self, event: Event, round_key: tuple[str, str]) -> SettledWager | None:
-        wager_kind = getattr(event, "kind", None)
-        if wager_kind is not None and getattr(wager_kind, "value", wager_kind) != "pai_gow":
-            return None
+    def _pai_gow(self, event: WagerSettled, round_key: tuple[str, str]) -> SettledWager | None:
+        if event.kind is not WagerKind.PAI_GOW:
+            return None  # Pair Fortunes is judged by its paytable, not as a contest
         banker = self.bankers.get(round_key, 0)
-        contest = (self.house_way_hands.get((*round_key, event.position)),  # type: ignore[attr-defined]
+        contest = (self.house_way_hands.get((*round_key, event.position)),
                    self.house_way_hands.get((*round_key, banker)))  # fmt: skip
         if contest != (True, True):
             return None
         rule_set = self.rule_sets.get(event.table_id, self.default)
         player, stake = self.stakes.get(
-            (*round_key, event.position, WagerKind.PAI_GOW.value),
-            (None, 0),  # type: ignore[attr-defined]
+            (*round_key, event.position, WagerKind.PAI_GOW.value), (None, 0)
         )
-        won = to_cents(event.paid) - to_cents(event.collected) - to_cents(event.vigorish)  # type: ignore[attr-defined]
+        won = to_cents(event.paid) - to_cents(event.collected) - to_cents(event.vigorish)
         return SettledWager(
             table_id=event.table_id,
             dealer_id=self._dealer(event),
-            position=event.position,  # type: ignore[attr-defined]
-            outcome=str(event.outcome),  # type: ignore[attr-defined]
+            position=event.position,
+            outcome=str(event.outcome),
             expected_win=self.expected(rule_set),
             player_id=player,
             stake=stake,

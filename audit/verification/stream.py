@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from audit.events.envelope import Event
-from audit.store.sequencing import TableSequence, decide
+from audit.facts.sequencing import TableSequence, decide
 
 
 def as_stored(events: Iterable[Event]) -> Iterator[Event]:

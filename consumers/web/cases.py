@@ -21,20 +21,27 @@ import io
 import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard, get_args
 
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 from pydantic import BaseModel, ConfigDict, Field
 
+from audit.facts.chain import GENESIS
 from audit.store.application import FactStore
 from audit.store.casebook import CASEBOOK, Casebook, casebook_id
-from audit.store.chain import GENESIS
 from consumers.errors import TablewatchError
 from consumers.web.auth import User
 
-DISPOSITIONS = ("cleared", "procedure_violation", "referred")
 Disposition = Literal["cleared", "procedure_violation", "referred"]
+DISPOSITIONS: tuple[Disposition, ...] = get_args(Disposition)
+
+
+def is_disposition(text: str) -> TypeGuard[Disposition]:
+    """Return whether ``text`` names a disposition a case may close with."""
+    return text in DISPOSITIONS
+
+
 _ATTEMPTS = 5
 MAX_TEXT = 10_000
 
@@ -224,7 +231,7 @@ class Cases:
 
     def close(self, user: User, case_id: str, disposition: str, note: str = "") -> dict[str, Any]:
         """Close an open case with its disposition."""
-        if disposition not in DISPOSITIONS:
+        if not is_disposition(disposition):
             raise CaseError(
                 f"disposition must be one of {', '.join(DISPOSITIONS)}, not {disposition!r}"
             )
@@ -238,7 +245,7 @@ class Cases:
                 role=user.role,
                 disposition=disposition,
                 note=note.strip(),
-            )  # type: ignore[arg-type]
+            )
 
         return self._record(make)
 

@@ -17,10 +17,10 @@ import pytest
 from eventsourcing.persistence import Tracking
 
 from audit.events.catalogue import event_dict, parse_event
+from audit.findings.finding import Finding, Severity
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.store.application import FactStore
 from audit.store.ingest import Accepted, Ingestor
-from audit.verification.findings import Finding, Severity
 from consumers.alerts import (
     FINDING_ID_HEADER,
     TRACKING_NAME,

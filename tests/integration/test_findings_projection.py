@@ -7,10 +7,10 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from audit.events.catalogue import event_dict, event_json, parse_event
+from audit.findings.finding import Severity
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.store.application import FactStore
 from audit.store.ingest import Accepted, Ingestor
-from audit.verification.findings import Severity
 from consumers.cli import main
 from projections.findings import TRACKING_NAME, FindingsProjection
 from projections.findings_view import FindingFilter

@@ -14,9 +14,9 @@ from eventsourcing.persistence import IntegrityError
 
 from audit.events.catalogue import event_dict, parse_event
 from audit.events.envelope import Event
+from audit.facts.chain import digest
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.store.application import FactStore, StoreConfig
-from audit.store.chain import digest
 from audit.store.ingest import Accepted, Ingestor, check
 from audit.store.ingest_state import EVENT_IDS_TABLE, HEADS_TABLE, IngestState
 from audit.store.verify import verify_chain

@@ -15,10 +15,10 @@ import psycopg
 import pytest
 
 from audit.events.examples import EXAMPLES
+from audit.facts.chain import LINK_RECEIVED
+from audit.facts.received import RECEIVED_TABLE
 from audit.store.application import FactStore, StoreConfig
-from audit.store.chain import LINK_RECEIVED
 from audit.store.ingest import Ingestor
-from audit.store.received import RECEIVED_TABLE
 from audit.store.verify import verify_chain
 from consumers.cli import main
 from consumers.ingest import file_source, ingest_file

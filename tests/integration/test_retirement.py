@@ -9,8 +9,8 @@ import pytest
 
 from audit.accounting.reconcile import Reconciler
 from audit.events.accounting import total
+from audit.floor.verify import FloorVerifier
 from audit.store.application import StoreConfig
-from audit.verification.floor import FloorVerifier
 from audit.verification.stream import as_stored
 from projections.checkpoint import dumps
 from projections.fact_projection import FactProjection

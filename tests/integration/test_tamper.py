@@ -18,14 +18,14 @@ from eventsourcing.persistence import StoredEvent
 
 from audit.events.catalogue import parse_event
 from audit.events.examples import EXAMPLES
+from audit.facts.chain import GENESIS, LINK_FACT_ONLY, digest, fact_link, link
+from audit.facts.heads import KEY_VARIABLE
+from audit.facts.sequencing import fact_json
 from audit.store.aggregates import FactRecorded, Table
 from audit.store.application import FactStore, StoreConfig
-from audit.store.chain import GENESIS, LINK_FACT_ONLY, digest, fact_link, link
 from audit.store.encoding import fact_recorded
-from audit.store.heads import KEY_VARIABLE
 from audit.store.ingest import Accepted, Ingestor, Rejected, Rejections
 from audit.store.ingest_state import HEADS_TABLE
-from audit.store.sequencing import fact_json
 from audit.store.verify import verify_chain
 from consumers.cli import main
 

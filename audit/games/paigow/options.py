@@ -31,9 +31,12 @@ from audit.games.paigow.collection import COLLECTION_SCHEDULES
 from audit.games.paigow.delivery import DeliveryStyle
 from audit.games.paigow.house_way import HOUSE_WAYS
 from audit.games.paigow.pair_fortunes import ILLUSTRATIVE_PAYTABLE
-from audit.games.paigow.rulesets import RuleSet
+from audit.games.paigow.rulesets import RULE_SETS, RuleSet, get_rule_set
 from audit.games.paigow.vigorish import VigRounding
 from audit.games.table_options import READ_ELSEWHERE
+
+DEFAULT_RULE_SET = "pa-2019"
+"""The rules a table is judged by before it opens, or when it opens under a name we lack."""
 
 
 class OptionError(RulesError):
@@ -181,3 +184,16 @@ def apply_options(
         except (RulesError, ValueError) as error:
             problems.append(OptionProblem(name, value, str(error), option.rule_key))
     return rules.with_options(**changes), problems
+
+
+def rule_set_for(name: str, options: dict[str, str]) -> RuleSet:
+    """Return the named rule set (:data:`DEFAULT_RULE_SET` for a name we lack) with a table's
+    options applied, leaving out each it cannot take, as verification judges the table.
+
+    >>> rule_set_for("pa-2012", {"vig_rounding": "quarter"}).vig_rounding.value
+    'quarter'
+    >>> rule_set_for("no-such-rules", {}).name
+    'pa-2019'
+    """
+    base = get_rule_set(name if name in RULE_SETS else DEFAULT_RULE_SET)
+    return apply_options(base, options)[0]

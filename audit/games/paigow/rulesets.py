@@ -28,8 +28,9 @@ from audit.games.paigow.collection import CollectionSchedule, collection_schedul
 from audit.games.paigow.delivery import NJ_CITATIONS, PA_CITATIONS, DeliveryStyle
 from audit.games.paigow.hands import NJ_RANKING, PA_RANKING, HandRanking
 from audit.games.paigow.house_way import CALIFORNIA, DEALER_RULE_MAX_LOW, HouseWay
-from audit.games.paigow.layout import CALIFORNIA_LAYOUT, PA_NJ_LAYOUT, TableLayout
+from audit.games.paigow.layout import CALIFORNIA_LAYOUT, PA_NJ_LAYOUT, Position, TableLayout
 from audit.games.paigow.pair_fortunes import ILLUSTRATIVE_PAYTABLE, Paytable
+from audit.games.paigow.settlement import BankingMode
 from audit.games.paigow.vigorish import VigRounding
 
 
@@ -72,6 +73,30 @@ class RuleSet:
     tile_change_hours: int | None
     dice_change_hours: int | None
     citations: Mapping[str, str] = field(repr=False, compare=False)
+
+    @property
+    def is_player_dealer_table(self) -> bool:
+        """Whether the table has a California player-dealer: it settles from a button."""
+        return self.layout.button_on_dealer is not None
+
+    def banking_mode(self, bank_at: Position | None, *, co_bank: bool) -> BankingMode:
+        """Return who banks a round, given where a bank was accepted and whether it co-banks.
+
+        A California player-dealer banks every round, wherever it took the bank. Elsewhere
+        a bank is a player's, accepted at that player's betting position (PA 621a.9(c),
+        NJ 19:47-10.8(c)); one recorded anywhere else (the dealer's spot, the Dead Hand)
+        is no player bank, and "the round of play shall proceed" as the dealer's.
+
+        >>> PA_2019.banking_mode(3, co_bank=False).value
+        'player_bank'
+        >>> PA_2019.banking_mode(0, co_bank=True).value  # the dealer's own spot
+        'dealer'
+        """
+        if self.is_player_dealer_table:
+            return BankingMode.CALIFORNIA
+        if bank_at is None or bank_at not in self.layout.betting:
+            return BankingMode.DEALER
+        return BankingMode.CO_BANK if co_bank else BankingMode.PLAYER_BANK
 
     def cite(self, key: str) -> str:
         """Return the section this rule set cites for a rule key, e.g. ``'PA 621a.6(c)'``."""

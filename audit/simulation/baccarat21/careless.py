@@ -2,7 +2,7 @@
 
 Each round, with probability ``rate``, one irregularity is chosen uniformly from
 those that fit the round, judged on a *preview*: the round played clean on a copy
-of the table (as the Pai Gow plans of :mod:`audit.simulation.irregular_common`
+of the table (as the Pai Gow plans of :mod:`audit.simulation.paigow.careless.plan`
 do). The plan is a :class:`~audit.simulation.baccarat21.round.Dealer` that goes
 wrong at one step of the round (a draw, a card, a wager, a payout), or a shoe
 step undone before the round (the burn, the reshuffle). Its label names every
@@ -60,7 +60,8 @@ from audit.simulation.baccarat21.round import Dealer, PlayedB21Round, play_b21_r
 from audit.simulation.baccarat21.shift import between_b21_rounds, close_b21_table, open_b21_table
 from audit.simulation.baccarat21.shoe import burn, load_shoe
 from audit.simulation.baccarat21.table import B21Table
-from audit.simulation.irregular_common import Label, fork
+from audit.simulation.labels import Label
+from audit.simulation.preview import fork
 
 __all__ = ["KINDS", "B21CarelessDealer", "B21Plan", "Expected"]
 
@@ -555,7 +556,7 @@ class BonusWrongRow(_WrongPayout):
     def _pays(cls, preview: B21Preview, line: SettlementLine) -> int:
         result = preview.round.settlement.result
         hand = result.player_bonus if line.wager.bet is Bet.BONUS_PLAYER else result.banker_bonus
-        rows = [row for row in BonusHand if row is not BonusHand.NOTHING]
+        rows: list[BonusHand] = [row for row in BonusHand if row is not BonusHand.NOTHING]
         at = rows.index(hand)
         misread = rows[at - 1] if at else rows[1]
         return preview.rules.paytable.pays(misread, line.wager.amount)

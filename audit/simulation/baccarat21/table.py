@@ -20,7 +20,7 @@ from audit.games.baccarat21.settlement import Bet
 from audit.games.baccarat21.shoe import Shoe
 from audit.games.money import Cents
 from audit.simulation.frequencies import Frequencies
-from audit.simulation.table import Recorder
+from audit.simulation.recorder import Recorder
 
 if TYPE_CHECKING:
     from audit.simulation.accounting import TableBooks

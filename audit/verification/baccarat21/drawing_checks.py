@@ -124,13 +124,13 @@ class _Walk:
             return
         if step is None or step.hand is not hand:
             due = owed(self.dealt, hand, self.bonus, self.rule)
-            if step is not None and due is None:  # called for the other hand: see finish
+            if step is None:
+                self._extra(event, self.emit)
+                return
+            if due is None:  # called for the other hand: see finish
                 held: list[tuple[str, dict]] = []
                 self._extra(event, lambda code, **kw: held.append((code, kw)))
                 self.misplaced.append((event, step, held))
-                return
-            if step is None:
-                self._extra(event, self.emit)
                 return
             if self._ordered():
                 self._order(event, step)

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 
 from audit.events.baccarat21.wagers import B21WagerPlaced, B21WagerRemoved
 from audit.events.envelope import Event
+from audit.findings.finding import Finding
+from audit.findings.severities import severity_of
 from audit.games.baccarat21.rulesets import RuleSet
 from audit.games.money import Cents, to_dollars
 from audit.verification.baccarat21.kinds import KINDS
-from audit.verification.findings import Finding
-from audit.verification.severities import severity_of
 
 
 @dataclass

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 
 from audit.events.baccarat21.wagers import B21WagerSettled
 from audit.events.envelope import Event
+from audit.findings.finding import Finding
 from audit.games.baccarat21.bonus import BonusPaytable
 from audit.games.baccarat21.cards import card_name, parse_card
 from audit.games.baccarat21.drawing import DealtCard, DrawRule, Hand, next_card
@@ -30,9 +31,9 @@ from audit.games.money import Cents, to_cents
 from audit.verification.baccarat21.context import B21TableContext
 from audit.verification.baccarat21.drawing_checks import judge_deal
 from audit.verification.baccarat21.emit import Emit
+from audit.verification.baccarat21.kinds import KINDS
 from audit.verification.baccarat21.round_view import B21RoundView, view_b21_round
 from audit.verification.baccarat21.verify import StreamVerifier
-from audit.verification.findings import Finding
 from audit.verification.replay_model import (
     MISMATCH,
     Amount,
@@ -53,24 +54,17 @@ STEPS = (
     ("settlement", "Settlement"),
     ("other", "Other findings"),
 )
-_PREFIXES = (
-    ("B21-WAGER-", "wagers"),
-    ("B21-DEAL-", "cards"),
-    ("B21-DRAW-", "cards"),
-    ("B21-BONUS-", "cards"),
-    ("B21-SHOE-", "cards"),
-    ("B21-SETTLE-", "settlement"),
-)
 SEATS = tuple(f"seat {n}" for n in range(9))
 
 
 def step_for(code: str) -> str:
-    """Return the step a finding's code belongs under.
+    """Return the step a finding's code belongs under: its catalogue row's, else "other".
 
     >>> step_for("B21-DRAW-STOOD"), step_for("B21-SETTLE-PAYOUT"), step_for("DATA-SEQ-GAP")
     ('cards', 'settlement', 'other')
     """
-    return next((step for prefix, step in _PREFIXES if code.startswith(prefix)), "other")
+    kind = KINDS.get(code)
+    return kind.step if kind is not None and kind.step else "other"
 
 
 def replay_b21_round(

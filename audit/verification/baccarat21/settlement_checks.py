@@ -109,9 +109,9 @@ def check_settlement(view: B21RoundView, deal: Deal, rules: RuleSet, emit: Emit)
         settled.setdefault(key, event)  # the first settlement is the one that counts
     result = RoundResult.from_deal(deal) if len(deal.cards) >= 4 else None
     for (position, bet), amount in sorted(placed.items(), key=lambda item: item[0][0]):
-        event = settled.get((position, bet))
+        record = settled.get((position, bet))
         placements = [e for _, e in view.placed if (e.position, e.bet) == (position, bet)]
-        if event is None:
+        if record is None:
             if view.voided is None and result is None:
                 continue  # no cards, no void: the round was cut off; its records say so
             emit(
@@ -123,15 +123,15 @@ def check_settlement(view: B21RoundView, deal: Deal, rules: RuleSet, emit: Emit)
                 expected="every wager paid, collected or returned",
             )
             continue
-        paid, collected, returned = _recorded(event)
+        paid, collected, returned = _recorded(record)
         if view.voided is not None:
-            if (event.outcome, paid, collected, returned) != ("returned", 0, 0, amount):
+            if (record.outcome, paid, collected, returned) != ("returned", 0, 0, amount):
                 emit(
                     "B21-SETTLE-VOID",
                     position=position,
-                    events=[view.voided, event],
+                    events=[view.voided, record],
                     at_stake=paid + collected + abs(amount - returned),
-                    recorded=f"{bet.value} {event.outcome}: {_money(paid, collected, returned)}",
+                    recorded=f"{bet.value} {record.outcome}: {_money(paid, collected, returned)}",
                     expected=f"returned {format_cents(amount)} (the round was voided)",
                 )
             continue
@@ -140,15 +140,15 @@ def check_settlement(view: B21RoundView, deal: Deal, rules: RuleSet, emit: Emit)
         line = settle_wager(Wager(position, bet, amount), result, rules.paytable)
         expected = f"{line.outcome.value}: {_money(line.paid, line.collected, line.returned)} "
         expected += f"({_why(line, result, rules)})"
-        recorded = f"{bet.value} {event.outcome}: {_money(paid, collected, returned)}"
+        recorded = f"{bet.value} {record.outcome}: {_money(paid, collected, returned)}"
         stake = abs((paid - collected) - line.net) or abs(returned - line.returned)
-        if event.outcome != line.outcome.value:
+        if record.outcome != line.outcome.value:
             emit(
                 "B21-SETTLE-OUTCOME",
                 position=position,
                 rule_key=_OUTCOME_RULE[bet],
                 at_stake=stake,
-                events=[event],
+                events=[record],
                 recorded=recorded,
                 expected=expected,
             )
@@ -158,7 +158,7 @@ def check_settlement(view: B21RoundView, deal: Deal, rules: RuleSet, emit: Emit)
                 position=position,
                 rule_key=_PAYOUT_RULE[bet],
                 at_stake=stake,
-                events=[event],
+                events=[record],
                 recorded=recorded,
                 expected=expected,
             )

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 
 from audit.events.baccarat21.shoe import ShoeCut, ShoeShuffled
 from audit.events.envelope import Event
+from audit.findings.finding import Finding, Money
 from audit.games.baccarat21.cards import parse_card
 from audit.games.baccarat21.shoe import COVER_MARGIN
 from audit.verification.baccarat21.bonus_card_checks import check_bonus_cards
@@ -30,7 +31,6 @@ from audit.verification.baccarat21.kinds import KINDS
 from audit.verification.baccarat21.round_view import B21RoundView, view_b21_round
 from audit.verification.baccarat21.settlement_checks import check_settlement
 from audit.verification.baccarat21.wager_checks import check_wagers
-from audit.verification.findings import Finding, Money
 from audit.verification.record_kinds import observation
 
 SHOE_BREACHES = {
@@ -186,11 +186,12 @@ class StreamVerifier:
             code = SHOE_BREACHES[key]
             # A card that may not be used, or one more than the decks hold, decides the round
             # wrongly (at stake); the other shoe breaches leave its money right (exposure).
-            money = "at_stake" if KINDS[code].money is Money.AT_STAKE else "exposure"
+            staked, wrong = view.staked(), KINDS[code].money is Money.AT_STAKE
             emit(
                 code,
                 events=[event],
-                **{money: view.staked()},
+                at_stake=staked if wrong else 0,
+                exposure=0 if wrong else staked,
                 recorded=_shoe_recorded(key, event, context),
                 expected=_shoe_expected(key, context),
             )

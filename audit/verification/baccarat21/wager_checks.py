@@ -33,11 +33,12 @@ def check_wagers(view: B21RoundView, emit: Emit) -> None:
         late = first is not None and index > first
         # After the first card a removal takes back a wager the cards already decided (at
         # stake); before it, the wager simply left the layout early (exposure).
-        money = "at_stake" if late else "exposure"
+        amount = to_cents(removal.amount)
         emit(
             "B21-WAGER-REMOVED" if late else "B21-WAGER-REMOVED-EARLY",
             position=removal.position,
-            **{money: to_cents(removal.amount)},
+            at_stake=amount if late else 0,
+            exposure=0 if late else amount,
             recorded=f"{removal.bet.value} wager, {removal.amount} taken back "
             + ("after the first card" if late else "before the first card"),
             expected="no wager removed until it is settled",

@@ -13,11 +13,8 @@ from decimal import Decimal
 
 from audit.events.envelope import Event
 from audit.events.table import TableOpened
-from audit.games.paigow.options import OptionProblem, apply_options
+from audit.games.paigow.options import DEFAULT_RULE_SET, OptionProblem, apply_options
 from audit.games.paigow.rulesets import RULE_SETS, RuleSet, get_rule_set
-
-DEFAULT_RULE_SET = "pa-2019"
-"""The rules a table is judged by before it opens, or when it opens under a name we lack."""
 
 
 @dataclass(frozen=True)
@@ -40,12 +37,6 @@ def opening(event: TableOpened) -> Opening:
     base = get_rule_set(DEFAULT_RULE_SET if unknown else event.rule_set)
     ruleset, problems = apply_options(base, event.options)
     return Opening(ruleset, tuple(problems), unknown)
-
-
-def rule_set_for(name: str, options: dict[str, str]) -> RuleSet:
-    """Return the named rule set with a table's options applied (see :func:`opening`)."""
-    base = get_rule_set(name if name in RULE_SETS else DEFAULT_RULE_SET)
-    return apply_options(base, options)[0]
 
 
 @dataclass

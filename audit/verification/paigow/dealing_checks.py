@@ -8,18 +8,17 @@ these checks only compare what was recorded with what it says.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
-from functools import partial
 from itertools import chain
 from operator import itemgetter
 from typing import NamedTuple
 
 from audit.events.envelope import Event
 from audit.events.paigow import play, wagers
+from audit.findings.finding import ZERO
 from audit.games.errors import RulesError
-from audit.games.paigow.dealing import Cut, apply_cut, deal_order
+from audit.games.paigow.dealing import Cut, apply_cut
 from audit.games.paigow.delivery import (
     STACK_COUNT,
     STACK_HEIGHT,
@@ -31,83 +30,20 @@ from audit.games.paigow.delivery import (
 )
 from audit.games.paigow.layout import (
     HAND_COUNT,
-    NumberSource,
     Position,
-    TableLayout,
+    deal_order,
     dice_total,
     position_name,
     starting_position,
-    unwagered_positions,
 )
 from audit.games.paigow.tiles import TILE_BY_NAME, TILE_NAMES, TILES, parse_tile
-from audit.verification.findings import ZERO
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Check, Emit
+from audit.verification.paigow.readings import banking, deal_count, dealt_stacks, live_wagers
 from audit.verification.paigow.round_view import RoundView
-from audit.verification.paigow.wager_checks import live_wagers
 
 MIN_SHAKES = 3
 """PA 621a.6(a)(2), 621a.9(i); NJ 19:47-10.6(a), 10.8(i): "at least three times"."""
-
-
-# --- What the round says about who banks and who plays -----------------------------------------
-
-
-@dataclass(frozen=True)
-class _Banking:
-    """Who banks the round, and which positions play a hand."""
-
-    bank: Position | None
-    """A player bank's (or co-bank's) position at a PA/NJ table; ``None`` when the dealer banks."""
-    dealer_plays: bool
-    wagered: frozenset[Position]
-    """Betting positions with a Pai Gow wager, the bank's included."""
-    unwagered: tuple[Position, ...]
-    """The positions whose stacks go unseen to the Dead Hand (:func:`unwagered_positions`)."""
-
-
-def _banking(view: RoundView, layout: TableLayout) -> _Banking:
-    """Return who banks and who plays, read once per round however many checks ask."""
-    entry = _BANKING_BY_LAYOUT.get(id(layout))
-    if entry is None or entry[0] is not layout:  # the layout is kept: its id is not reused
-        if len(_BANKING_BY_LAYOUT) >= 64:
-            return _read_banking(view, layout)  # layouts made afresh: read, not kept
-        entry = _BANKING_BY_LAYOUT[id(layout)] = (layout, partial(_read_banking, layout=layout))
-    return view.once(entry[1])
-
-
-_BANKING_BY_LAYOUT: dict[int, tuple[TableLayout, Callable[[RoundView], _Banking]]] = {}
-"""One derivation per layout, for :meth:`RoundView.once` (rule sets share their layouts)."""
-
-
-def _read_banking(view: RoundView, layout: TableLayout) -> _Banking:
-    pai_gow = _pai_gow_positions(view)
-    wagered = frozenset(p for p in pai_gow if p in layout.betting)
-    # A Pai Gow wager at the dealer's position is a player-dealer's (California): the bank's
-    # hand is then position 0 and the count starts there, wherever the bank was accepted.
-    player_dealer = layout.dealer in pai_gow
-    if view.bank is None or player_dealer or view.bank.position not in layout.betting:
-        bank, dealer_plays = None, True
-    else:
-        # PA 621a.9(h), (n): with a player bank the dealer plays only a wager against the bank.
-        bank = view.bank.position
-        dealer_plays = view.dealer_wager is not None and view.dealer_wager.amount > ZERO
-        wagered |= {bank}
-    unwagered = unwagered_positions(layout, wagered, dealer_plays=dealer_plays)
-    return _Banking(bank, dealer_plays, wagered, unwagered)
-
-
-def _pai_gow_positions(view: RoundView) -> Collection[Position]:
-    """Return the positions with a Pai Gow wager still down: the keys of ``live_wagers``.
-
-    Without a withdrawal, a position's net is the sum of the wagers placed there, and no
-    amount is negative (``Money``): the net is positive exactly when one of those wagers
-    is, so the usual round needs no sums.
-    """
-    if view.withdrawn:
-        return live_wagers(view, wagers.WagerKind.PAI_GOW).keys()
-    pai_gow = wagers.WagerKind.PAI_GOW
-    return {e.position for _, e in view.placed if e.kind is pai_gow and e.amount > ZERO}
 
 
 def _action(view: RoundView) -> Decimal:
@@ -124,17 +60,6 @@ def _stakes(view: RoundView, positions: Iterable[Position]) -> Decimal:
 def _used_throw(view: RoundView) -> tuple[int, play.DiceRevealed] | None:
     """Return the dice that were read (the last revealed), with their index."""
     return view.dice[-1] if view.dice else None
-
-
-def _count(view: RoundView) -> tuple[int, NumberSource, Event] | None:
-    """Return the count the deal rests on: the last throw's faces, or the RNG's number."""
-    throw = _used_throw(view)
-    shown = view.rng[-1] if view.rng else None
-    if throw is not None and (shown is None or throw[0] > shown[0]):
-        return dice_total(throw[1].faces), "dice", throw[1]
-    if shown is not None:
-        return shown[1].number, "rng", shown[1]
-    return None
 
 
 # --- The call and the dice ---------------------------------------------------------------------
@@ -249,19 +174,19 @@ def check_starting_position(view: RoundView, context: TableContext, emit: Emit) 
     A wrong deal must be voided and every wager returned (PA 621a.10(c)).
     """
     layout = context.ruleset.layout
-    count = _count(view)
+    counted = deal_count(view)
     first = _first_delivery(view)
-    if count is None or first is None:
+    if counted is None or first is None:
         return
-    total, source, shown = count
-    banking = _banking(view, layout)
+    total, source, shown = counted
+    who = banking(view, context.ruleset)
     try:
-        expected = starting_position(total, layout, first=banking.bank, source=source)
+        expected = starting_position(total, layout, first=who.bank, source=source)
     except RulesError:
         return  # a count the rules cannot apply: nothing to compare
     if first.position == expected:
         return
-    counted_from = layout.dealer if banking.bank is None else banking.bank
+    counted_from = layout.dealer if who.bank is None else who.bank
     emit(
         "PG-DEAL-START",
         recorded=f"first stack to {position_name(layout, first.position)} on a count of {total}",
@@ -272,7 +197,7 @@ def check_starting_position(view: RoundView, context: TableContext, emit: Emit) 
         position=first.position,
         exposure=_action(view),
         events=[first, shown],
-        rule_key="bank-starting-position" if banking.bank is not None else None,
+        rule_key="bank-starting-position" if who.bank is not None else None,
     )
     if view.voided is not None:
         return
@@ -285,17 +210,6 @@ def check_starting_position(view: RoundView, context: TableContext, emit: Emit) 
             at_stake=sum((e.paid + e.collected + e.vigorish for e in moved), ZERO),
             events=[first, *moved],
         )
-
-
-def _dealt_stacks(view: RoundView) -> play.StacksFormed | None:
-    """Return the stacks the deal used: the last formed before the first delivery.
-
-    A tile exposed while stacking means a remix and new stacks (PA 621a.4(e)),
-    so the round's first ``stacks_formed`` is not always the one dealt.
-    """
-    dealt_at = view.delivered[0][0] if view.delivered else len(view.events)
-    formed = [e for i, e in view.formed if i < dealt_at]
-    return formed[-1] if formed else view.stacks
 
 
 def _full_set(stacks: Sequence[Sequence[str]]) -> Stacks | None:
@@ -382,9 +296,9 @@ class _Tiles(NamedTuple):
 
 def _read_tiles(view: RoundView) -> _Tiles:
     """Return the round's tiles as recorded (:class:`_Tiles`)."""
-    formed = _dealt_stacks(view)
+    formed = dealt_stacks(view)
     stacks = formed.stacks if formed is not None else None
-    row = _canonical_row(stacks) if stacks is not None else None  # type: ignore[arg-type]
+    row = _canonical_row(stacks) if stacks is not None else None
     deliveries = [(e.order, e.position, e.tiles) for _, e in view.delivered]
     given = {position: tiles for _, position, tiles in deliveries}  # the last one wins
     # The deliveries' columns: orders, positions and tiles.
@@ -393,7 +307,7 @@ def _read_tiles(view: RoundView) -> _Tiles:
     return _Tiles(formed, row, orders, positions, delivered, dealt, _misdealt(view, given))
 
 
-def _misdealt(view: RoundView, given: dict[Position, Sequence[str]]) -> list[Position]:
+def _misdealt(view: RoundView, given: Mapping[Position, Sequence[str]]) -> list[Position]:
     """Return the positions whose hand holds other tiles than those given it, in order."""
     misdealt = []
     for position, hand in view.hands.items():
@@ -412,19 +326,22 @@ def _expected_delivery(
     ``None`` where ``check_delivery`` has nothing to compare: stacks without the full set
     once each, or a cut 9(g) does not allow.
     """
-    row = tiles.row
+    row, formed, stacks = tiles.row, tiles.formed, None
     if row is None:
-        stacks = _full_set(tiles.formed.stacks)  # type: ignore[arg-type, union-attr]
+        if formed is not None and formed.stacks is not None:
+            stacks = _full_set(formed.stacks)
         if stacks is None:
             return None  # PG-TILE-DUPLICATE / PG-TILE-MISSING say why
     try:
         cut = view.cut.cut() if view.cut is not None else None
     except RulesError:
         return None  # a cut 9(g) does not allow: what the dealer did cannot be reconstructed
-    if row is None:
-        groups = deliver(apply_cut(stacks, cut), style)  # PA 621a.9(g), 621a.6(d) / 621a.7
-        return cut, tuple(TILE_NAMES[t] for t in chain.from_iterable(groups))
-    return cut, _delivery_order(cut, style)(row)
+    if row is not None:
+        return cut, _delivery_order(cut, style)(row)
+    if stacks is None:
+        return None  # returned above: says so to the type checker
+    groups = deliver(apply_cut(stacks, cut), style)  # PA 621a.9(g), 621a.6(d) / 621a.7
+    return cut, tuple(TILE_NAMES[t] for t in chain.from_iterable(groups))
 
 
 _IN_TURN = tuple(range(HAND_COUNT))
@@ -517,12 +434,12 @@ def check_style(view: RoundView, context: TableContext, emit: Emit) -> None:
     offered = "alternative-delivery" if "alternative-delivery" in ruleset.citations else "delivery"
     if style not in ruleset.delivery_styles:  # PA 621a.7: styles "specified in" the submission
         allowed, rule_key = ruleset.delivery_styles, offered
-    elif view.bank is None and style not in ruleset.styles_when_dealer_banks:
+    elif banking(view, ruleset).taken is None and style not in ruleset.styles_when_dealer_banks:
         # NJ 19:47-10.6(d): the dealer delivers from the right; the ten styles are the bank's.
         allowed, rule_key = ruleset.styles_when_dealer_banks, "delivery"
     else:
         return
-    who = "the bank" if view.bank is not None else "the dealer"
+    who = "the bank" if banking(view, ruleset).taken is not None else "the dealer"
     emit(
         "PG-DEAL-STYLE",
         recorded=f"{style.value} chosen by {view.style.chosen_by}, {who} banking",
@@ -544,7 +461,7 @@ def check_unwagered_collected(view: RoundView, context: TableContext, emit: Emit
     if view.voided is not None or not view.delivered:
         return  # PA 621a.10(c), (e): a void gathers every tile anyway
     layout = context.ruleset.layout
-    unwagered = _banking(view, layout).unwagered
+    unwagered = banking(view, context.ruleset).unwagered
     collected = set(view.collected.positions) if view.collected is not None else set()
     if collected.issuperset(unwagered):
         return  # the usual round: every unwagered stack collected
@@ -570,14 +487,14 @@ def check_exposed_tiles(view: RoundView, context: TableContext, emit: Emit) -> N
     if view.voided is not None or not view.exposed:
         return
     layout = context.ruleset.layout
-    banking = _banking(view, layout)
+    who = banking(view, context.ruleset)
     # PA 621a.10(e): "the dealer's hand, the bank's hand, ... the Dead Hand or any position
     # where there is no wager".
-    must_void = {layout.dealer, *banking.unwagered}
+    must_void = {layout.dealer, *who.unwagered}
     if layout.dead_hand is not None:
         must_void.add(layout.dead_hand)
-    if banking.bank is not None:
-        must_void.add(banking.bank)
+    if who.bank is not None:
+        must_void.add(who.bank)
     for _, event in view.exposed:
         if event.position not in must_void:
             continue

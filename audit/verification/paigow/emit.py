@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from audit.events.envelope import Event
-from audit.verification.findings import ZERO, Finding
+from audit.findings.finding import ZERO, Finding
+from audit.findings.severities import severity_of
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.kinds import KINDS
 from audit.verification.paigow.round_view import RoundView
-from audit.verification.severities import severity_of
 
 _CENT = Decimal("0.01")
 

@@ -32,19 +32,20 @@ from enum import StrEnum
 from audit.events.envelope import Event
 from audit.events.paigow import play, settlement, wagers
 from audit.events.table import TableOpened
+from audit.findings.finding import Finding
 from audit.games.errors import RulesError
 from audit.games.money import Cents, to_cents
 from audit.games.paigow.collection import collection_fees
 from audit.games.paigow.dealer_rule import CLAUSES, permitted_settings, rule_clause
-from audit.games.paigow.dealing import apply_cut, deal_order
+from audit.games.paigow.dealing import apply_cut
 from audit.games.paigow.delivery import STYLE_NAMES, check_stacks, deliver
 from audit.games.paigow.hands import describe_hand
 from audit.games.paigow.layout import (
     HAND_COUNT,
     NumberSource,
-    Position,
     TableLayout,
     action_button,
+    deal_order,
     dice_total,
     settlement_order,
     starting_position,
@@ -52,18 +53,26 @@ from audit.games.paigow.layout import (
 )
 from audit.games.paigow.pair_fortunes import settle_pair_fortunes
 from audit.games.paigow.rulesets import RuleSet
-from audit.games.paigow.setting import Setting, is_ordered
+from audit.games.paigow.setting import is_ordered
 from audit.games.paigow.settlement import BankingMode, SettlementLine
 from audit.games.paigow.tiles import TILE_NAMES, parse_tile
-from audit.verification.findings import Finding
 from audit.verification.paigow import stream_checks
 from audit.verification.paigow.context import TableContext
+from audit.verification.paigow.kinds import KINDS
+from audit.verification.paigow.readings import (
+    Banking,
+    banking,
+    deal_count,
+    dealt_stacks,
+    hand_setting,
+    live_wagers,
+    same_setting,
+)
+from audit.verification.paigow.readings import button as action_button_at
 from audit.verification.paigow.round_view import RoundView, view_round
-from audit.verification.paigow.setting_checks import hand_setting, is_player_dealer_table
 from audit.verification.paigow.settlement.expected import ExpectedSettlement, expect_settlement
 from audit.verification.paigow.settlement.facts import SettlementFacts, read_settlement
 from audit.verification.paigow.verify import StreamVerifier, verify_round
-from audit.verification.paigow.wager_checks import live_wagers
 from audit.verification.replay_model import (
     MISMATCH,
     OK,
@@ -100,40 +109,15 @@ STEP_TITLES: dict[StepKind, str] = {
     StepKind.OTHER: "Other findings",
 }
 
-# Dealing findings about the call, the dice and the count; the other PG-DEAL codes
-# (delivery, style, unwagered stacks, exposed tiles) belong with the stacks.
-_COUNT_CODES = frozenset(
-    {
-        "PG-DEAL-BEFORE-NO-MORE-BETS",
-        "PG-DEAL-SHAKES",
-        "PG-DEAL-DICE-TOTAL",
-        "PG-DEAL-NO-ROLL",
-        "PG-DEAL-START",
-        "PG-DEAL-SETTLED-AFTER-WRONG-DEAL",
-    }
-)
-_PREFIXES: tuple[tuple[str, StepKind], ...] = (
-    ("PG-WAGER-", StepKind.WAGERS),
-    ("PG-DEAL-", StepKind.DEAL),
-    ("PG-TILE-", StepKind.DEAL),
-    ("PG-SET-", StepKind.HANDS),
-    ("PG-SETTLE-", StepKind.SETTLEMENT),
-    ("PG-BANK-", StepKind.SETTLEMENT),
-    ("PG-COBANK-", StepKind.SETTLEMENT),
-    ("PG-CA-", StepKind.SETTLEMENT),
-    ("PG-PF-", StepKind.SETTLEMENT),
-)
-
 
 def step_for(code: str) -> StepKind:
-    """Return the step a finding's code belongs under.
+    """Return the step a finding's code belongs under: its catalogue row's, else "other".
 
     >>> step_for("PG-DEAL-START"), step_for("PG-TILE-DUPLICATE"), step_for("PG-ROT-CONSECUTIVE")
     (<StepKind.COUNT: 'count'>, <StepKind.DEAL: 'deal'>, <StepKind.OTHER: 'other'>)
     """
-    if code in _COUNT_CODES:
-        return StepKind.COUNT
-    return next((kind for prefix, kind in _PREFIXES if code.startswith(prefix)), StepKind.OTHER)
+    kind = KINDS.get(code)
+    return StepKind(kind.step) if kind is not None and kind.step else StepKind.OTHER
 
 
 # --- Entry point -------------------------------------------------------------------------------
@@ -295,17 +279,6 @@ def _wrap(prefix: str, words: Sequence[str], width: int = 96) -> list[str]:
 # --- Reading the round -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Banking:
-    """Who banks the round and where the count starts, as the dealing checks read it."""
-
-    mode: BankingMode
-    bank: Position | None
-    """A PA/NJ player bank's (or co-bank's) position: the count starts there (PA 621a.9(j))."""
-    dealer_plays: bool
-    wagered: frozenset[Position]
-
-
 @dataclass
 class _Reader:
     """Turns one round's view into the lines of each step."""
@@ -314,31 +287,18 @@ class _Reader:
     context: TableContext
     ruleset: RuleSet = field(init=False)
     layout: TableLayout = field(init=False)
-    banking: _Banking = field(init=False)
+    banking: Banking = field(init=False)
     facts: dict[StepKind, list[Compared]] = field(init=False)
     """Each step's recorded facts beside the engine's, as data, filled as its lines are."""
 
     def __post_init__(self) -> None:
         self.ruleset = self.context.ruleset
         self.layout = self.ruleset.layout
-        self.banking = self._banking()
+        self.banking = banking(self.view, self.ruleset)  # verification's reading, not its own
         self.facts = {kind: [] for kind in StepKind}
 
     def name(self, position: int) -> str:
         return _name(self.layout, position)
-
-    def _banking(self) -> _Banking:
-        view, layout = self.view, self.layout
-        pai_gow = live_wagers(view, wagers.WagerKind.PAI_GOW)
-        wagered = {p for p in pai_gow if p in layout.betting}
-        if is_player_dealer_table(self.ruleset):
-            return _Banking(BankingMode.CALIFORNIA, None, True, frozenset(wagered))
-        if view.bank is None or view.bank.position not in layout.betting:
-            return _Banking(BankingMode.DEALER, None, True, frozenset(wagered))
-        mode = BankingMode.CO_BANK if view.co_bank is not None else BankingMode.PLAYER_BANK
-        plays = view.dealer_wager is not None and view.dealer_wager.amount > 0
-        bank = view.bank.position
-        return _Banking(mode, bank, plays, frozenset(wagered | {bank}))
 
     # --- 1. The round ------------------------------------------------------------------------
 
@@ -393,8 +353,8 @@ class _Reader:
                     f"up to its wager of {covers}"]  # fmt: skip
         if banking.mode is BankingMode.DEALER:
             return ["banking: the dealer banks for the house"]
-        bank = view.bank
-        assert bank is not None
+        bank = banking.taken
+        assert bank is not None  # a player bank or co-bank was taken
         who = bank.player_id or "unnamed player"
         chips = f", {dollars(bank.chips_on_table)} on the table" if bank.chips_on_table else ""
         where = self.name(bank.position)
@@ -415,26 +375,27 @@ class _Reader:
         lines: list[str] = []
         for index, event in enumerate(view.events):
             late = '   AFTER "no more bets"' if call is not None and index > call else ""
-            if isinstance(event, (wagers.WagerPlaced, wagers.WagerWithdrawn)):
-                self._wager_fact(event, late=bool(late), called=call is not None)
-            if isinstance(event, wagers.WagerPlaced):
-                kind = "Pai Gow" if event.kind is wagers.WagerKind.PAI_GOW else "Pair Fortunes"
-                who = event.player_id or "player not recorded"
-                lines.append(f"  {self.name(event.position):<14}{kind:<22}"
-                             f"{dollars(event.amount):>12}   {who}{late}")  # fmt: skip
-            elif isinstance(event, wagers.WagerWithdrawn):
-                kind = "Pai Gow" if event.kind is wagers.WagerKind.PAI_GOW else "Pair Fortunes"
-                lines.append(f"  {self.name(event.position):<14}{'withdrew ' + kind:<22}"
-                             f"{dollars(event.amount):>12}{late}")  # fmt: skip
-            elif isinstance(event, wagers.DealerWagerAgainstBank):
-                lines.append(f"  {'Dealer':<14}{'against the bank':<22}"
-                             f"{dollars(event.amount):>12}{late}")  # fmt: skip
-            elif isinstance(event, play.NoMoreBets):
-                lines.append('  "no more bets"' + ("   (again)" if index != call else ""))
-                said = "called" if index == call else "called again"
-                self.facts[StepKind.WAGERS].append(
-                    Compared('"no more bets"', said, at=event.occurred_at)
-                )
+            match event:
+                case wagers.WagerPlaced():
+                    self._wager_fact(event, late=bool(late), called=call is not None)
+                    kind = "Pai Gow" if event.kind is wagers.WagerKind.PAI_GOW else "Pair Fortunes"
+                    who = event.player_id or "player not recorded"
+                    lines.append(f"  {self.name(event.position):<14}{kind:<22}"
+                                 f"{dollars(event.amount):>12}   {who}{late}")  # fmt: skip
+                case wagers.WagerWithdrawn():
+                    self._wager_fact(event, late=bool(late), called=call is not None)
+                    kind = "Pai Gow" if event.kind is wagers.WagerKind.PAI_GOW else "Pair Fortunes"
+                    lines.append(f"  {self.name(event.position):<14}{'withdrew ' + kind:<22}"
+                                 f"{dollars(event.amount):>12}{late}")  # fmt: skip
+                case wagers.DealerWagerAgainstBank():
+                    lines.append(f"  {'Dealer':<14}{'against the bank':<22}"
+                                 f"{dollars(event.amount):>12}{late}")  # fmt: skip
+                case play.NoMoreBets():
+                    lines.append('  "no more bets"' + ("   (again)" if index != call else ""))
+                    said = "called" if index == call else "called again"
+                    self.facts[StepKind.WAGERS].append(
+                        Compared('"no more bets"', said, at=event.occurred_at)
+                    )
         if not any(isinstance(e, wagers.WagerPlaced) for e in view.events):
             lines.insert(0, "  no wagers recorded")
         if call is None:
@@ -473,25 +434,26 @@ class _Reader:
         lines: list[str] = []
         for index, event in enumerate(view.events):
             after = " (after the deal)" if index > dealt_at else ""
-            if isinstance(event, play.ShakerShaken):
-                times = "time" if event.count == 1 else "times"
-                lines.append(f"shaken {event.count} {times} by the {event.shaken_by}{after}")
-            elif isinstance(event, play.DiceRevealed):
-                lines.append(self._dice_line(event) + after)
-                self.facts[StepKind.COUNT].append(
-                    Compared("dice", self._dice_line(event), at=event.occurred_at)
-                )
-            elif isinstance(event, play.NoRollCalled):
-                lines.append(f"no roll called: {event.reason.replace('_', ' ')}")
-            elif isinstance(event, play.RngNumberShown):
-                lines.append(f"RNG number shown: {event.number}{after}")
-                self.facts[StepKind.COUNT].append(
-                    Compared("RNG number", str(event.number), at=event.occurred_at)
-                )
-        counted = self._count_source()
+            match event:
+                case play.ShakerShaken():
+                    times = "time" if event.count == 1 else "times"
+                    lines.append(f"shaken {event.count} {times} by the {event.shaken_by}{after}")
+                case play.DiceRevealed():
+                    lines.append(self._dice_line(event) + after)
+                    self.facts[StepKind.COUNT].append(
+                        Compared("dice", self._dice_line(event), at=event.occurred_at)
+                    )
+                case play.NoRollCalled():
+                    lines.append(f"no roll called: {event.reason.replace('_', ' ')}")
+                case play.RngNumberShown():
+                    lines.append(f"RNG number shown: {event.number}{after}")
+                    self.facts[StepKind.COUNT].append(
+                        Compared("RNG number", str(event.number), at=event.occurred_at)
+                    )
+        counted = deal_count(self.view)
         if counted is None:
             return [*lines, "no dice or RNG number recorded: no count to follow"]
-        total, source = counted
+        total, source, _ = counted
         return lines + self._count_lines(total, source)
 
     def _dice_line(self, event: play.DiceRevealed) -> str:
@@ -504,17 +466,6 @@ class _Reader:
         flat = "all flat" if event.all_flat else "NOT all flat"
         inside = "all in the shaker" if event.all_in_shaker else "a die OUT of the shaker"
         return f"dice {faces} = {total}{said}, {flat}, {inside}"
-
-    def _count_source(self) -> tuple[int, NumberSource] | None:
-        """Return the count the deal rests on: the last throw's total, or the RNG's number."""
-        throw = self.view.dice[-1] if self.view.dice else None
-        shown = self.view.rng[-1] if self.view.rng else None
-        if throw is not None and (shown is None or throw[0] > shown[0]):
-            try:
-                return dice_total(throw[1].faces), "dice"
-            except RulesError:
-                return None
-        return (shown[1].number, "rng") if shown is not None else None
 
     def _count_lines(self, total: int, source: NumberSource) -> list[str]:
         layout, bank = self.layout, self.banking.bank
@@ -560,11 +511,12 @@ class _Reader:
         view = self.view
         lines: list[str] = []
         for event in view.events:
-            if isinstance(event, play.StackingTileExposed):
-                lines.append(f"tile exposed while stacking: {event.tile or 'not recorded'}")
-            elif isinstance(event, play.TilesRemixed):
-                lines.append(f"tiles remixed: {event.reason}")
-        formed = self._dealt_stacks()
+            match event:
+                case play.StackingTileExposed():
+                    lines.append(f"tile exposed while stacking: {event.tile or 'not recorded'}")
+                case play.TilesRemixed():
+                    lines.append(f"tiles remixed: {event.reason}")
+        formed = dealt_stacks(self.view)
         times = sum(isinstance(e, play.StacksFormed) for e in view.events)
         if formed is None or formed.stacks is None:
             lines.append("stacks: not recorded by the table's device")
@@ -576,13 +528,6 @@ class _Reader:
         lines += self._deliveries(formed)
         lines += self._after_deal()
         return lines
-
-    def _dealt_stacks(self) -> play.StacksFormed | None:
-        """Return the stacks the deal used: the last formed before the first delivery."""
-        view = self.view
-        dealt_at = view.delivered[0][0] if view.delivered else len(view.events)
-        formed = [e for e in view.events[:dealt_at] if isinstance(e, play.StacksFormed)]
-        return formed[-1] if formed else view.stacks
 
     def _cut_and_style(self) -> list[str]:
         view, lines = self.view, []
@@ -729,7 +674,7 @@ class _Reader:
         except RulesError:
             return Compared(label, shown, "house way: cannot say", pieces=recorded,
                             at=hand.occurred_at)  # fmt: skip
-        same = _same_setting(setting, expected, self.ruleset)
+        same = same_setting(setting, expected, self.ruleset.ranking)
         names = tuple(TILE_NAMES[t] for t in (*expected.high, *expected.low))
         return Compared(label, shown, f"house way ({way.name}): {expected}", same, recorded,
                         names, at=hand.occurred_at)  # fmt: skip
@@ -739,9 +684,8 @@ class _Reader:
         if self.banking.mode is BankingMode.CALIFORNIA:
             return set()
         found = {self.layout.dealer}
-        if self.view.co_bank is not None:
-            bank = self.view.bank
-            found.add(bank.position if bank is not None else self.view.co_bank.position)
+        if self.banking.mode is BankingMode.CO_BANK and self.banking.bank is not None:
+            found.add(self.banking.bank)
         return found
 
     def _hand_notes(
@@ -770,7 +714,7 @@ class _Reader:
             expected = way.setting(setting.tiles, ruleset.ranking)
         except RulesError:
             return ["house way: cannot say"]
-        same = _same_setting(setting, expected, ruleset)
+        same = same_setting(setting, expected, ruleset.ranking)
         lines = [f"house way ({way.name}): {expected}   [{mark(same)}]"]
         if not dealer or not ruleset.regulatory_dealer_rule:
             return lines
@@ -863,8 +807,11 @@ class _Reader:
         """Note one wager's settlement, its money recorded beside the engine's (in cents)."""
         got = _recorded(event)
         amounts = [Amount("wager", stake)]
-        for index, name in enumerate(("paid", "collected", "vigorish", "returned"), start=1):
-            amounts.append(Amount(name, got[index], None if want is None else want[index]))
+        owed = (None, None, None, None) if want is None else want[1:]
+        for name, recorded, expected in zip(
+            ("paid", "collected", "vigorish", "returned"), got[1:], owed, strict=True
+        ):
+            amounts.append(Amount(name, recorded, expected))
         self.facts[StepKind.SETTLEMENT].append(
             Compared(
                 label,
@@ -917,7 +864,7 @@ class _Reader:
                 ring = settlement_order(layout)
                 how = "from the dealer's right"
             else:
-                button = self._button()
+                button = action_button_at(self.view, self.ruleset)
                 if button is None:
                     return ["settlement order: no valid throw, so no action button to start from"]
                 ring = settlement_order(layout, button)
@@ -933,18 +880,6 @@ class _Reader:
         if surrendered:
             lines[0] += " (surrendered wagers were collected at once)"
         return [*lines, f"  by the rules:   {rule} ({how})   [{mark(got == rule)}]"]
-
-    def _button(self) -> int | None:
-        """Return the California action button from the last throw, unless it was a no roll."""
-        if not self.view.dice:
-            return None
-        index, dice = self.view.dice[-1]
-        if any(i > index for i, _ in self.view.no_rolls):
-            return None
-        try:
-            return action_button(dice_total(dice.faces), self.layout)
-        except RulesError:
-            return None
 
     def _bank_flows(self, mode: BankingMode, expected: ExpectedSettlement) -> list[str]:
         view, settled = self.view, expected.settlement
@@ -1052,15 +987,6 @@ def _row(label: str, stake: Cents | None, money: _Money, same: bool | None = Non
     shown = "" if same is None else f"   [{mark(same)}]"
     return [f"  {label:<16}{amount:>10}  {outcome:<12}{_money(paid):>10}{_money(collected):>11}"
             f"{_money(vig):>10}{_money(returned):>10}{shown}"]  # fmt: skip
-
-
-def _same_setting(recorded: Setting, expected: Setting, ruleset: RuleSet) -> bool:
-    """Return whether two settings are one, two hands of equal rank either way round."""
-    if recorded == expected:
-        return True
-    ranking = ruleset.ranking
-    tied = ranking.key(*recorded.high) == ranking.key(*recorded.low)
-    return tied and Setting(recorded.low, recorded.high) == expected
 
 
 def _stack_grid(stacks: Sequence[Sequence[str]]) -> list[str]:

@@ -11,6 +11,7 @@ from decimal import Decimal
 from audit.events.paigow.wagers import WagerKind
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Check, Emit
+from audit.verification.paigow.readings import banking
 from audit.verification.paigow.round_view import RoundView
 
 _ZERO = Decimal("0.00")
@@ -24,7 +25,7 @@ def _other_players_action(view: RoundView, bank: int) -> Decimal:
 
 
 def _rotation(view: RoundView, context: TableContext, emit: Emit) -> None:
-    bank = view.bank
+    bank = banking(view, context.ruleset).taken
     if bank is None:
         return
     # The action the bank covers: what a rotation breach touches, its money still correct.
@@ -74,7 +75,7 @@ def _offer_order(view: RoundView, context: TableContext, emit: Emit) -> None:
 def after_round(view: RoundView, context: TableContext) -> None:
     """Record this round's bank and dealer-banked wagers for judging the next round."""
     context.rounds_in_game += 1
-    bank = view.bank
+    bank = banking(view, context.ruleset).taken
     if bank is None:
         context.bank_streak = (None, 0)
         wagers: dict[int, Decimal] = {}  # each position's Pai Gow wagers placed, summed in order

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from audit.events import rounds
 from audit.events.envelope import Event
@@ -90,7 +90,7 @@ class RoundView:
         found = self._derived.get(derive, _MISSING)
         if found is _MISSING:
             found = self._derived[derive] = derive(self)
-        return found  # type: ignore[no-any-return]
+        return found
 
     def pai_gow_wagers(self) -> dict[int, list[wagers.WagerPlaced]]:
         """Return the Pai Gow wagers placed at each position."""
@@ -173,23 +173,26 @@ def view_round(events: Iterable[Event]) -> RoundView:
         elif how == _KEEP_FIRST:
             if getattr(view, attr) is None:  # the first is what the round used
                 setattr(view, attr, event)
+        # The route was learnt from the class's type name: each cast below says what it holds.
         elif how == _HAND:
-            earlier = view.hands.get(event.position)  # type: ignore[attr-defined]
+            hand = cast(play.HandSet, event)
+            earlier = view.hands.get(hand.position)
             if earlier is not None:
-                view.resets.append((index, earlier, event))  # type: ignore[arg-type]
-            view.hands[event.position] = event  # type: ignore[attr-defined]
+                view.resets.append((index, earlier, hand))
+            view.hands[hand.position] = hand
         elif how == _REVEAL:
-            view.reveals.setdefault(event.position, index)  # type: ignore[attr-defined]
+            view.reveals.setdefault(cast(play.HandsRevealed, event).position, index)
         elif how == _STACKS:
-            view.formed.append((index, event))  # type: ignore[arg-type]
+            formed = cast(play.StacksFormed, event)
+            view.formed.append((index, formed))
             if view.stacks is None:  # the first is ``stacks``
-                view.stacks = event  # type: ignore[assignment]
+                view.stacks = formed
         elif how == _NO_MORE_BETS:
             view.no_more_bets = index if view.no_more_bets is None else view.no_more_bets
         elif how == _OFFER:
-            view.offers.append(event)  # type: ignore[arg-type]
+            view.offers.append(cast(play.BankOffered, event))
         elif how == _VOID:
-            view.player_voids.append(event)  # type: ignore[arg-type]
+            view.player_voids.append(cast(play.HandVoided, event))
         elif how == _FEE:
-            view.fees.append(event)  # type: ignore[arg-type]
+            view.fees.append(cast(settlement.CollectionFeeTaken, event))
     return view

@@ -19,57 +19,16 @@ from decimal import Decimal
 
 from audit.events.paigow.play import HandSet
 from audit.events.paigow.wagers import WagerKind
+from audit.findings.finding import ZERO
 from audit.games.errors import RulesError
 from audit.games.paigow.dealer_rule import complies, permitted_settings
-from audit.games.paigow.hands import HandRanking
 from audit.games.paigow.rulesets import RuleSet
 from audit.games.paigow.setting import Setting, is_ordered
-from audit.games.paigow.tiles import TILE_BY_NAME, parse_tile
-from audit.verification.findings import ZERO
+from audit.games.paigow.settlement import BankingMode
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Check, Emit
+from audit.verification.paigow.readings import banking, hand_settings, same_setting
 from audit.verification.paigow.round_view import RoundView
-
-
-def hand_setting(hand: HandSet | None) -> Setting | None:
-    """Return a recorded hand as the engine's setting, or ``None`` if its tiles are unusable."""
-    if hand is None:
-        return None
-    tile = TILE_BY_NAME.get  # events carry canonical names: parse_tile is for any other
-    a, b, c, d = tile(hand.high[0]), tile(hand.high[1]), tile(hand.low[0]), tile(hand.low[1])
-    if a is None or b is None or c is None or d is None:
-        try:
-            a, b = parse_tile(hand.high[0]), parse_tile(hand.high[1])
-            c, d = parse_tile(hand.low[0]), parse_tile(hand.low[1])
-        except RulesError:  # an unknown tile: PG-TILE-* report it
-            return None
-    if len({a, b, c, d}) != 4:  # a repeated tile: PG-TILE-* report it
-        return None
-    return Setting.of_distinct((a, b), (c, d))  # parsed and compared: no need to check again
-
-
-def _parse_hands(view: RoundView) -> dict[int, Setting | None]:
-    return {position: hand_setting(hand) for position, hand in view.hands.items()}
-
-
-def hand_settings(view: RoundView) -> dict[int, Setting | None]:
-    """Return each position's hand as finally set, as the engine's setting (``None`` where its
-    tiles are unusable), parsed once per round however many checks ask."""
-    return view.once(_parse_hands)
-
-
-def is_player_dealer_table(ruleset: RuleSet) -> bool:
-    """Return whether the table has a California player-dealer (it settles from a button)."""
-    return ruleset.layout.button_on_dealer is not None
-
-
-def _same_setting(recorded: Setting, expected: Setting, ranking: HandRanking) -> bool:
-    # Setting compares hands order-free within each hand; two hands of equal rank may be
-    # called high either way round (as dealer_rule.permitted_settings allows).
-    if recorded == expected:
-        return True
-    tied = ranking.key(*recorded.high) == ranking.key(*recorded.low)
-    return tied and Setting(recorded.low, recorded.high) == expected
 
 
 def _pai_gow_action(view: RoundView, exclude: int) -> Decimal:
@@ -92,26 +51,23 @@ def _house_set_hands(view: RoundView, ruleset: RuleSet) -> list[HandSet]:
     dealer also sets the co-bank's hand, "as specified in the ... Rules Submission".
     A California player-dealer is a player and sets freely: nothing here.
     """
-    if is_player_dealer_table(ruleset):
+    if ruleset.is_player_dealer_table:
         return []
     dealer = ruleset.layout.dealer
     found = [view.hands[dealer]] if dealer in view.hands else []
-    co_bank = view.co_bank
-    if co_bank is not None:
-        seat = view.bank.position if view.bank is not None else co_bank.position
-        if seat in view.hands and seat != dealer:
-            found.append(view.hands[seat])
+    who = banking(view, ruleset)
+    if who.mode is BankingMode.CO_BANK and who.bank in view.hands and who.bank != dealer:
+        found.append(view.hands[who.bank])
     return found
 
 
 def _at_risk(view: RoundView, ruleset: RuleSet, position: int) -> Decimal:
     """Return the Pai Gow money a hand decides: a player's wager, or all the action it banks."""
     dealer = ruleset.layout.dealer
-    california = is_player_dealer_table(ruleset)
-    if position == dealer and view.bank is not None and not california:
+    bank = banking(view, ruleset).bank
+    if position == dealer and bank is not None:
         # Against a player bank the dealer plays only its own wager (PA 621a.9(h), (n)).
         return view.dealer_wager.amount if view.dealer_wager else ZERO
-    bank = view.bank.position if view.bank is not None and not california else None
     if position in (dealer, bank):
         return _pai_gow_action(view, position)  # the banker's hand decides every wager
     return sum((w.amount for w in view.pai_gow_wagers().get(position, [])), ZERO)
@@ -142,7 +98,7 @@ def _house_way(view: RoundView, context: TableContext, emit: Emit) -> None:
             expected = ruleset.house_way.setting(setting.tiles, ruleset.ranking)
         except RulesError:
             continue
-        if not _same_setting(setting, expected, ruleset.ranking):
+        if not same_setting(setting, expected, ruleset.ranking):
             emit("PG-SET-HOUSE-WAY", position=hand.position, recorded=str(setting),
                  expected=f"{expected} ({ruleset.house_way.name})",
                  exposure=_at_risk(view, ruleset, hand.position),
@@ -156,7 +112,7 @@ def _dealer_rule(view: RoundView, context: TableContext, emit: Emit) -> None:
     house way binds it.
     """
     ruleset = context.ruleset
-    if not ruleset.regulatory_dealer_rule or is_player_dealer_table(ruleset):
+    if not ruleset.regulatory_dealer_rule or ruleset.is_player_dealer_table:
         return
     dealer = ruleset.layout.dealer
     hand = view.hands.get(dealer)
@@ -186,9 +142,10 @@ def _late_surrender(view: RoundView, context: TableContext, emit: Emit) -> None:
 
 def _banker_positions(view: RoundView, ruleset: RuleSet) -> set[int]:
     """Return the positions whose hands the players' are compared with: dealer and bank."""
-    if is_player_dealer_table(ruleset):
+    if ruleset.is_player_dealer_table:
         return set()  # the California player-dealer is a player and sets as one
-    return {ruleset.layout.dealer, *((view.bank.position,) if view.bank is not None else ())}
+    bank = banking(view, ruleset).bank
+    return {ruleset.layout.dealer, *((bank,) if bank is not None else ())}
 
 
 def _resets(view: RoundView, context: TableContext, emit: Emit) -> None:

@@ -13,9 +13,9 @@ from datetime import timedelta
 
 from audit.events.envelope import Event
 from audit.events.table import TableOpened
+from audit.findings.finding import Finding
 from audit.games.paigow.options import TABLE_OPTIONS
 from audit.games.paigow.rulesets import RULE_SETS
-from audit.verification.findings import Finding
 from audit.verification.paigow.context import TableContext, opening
 from audit.verification.paigow.emit import Check, Emit
 from audit.verification.paigow.round_view import RoundView

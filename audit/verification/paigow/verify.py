@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from audit.events.envelope import Event
 from audit.events.rounds import RoundCompleted
 from audit.events.table import TableClosed
-from audit.verification.findings import Finding
+from audit.findings.finding import Finding
 from audit.verification.paigow import (
     dealing_checks,
     rotation_checks,

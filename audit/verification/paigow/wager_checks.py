@@ -7,37 +7,15 @@ check reads one round's view and emits through the round's :class:`Emit`.
 from __future__ import annotations
 
 from collections import defaultdict
-from decimal import Decimal
-from functools import partial
 
 from audit.events.envelope import Event
 from audit.events.paigow import wagers
+from audit.findings.finding import ZERO
 from audit.games.paigow.layout import Position, TableLayout, position_name
-from audit.verification.findings import ZERO
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Check, Emit
+from audit.verification.paigow.readings import live_wagers
 from audit.verification.paigow.round_view import RoundView
-
-
-def live_wagers(view: RoundView, kind: wagers.WagerKind | None = None) -> dict[Position, Decimal]:
-    """Return each position's wagers still down: placed less withdrawn, of one kind or all."""
-    # Several checks ask this of each round: summed once per view and kind, copied out.
-    return dict(view.once(_LIVE[kind]))
-
-
-def _live(view: RoundView, kind: wagers.WagerKind | None) -> dict[Position, Decimal]:
-    net: dict[Position, Decimal] = defaultdict(lambda: ZERO)
-    for _, placed in view.placed:
-        if kind is None or placed.kind is kind:
-            net[placed.position] += placed.amount
-    for _, withdrawn in view.withdrawn:
-        if kind is None or withdrawn.kind is kind:
-            net[withdrawn.position] -= withdrawn.amount
-    return {position: amount for position, amount in net.items() if amount > ZERO}
-
-
-_LIVE = {kind: partial(_live, kind=kind) for kind in (None, *wagers.WagerKind)}
-"""One derivation per kind of wager (``None``: every kind), for :meth:`RoundView.once`."""
 
 
 def _areas_line(layout: TableLayout) -> tuple[Position, ...]:
@@ -113,9 +91,9 @@ def check_player_spots(view: RoundView, context: TableContext, emit: Emit) -> No
     casino allows it (``adjacent_spots``). The bank is 621a.9(f)'s exception:
     :func:`check_bank_spots` judges it.
     """
-    spot: dict[str | None, Position] = {}
+    first_spot: dict[str | None, Position] = {}
     for _, placed in view.placed:
-        if spot.setdefault(placed.player_id, placed.position) != placed.position:
+        if first_spot.setdefault(placed.player_id, placed.position) != placed.position:
             break  # someone wagered at two positions: judged below
     else:
         # The usual round: every player's wagers (Pai Gow and Pair Fortunes alike) at one

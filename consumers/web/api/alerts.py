@@ -39,6 +39,8 @@ def newest_row(view: FindingsView) -> int:
     with view.datastore.transaction(commit=False) as cursor:
         cursor.execute("SELECT MAX(row_number) AS n FROM findings")
         row = cursor.fetchone()
+    if row is None:  # an aggregate always answers one row; none is an empty view
+        return 0
     value = row["n"] if isinstance(row, dict) else row[0]
     return int(value or 0)
 

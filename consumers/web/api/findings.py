@@ -15,7 +15,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Depends, Path, Query, Request
 from pydantic import BaseModel
 
-from audit.verification.findings import Severity
+from audit.findings.finding import Severity
 from consumers.web.access_log import record_access
 from consumers.web.api.findings_query import select_one, select_page
 from consumers.web.api.inputs import BadInputError, gaming_day, moment

@@ -18,8 +18,8 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request
 from pydantic import BaseModel
 
+from audit.findings.finding import Finding
 from audit.store.application import FactStore
-from audit.verification.findings import Finding
 from audit.verification.replay_model import Amount, Compared, RoundReplay, Step
 from consumers.errors import AmbiguousRoundError, RoundNotFoundError
 from consumers.replay_cli import load_replay

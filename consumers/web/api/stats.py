@@ -14,7 +14,8 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel
 
-from audit.verification.statistics import DEFAULT_CONFIDENCE, GroupBy, stats_of
+from audit.games.confidence import DEFAULT_CONFIDENCE
+from audit.verification.statistics import GroupBy, stats_of
 from consumers.web.access_log import record_access
 from consumers.web.api.views import Views, views_of
 from consumers.web.auth import User, require

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Path, Request
 from pydantic import BaseModel
 
-from audit.verification.findings import Severity
+from audit.findings.finding import Severity
 from consumers.web.access_log import record_access
 from consumers.web.api.views import Views, views_of
 from consumers.web.auth import User, require

@@ -111,8 +111,8 @@ def test_the_three_formats_carry_the_same_figures():
 
 
 def test_the_hold_band_comes_from_the_engines_own_chances():
+    from audit.games.paigow.options import rule_set_for
     from audit.games.paigow.probabilities import lookup
-    from audit.verification.paigow.context import rule_set_for
 
     lines, _ = _lines()
     rules = rule_set_for("pa-2019", {})

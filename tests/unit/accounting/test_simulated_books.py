@@ -9,6 +9,7 @@ from decimal import Decimal
 
 import pytest
 
+from audit.accounting.controls import ACCOUNTING_KINDS
 from audit.accounting.reconcile import Reconciler
 from audit.games.money import to_cents
 from audit.games.paigow.vigorish import VigRounding, vigorish
@@ -55,6 +56,9 @@ def test_every_injected_variance_is_found_with_no_false_alarm():
     assert report.perfect, report.lines()
     accounting = [c for c in report.codes if c.startswith("ACC-")]
     assert {"ACC-DROP-BUYINS", "ACC-WIN-VARIANCE", "ACC-COUNT-DISAGREE"} <= set(accounting)
+    # The books' mishaps inject exactly the accounting kinds the catalogue marks injectable.
+    injected = {code for label in variance_labels for code in label.codes}
+    assert injected == {code for code, kind in ACCOUNTING_KINDS.items() if kind.injectable}
 
 
 def test_an_injected_short_drop_is_found_at_its_amount():

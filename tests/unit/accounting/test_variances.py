@@ -11,7 +11,7 @@ from audit.accounting.controls import Thresholds
 from audit.accounting.reconcile import Reconciler
 from audit.accounting.slips import CAGE
 from audit.events.envelope import Event
-from audit.verification.findings import Finding, Severity
+from audit.findings.finding import Finding, Severity
 from tests.unit.accounting.day import chips, paper_day
 
 

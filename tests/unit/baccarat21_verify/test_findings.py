@@ -593,7 +593,7 @@ def test_every_kind_cites_a_rule_of_pa_681a(code):
 def test_docs_list_every_table_option():
     from pathlib import Path
 
-    from audit.verification.baccarat21.context import _PARSERS
+    from audit.games.baccarat21.options import _PARSERS
 
     doc = (Path(__file__).resolve().parents[3] / "docs" / "baccarat21.md").read_text()
     for name in _PARSERS:

@@ -4,8 +4,8 @@
 from decimal import Decimal
 
 from audit.events.envelope import event_fields
+from audit.findings.finding import Severity
 from audit.games.baccarat21.settlement import Bet
-from audit.verification.findings import Severity
 from tests.unit.baccarat21_verify.rounds import B21Table
 
 P, B = Bet.PLAYER, Bet.BANKER

@@ -4,7 +4,7 @@ import pytest
 
 from audit.games.paigow.collection import COLLECTION_SCHEDULES
 from audit.games.paigow.delivery import DeliveryStyle
-from audit.games.paigow.options import TABLE_OPTIONS, apply_options
+from audit.games.paigow.options import DEFAULT_RULE_SET, TABLE_OPTIONS, apply_options, rule_set_for
 from audit.games.paigow.pair_fortunes import ILLUSTRATIVE_PAYTABLE
 from audit.games.paigow.rulesets import RULE_SETS, get_rule_set
 from audit.games.paigow.vigorish import VigRounding
@@ -92,3 +92,10 @@ def test_the_reconciliations_thresholds_are_known_options_read_elsewhere():
     assert apply_options(get_rule_set("pa-2012"), options)[1] == []
     assert Thresholds.from_options(options) == Thresholds(1_000, 5_000)
     assert set(options) == READ_ELSEWHERE
+
+
+def test_rule_set_for_applies_options_and_falls_back_to_the_default():
+    """What accounting and statistics settle by: the table's rules with its options taken."""
+    assert rule_set_for("pa-2012", {"vig_rounding": "quarter"}).vig_rounding.value == "quarter"
+    assert rule_set_for("pa-2012", {"vig_rounding": "quater"}).vig_rounding.value == "cent"
+    assert rule_set_for("no-such-rules", {}).name == DEFAULT_RULE_SET == "pa-2019"

@@ -124,3 +124,10 @@ def test_every_rule_set_is_consistent(ruleset):
     if ruleset.vig_rounding is not None:
         assert ruleset.vig_rounding in ruleset.vig_roundings_allowed
     assert "zero_hands" in ruleset.options()
+
+
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+def test_only_california_is_a_player_dealer_table(name):
+    """A player-dealer table settles from a button on the dealer's spot (Cal. Penal Code 330.11);
+    PA and NJ tables are banked by the house or a player at a betting position."""
+    assert RULE_SETS[name].is_player_dealer_table is (name == "california")

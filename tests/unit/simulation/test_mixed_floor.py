@@ -48,3 +48,18 @@ def test_simulate_game_baccarat21(tmp_path):
     facts = [json.loads(line) for line in out.read_text().splitlines()]
     assert {f["game"] for f in facts if f["type"] == "table_opened"} == {"baccarat21"}
     assert any(f["type"] == "b21_card_dealt" for f in facts)
+
+
+def test_a_careless_mixed_floor_simulates_from_the_command_line(tmp_path):
+    """21 Baccarat tables have no dice: a mixed careless floor names only Pai Gow shakers."""
+    out = tmp_path / "mixed.jsonl"
+    assert main(["simulate", "--game", "mixed", "--tables", "4", "--rounds", "5",
+                 "--irregularities", "0.2", "--loaded-dice", "1",
+                 "--out", str(out)]) == 0  # fmt: skip
+    facts = [json.loads(line) for line in out.read_text().splitlines()]
+    games = {f["table_id"]: f["game"] for f in facts if f["type"] == "table_opened"}
+    assert set(games.values()) == {"paigow", "baccarat21"}
+    labels = [json.loads(line) for line in (tmp_path / "mixed.labels.jsonl").open()]
+    dice = [label["table_id"] for label in labels if label["kind"] == "loaded_dice"]
+    assert len(dice) == 1
+    assert games[dice[0]] == "paigow"

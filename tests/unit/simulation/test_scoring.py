@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from audit.findings.finding import Finding, Severity
 from audit.simulation import ShiftConfig
-from audit.simulation.irregular_common import Label
 from audit.simulation.irregularities import careless_shift, kind_named
+from audit.simulation.labels import Label
 from audit.simulation.scoring import CodeScore, score, verify_for_scoring
-from audit.verification.findings import Finding, Severity
 from audit.verification.paigow.verify import verify_stream
 from audit.verification.stream import as_stored
 from consumers.cli import main

@@ -31,6 +31,7 @@ from audit.events.envelope import Event, event_fields
 from audit.events.paigow import equipment, play, settlement, wagers
 from audit.events.rounds import RoundCompleted, RoundStarted
 from audit.events.table import TableOpened
+from audit.findings.finding import Finding
 from audit.games.money import to_cents, to_dollars
 from audit.games.paigow.dealing import Cut, apply_cut, deal
 from audit.games.paigow.delivery import DeliveryStyle, form_stacks
@@ -39,7 +40,6 @@ from audit.games.paigow.outcome import Outcome, wager_outcome
 from audit.games.paigow.rulesets import get_rule_set
 from audit.games.paigow.tiles import TILE_NAMES, TILES, Tile
 from audit.games.paigow.vigorish import VigRounding, vigorish
-from audit.verification.findings import Finding
 from audit.verification.paigow.verify import verify_stream
 
 TABLE = "PG-09"

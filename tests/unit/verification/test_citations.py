@@ -2,8 +2,9 @@
 
 A kind whose own rule key no rule set of its game cites could never be raised; a
 citation that spans paragraphs (``621a.8(g)-(k)``) names none of them. The golden
-file ``kinds_by_rule_set.json`` holds which kinds apply under which rule set, and
-what each cites there, so a change to either is a visible, reviewed diff.
+file ``kinds_by_rule_set.json`` holds which kinds apply under which rule set (the
+accounting's and the screens' too), and what each cites there, so a change to either is a
+visible, reviewed diff; ``tablewatch schema --findings-by-rule-set`` regenerates it.
 """
 
 import json
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from audit.floor.reference import render_kinds_by_rule_set
 from audit.games.baccarat21.rulesets import RULE_SETS as B21_RULE_SETS
 from audit.games.paigow.rulesets import RULE_SETS as PAIGOW_RULE_SETS
 from audit.verification.baccarat21.kinds import KINDS as B21_KINDS
@@ -50,11 +52,28 @@ def test_each_citation_names_a_paragraph_not_a_span(key, citation):
 
 
 def test_which_kinds_apply_under_which_rule_set_is_the_golden_table():
-    found = {r.name: applicable(kinds, r) for kinds, sets in GAMES for r in sets.values()}
-    assert found == json.loads(GOLDEN.read_text()), (
-        "kinds or citations changed: if meant, rewrite "
-        "tests/unit/verification/kinds_by_rule_set.json from this test's `found`"
+    assert GOLDEN.read_text() == render_kinds_by_rule_set(), (
+        "kinds or citations changed: if meant, regenerate with "
+        "tablewatch schema --findings-by-rule-set > tests/unit/verification/kinds_by_rule_set.json"
     )
+
+
+def test_a_round_kind_applies_where_its_rule_set_cites_it():
+    golden = json.loads(GOLDEN.read_text())
+    for kinds, rule_sets in GAMES:
+        for rule_set in rule_sets.values():
+            rounds = {c: t for c, t in golden[rule_set.name].items() if c in kinds}
+            assert rounds == applicable(kinds, rule_set)
+
+
+def test_each_rule_set_has_its_own_findings():
+    golden = {name: set(codes) for name, codes in json.loads(GOLDEN.read_text()).items()}
+    assert golden["pa-2019"] - golden["pa-2012"] == {"PG-PF-PAYOUT"}  # Pair Fortunes
+    assert {"PG-CA-COVERAGE", "PG-CA-ORDER", "PG-CA-FEE"} <= golden["california"]
+    assert not any(code.startswith("PG-SETTLE-VIG") for code in golden["california"])
+    assert "PG-EQ-TILES-OVERDUE" in golden["pa-2012"] - golden["nj"]  # NJ sets no interval
+    assert not any(code.startswith("PG-") for code in golden["pa-681a"])
+    assert all("ACC-WIN-VARIANCE" in codes for codes in golden.values())
 
 
 def test_the_settlement_findings_cite_paragraphs_of_their_own():

@@ -16,10 +16,9 @@ from audit.events.rounds import RoundStarted
 from audit.games.paigow.dealing import Cut
 from audit.games.paigow.delivery import DeliveryStyle
 from audit.verification.paigow import dealing_checks
-from audit.verification.paigow.dealing_checks import _pai_gow_positions
+from audit.verification.paigow.readings import _pai_gow_positions, live_wagers
 from audit.verification.paigow.round_view import view_round
 from audit.verification.paigow.verify import verify_stream
-from audit.verification.paigow.wager_checks import live_wagers
 from tests.unit.verification.rounds import clean_round
 
 KINDS = list(wagers.WagerKind)

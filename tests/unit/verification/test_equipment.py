@@ -7,15 +7,15 @@ from fractions import Fraction
 
 import pytest
 
+from audit.findings.finding import Severity
 from audit.games.paigow.layout import PA_NJ_LAYOUT, starting_position
 from audit.simulation.frequencies import Frequencies
 from audit.simulation.irregularities import loaded_dice_labels
-from audit.simulation.loaded_dice import InvalidLoadError, LoadedDice
+from audit.simulation.paigow.loaded_dice import InvalidLoadError, LoadedDice
 from audit.simulation.scoring import score, verify_for_scoring
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.verification.chi_squared import DICE_TOTALS, FAIR_3D6
 from audit.verification.equipment import SCREEN_KINDS, EquipmentScreens, screen_finding
-from audit.verification.findings import Severity
 
 DICE_ONLY = Frequencies(rng_table=0.0)  # every table counts with the dice
 MIXED = (("paigow", 0.75), ("baccarat21", 0.25))

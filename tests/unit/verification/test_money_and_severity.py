@@ -7,12 +7,12 @@ from decimal import Decimal
 import pytest
 
 from audit.events.paigow import wagers
-from audit.verification.catalogue import KINDS_BY_CODE
-from audit.verification.findings import Money, Severity
+from audit.findings.finding import Money, Severity
+from audit.findings.severities import RULE_SET_SEVERITIES, severity_of
+from audit.floor.catalogue import KINDS_BY_CODE
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Emit
 from audit.verification.paigow.kinds import KINDS
-from audit.verification.severities import RULE_SET_SEVERITIES, severity_of
 from tests.unit.verification.rounds import clean_round
 from tests.unit.verification.test_settlement_checks import ca_round, dealer_round
 from tests.unit.verification.test_stream_and_rotation_checks import Table, codes

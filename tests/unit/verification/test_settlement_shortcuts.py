@@ -9,8 +9,8 @@ from collections import Counter
 import pytest
 
 from audit.games.paigow.settlement import BankingMode
-from audit.simulation.irregular_money import MONEY_KINDS
 from audit.simulation.irregularities import careless_shift
+from audit.simulation.paigow.careless.kinds import MONEY_KINDS
 from audit.simulation.shift import ShiftConfig
 from audit.verification.paigow import verify
 from audit.verification.paigow.emit import Emit

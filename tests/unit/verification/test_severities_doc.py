@@ -4,8 +4,8 @@ rule set's own severities (issue #22.3)."""
 import re
 from pathlib import Path
 
-from audit.verification.catalogue import KINDS_BY_CODE
-from audit.verification.severities import RULE_SET_SEVERITIES
+from audit.findings.severities import RULE_SET_SEVERITIES
+from audit.floor.catalogue import KINDS_BY_CODE
 
 DOC = Path(__file__).parents[3] / "docs" / "severities.md"
 _ROW = re.compile(r"^\| `(?P<a>[^`]+)` \| (?P<b>[^|]+?) \| (?P<c>[^|]+?) \| (?P<why>.+) \|$")

@@ -7,6 +7,7 @@ from decimal import Decimal
 import pytest
 
 from audit.events.catalogue import event_json
+from audit.games.confidence import wilson_interval, z_for
 from audit.games.paigow.probabilities import PRECOMPUTED
 from audit.games.paigow.rulesets import get_rule_set
 from audit.simulation.shift import ShiftConfig, simulate_shift
@@ -18,8 +19,6 @@ from audit.verification.statistics import (
     group_stats,
     pai_gow_moments,
     settled_wagers,
-    wilson_interval,
-    z_for,
 )
 
 EXPECTED = PRECOMPUTED[("dealer-rule-max-low", "pa")].win

@@ -183,7 +183,7 @@ def test_findings_have_stable_ids():
 
 
 def test_an_option_the_rule_set_does_not_allow_never_stops_the_judging():
-    from audit.verification.paigow.context import rule_set_for
+    from audit.games.paigow.options import rule_set_for
 
     ruleset = rule_set_for("california", {"vig_rounding": "quarter", "colour": "red"})
     assert ruleset.vig_rounding is None

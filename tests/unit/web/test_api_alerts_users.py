@@ -2,7 +2,7 @@
 
 import json
 
-from audit.verification.findings import Severity
+from audit.findings.finding import Severity
 from consumers.web.access_log import read_access
 from projections.findings_view import FindingFilter
 from tests.unit.web.conftest import csrf_of, login

@@ -5,7 +5,7 @@ from decimal import Decimal
 
 import pytest
 
-from audit.verification.findings import Severity
+from audit.findings.finding import Severity
 from consumers.web.access_log import read_access
 from projections.findings_view import FindingFilter
 

@@ -20,7 +20,7 @@ def test_every_table_has_its_live_state(shift_app, shift_as):
 
 
 def test_the_floor_counts_each_tables_alerts(shift_app, shift_as):
-    from audit.verification.findings import Severity
+    from audit.findings.finding import Severity
     from projections.findings_view import FindingFilter
 
     alerts = shift_app.state.views.findings.select(FindingFilter(min_severity=Severity.WARNING))

@@ -21,9 +21,8 @@ from audit.games.paigow.settlement import BankingMode, RoundSettlement
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Emit
 from audit.verification.paigow.round_view import RoundView
-from audit.verification.paigow.setting_checks import is_player_dealer_table
 from audit.verification.paigow.settlement.expected import ExpectedSettlement
-from audit.verification.paigow.settlement.facts import SettlementFacts, cited
+from audit.verification.paigow.settlement.facts import CENTRE_MODES, SettlementFacts, cited
 
 
 def _judge_dealer_wager(
@@ -76,7 +75,7 @@ def _judge_dealer_wager_allowed(
 ) -> None:
     """PA 621a.9(e), (h): none while co-banking, else at most the bank's last wager."""
     placed, bank = view.dealer_wager, view.bank
-    if placed is None or bank is None or placed.amount <= 0:
+    if placed is None or bank is None or facts.mode not in CENTRE_MODES or placed.amount <= 0:
         return
     if facts.mode is BankingMode.CO_BANK:
         # PA 621a.9(e), (h) / NJ 10.8(e), (h): "the dealer may not place a wager against the bank".
@@ -122,32 +121,51 @@ def _flows(
 _FlowCheck = tuple[str, Event | None, dict[str, tuple[Cents, Cents]]]
 """A bank flow event's finding code, the event (if recorded), and each amount recorded and owed."""
 
+FlowAmount = tuple[str, str, str]
+"""One amount of a bank flow event: its name in a finding, the event's field, and the field of
+the engine's settlement (``RoundSettlement`` or ``CentreFlows``) that says what is owed."""
+
+BANK_FLOWS: dict[BankingMode, tuple[tuple[str, str, tuple[FlowAmount, ...]], ...]] = {
+    # PA 621a.9(r) / NJ 10.8(p): halves with the house.
+    BankingMode.CO_BANK: (
+        ("PG-COBANK-SPLIT", "co_bank_split", (
+            ("co-bank pay-in", "shortfall_from_co_bank", "shortfall_from_bank"),
+            ("house pay-in", "shortfall_from_house", "shortfall_from_house"),
+            ("surplus to house", "surplus_to_house", "surplus_to_house"),
+            ("vigorish", "surplus_vigorish", "surplus_vigorish"),
+            ("to co-bank", "surplus_to_co_bank", "surplus_to_bank"),
+        )),
+    ),
+    # PA 621a.9(o) / NJ 10.8(o): the bank pays in what the centre lacks, or takes the
+    # surplus less 5%.
+    BankingMode.PLAYER_BANK: (
+        ("PG-BANK-SHORTFALL", "shortfall", (("shortfall", "amount", "shortfall_from_bank"),)),
+        ("PG-BANK-SURPLUS", "surplus", (
+            ("surplus", "surplus", "surplus"),
+            ("vigorish", "vigorish", "surplus_vigorish"),
+            ("paid to bank", "paid_to_bank", "surplus_to_bank"),
+        )),
+    ),
+}  # fmt: skip
+"""Each banking mode's bank flow events: the finding code, the round view's event, and its
+amounts. The checks judge by it and the simulator labels by it."""
+
 
 def flow_checks(
     view: RoundView, mode: BankingMode, owed: RoundSettlement | CentreFlows
 ) -> list[_FlowCheck]:
     """Return the bank flow events the banking mode records, each amount beside the one owed."""
-    if mode is BankingMode.CO_BANK:  # PA 621a.9(r) / NJ 10.8(p): halves with the house
-        split = view.co_bank_split
-        return [("PG-COBANK-SPLIT", split, {
-            "co-bank pay-in": (_field(split, "shortfall_from_co_bank"), owed.shortfall_from_bank),
-            "house pay-in": (_field(split, "shortfall_from_house"), owed.shortfall_from_house),
-            "surplus to house": (_field(split, "surplus_to_house"), owed.surplus_to_house),
-            "vigorish": (_field(split, "surplus_vigorish"), owed.surplus_vigorish),
-            "to co-bank": (_field(split, "surplus_to_co_bank"), owed.surplus_to_bank),
-        })]  # fmt: skip
-    # PA 621a.9(o) / NJ 10.8(o): the bank pays in what the centre lacks, or takes the
-    # surplus less 5%.
-    shortfall, surplus = view.shortfall, view.surplus
-    return [
-        ("PG-BANK-SHORTFALL", shortfall,
-         {"shortfall": (_field(shortfall, "amount"), owed.shortfall_from_bank)}),
-        ("PG-BANK-SURPLUS", surplus, {
-            "surplus": (_field(surplus, "surplus"), owed.surplus),
-            "vigorish": (_field(surplus, "vigorish"), owed.surplus_vigorish),
-            "paid to bank": (_field(surplus, "paid_to_bank"), owed.surplus_to_bank),
-        }),
-    ]  # fmt: skip
+    flows = BANK_FLOWS[
+        BankingMode.CO_BANK if mode is BankingMode.CO_BANK else BankingMode.PLAYER_BANK
+    ]
+    checks: list[_FlowCheck] = []
+    for code, attribute, amounts in flows:
+        event = getattr(view, attribute)
+        pairs = {
+            name: (_field(event, field), getattr(owed, owing)) for name, field, owing in amounts
+        }
+        checks.append((code, event, pairs))
+    return checks
 
 
 def judge_bank(
@@ -165,7 +183,7 @@ def judge_bank(
     settlement = expected.settlement
     if settlement is None or view.completed is None:
         return  # the flows come after every wager: a round cut short has not reached them
-    bank = view.bank.position if view.bank is not None else None
+    bank = facts.banker if facts.mode in CENTRE_MODES else None
     for code, event, amounts in flow_checks(view, facts.mode, settlement):
         _flows(emit, code, bank, [event], amounts)
 
@@ -174,7 +192,8 @@ def judge_balance(
     view: RoundView, context: TableContext, emit: Emit, facts: SettlementFacts
 ) -> None:
     """The centre of a banked layout pays out exactly what went in (PA 621a.9(o), (r))."""
-    if view.bank is None or view.voided is not None or is_player_dealer_table(context.ruleset):
+    bank = view.bank
+    if bank is None or facts.mode not in CENTRE_MODES or view.voided is not None:
         return
     unsettled = set(facts.stakes) - set(facts.settled)
     dealer_open = view.dealer_wager is not None and view.dealer_wager_settled is None
@@ -207,8 +226,8 @@ def judge_balance(
     if taken_in != paid_out:
         rule = cited(context, "co-bank-settlement" if split else "bank-settlement")
         flows = [e for e in (view.shortfall, view.surplus, split) if e is not None]
-        emit("PG-SETTLE-UNBALANCED", position=view.bank.position,
+        emit("PG-SETTLE-UNBALANCED", position=bank.position,
              recorded=f"centre took in {to_dollars(taken_in)}, paid out {to_dollars(paid_out)}",
              expected="the centre pays out exactly what it took in",
-             at_stake=to_dollars(abs(taken_in - paid_out)), events=flows or [view.bank],
+             at_stake=to_dollars(abs(taken_in - paid_out)), events=flows or [bank],
              rule_key=rule)  # fmt: skip

@@ -19,7 +19,7 @@ from audit.games.money import Cents, decimal_cents
 from audit.games.paigow.banking import settle_co_bank, settle_player_bank
 from audit.games.paigow.california import settle_california
 from audit.games.paigow.layout import Position
-from audit.games.paigow.outcome import BankerSetting, Outcome
+from audit.games.paigow.outcome import BankerSetting
 from audit.games.paigow.rulesets import RuleSet
 from audit.games.paigow.setting import Setting
 from audit.games.paigow.settlement import (
@@ -32,8 +32,9 @@ from audit.games.paigow.settlement import (
     settle_voided_round,
     settle_wager,
 )
+from audit.games.wagering import Outcome
+from audit.verification.paigow.readings import hand_settings
 from audit.verification.paigow.round_view import RoundView
-from audit.verification.paigow.setting_checks import hand_settings
 from audit.verification.paigow.settlement.facts import SettlementFacts, expected_order
 
 _PLAYED = ("win", "push", "lose")
@@ -176,10 +177,10 @@ def expect_settlement(
             return result  # no player-dealer wager recorded: nothing to measure coverage by
         played: list[tuple[Wager, bool]] = []
         order = california_order(view, ruleset, facts)
-        for found in expected_wagers(view, ruleset, facts, order):
-            if found is None:
+        for wager_known in expected_wagers(view, ruleset, facts, order):
+            if wager_known is None:
                 break  # later coverage depends on this wager's result
-            played.append(found)
+            played.append(wager_known)
         known = {w.position: k for w, k in played}
         settled = settle_california([w for w, _ in played], facts.player_dealer)
         result.lines = {line.position: (line, known[line.position]) for line in settled.lines}

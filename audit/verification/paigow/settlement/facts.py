@@ -17,14 +17,13 @@ from dataclasses import dataclass, field
 
 from audit.events.paigow.settlement import WagerSettled
 from audit.events.paigow.wagers import WagerKind
-from audit.games.errors import RulesError
 from audit.games.money import Cents, decimal_cents
-from audit.games.paigow.layout import Position, action_button, dice_total, settlement_order
+from audit.games.paigow.layout import Position, settlement_order
 from audit.games.paigow.rulesets import RuleSet
 from audit.games.paigow.settlement import BankingMode
 from audit.verification.paigow.context import TableContext
+from audit.verification.paigow.readings import banking, button
 from audit.verification.paigow.round_view import RoundView
-from audit.verification.paigow.setting_checks import is_player_dealer_table
 
 CENTRE_MODES = (BankingMode.PLAYER_BANK, BankingMode.CO_BANK)
 """The modes that settle through a centre the bank pays into or out of (PA 621a.9(o), (r))."""
@@ -93,14 +92,6 @@ class SettlementFacts:
     """Positions in the order their Pai Gow wagers were settled."""
 
 
-def _mode(view: RoundView, ruleset: RuleSet) -> BankingMode:
-    if is_player_dealer_table(ruleset):
-        return BankingMode.CALIFORNIA
-    if view.bank is None:
-        return BankingMode.DEALER
-    return BankingMode.CO_BANK if view.co_bank is not None else BankingMode.PLAYER_BANK
-
-
 def _stakes(
     view: RoundView,
 ) -> tuple[dict[Position, Cents], dict[Position, Cents], dict[Position, Cents]]:
@@ -138,9 +129,8 @@ def read_settlement(view: RoundView, ruleset: RuleSet) -> SettlementFacts:
     stakes (placed less withdrawn), each stake's first settlement in the order recorded,
     and the settlements that match no stake (``stray``). Reads only the record.
     """
-    mode = _mode(view, ruleset)
-    dealer = ruleset.layout.dealer
-    banker = view.bank.position if mode in CENTRE_MODES and view.bank else dealer
+    who = banking(view, ruleset)
+    mode, banker, dealer = who.mode, who.banker, ruleset.layout.dealer
     net_pai_gow, net_side, late = _stakes(view)
     facts = SettlementFacts(
         mode=mode,
@@ -182,28 +172,15 @@ def late_returned(event: WagerSettled, facts: SettlementFacts) -> Cents:
     return late if late and decimal_cents(event.returned) >= late else 0
 
 
-def _button(view: RoundView, ruleset: RuleSet) -> Position | None:
-    """Return the California action button from the round's valid throw, if one was read."""
-    if not view.dice:
-        return None
-    index, dice = view.dice[-1]
-    if any(no_roll_index > index for no_roll_index, _ in view.no_rolls):
-        return None  # the last throw was a no roll, and no valid one followed
-    try:
-        return action_button(dice_total(dice.faces), ruleset.layout)
-    except RulesError:
-        return None
-
-
 def expected_order(
     view: RoundView, ruleset: RuleSet, facts: SettlementFacts
 ) -> list[Position] | None:
     """Return the positions with wagers in the order the rules settle them, if known."""
     if facts.mode is BankingMode.CALIFORNIA:
-        button = _button(view, ruleset)
-        if button is None:
+        at = button(view, ruleset)
+        if at is None:
             return None
-        ring = settlement_order(ruleset.layout, button)  # CA: clockwise from the button
+        ring = settlement_order(ruleset.layout, at)  # CA: clockwise from the button
     else:
         ring = settlement_order(ruleset.layout)  # PA 621a.8(f), 9(o): from the dealer's right
     ordered = [p for p in ring if p in facts.stakes]

@@ -11,13 +11,13 @@ from __future__ import annotations
 from audit.games.money import Cents, decimal_cents
 from audit.games.paigow.banking import centre_totals, co_bank_flows, player_bank_flows
 from audit.games.paigow.california import settle_california
-from audit.games.paigow.outcome import Outcome
 from audit.games.paigow.rulesets import RuleSet
 from audit.games.paigow.settlement import BankingMode, DealerWager, Wager, line_amounts
 from audit.games.paigow.vigorish import VigRounding
+from audit.games.wagering import Outcome
 from audit.verification.paigow.context import TableContext
+from audit.verification.paigow.readings import hand_settings
 from audit.verification.paigow.round_view import RoundView
-from audit.verification.paigow.setting_checks import hand_settings
 from audit.verification.paigow.settlement.bank import dealer_wager_limit_at, flow_checks
 from audit.verification.paigow.settlement.expected import (
     banker_setting,

@@ -11,12 +11,13 @@ Readings, where the record or the texts leave a choice:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from audit.events.paigow.settlement import WagerSettled
 from audit.games.money import Cents, to_dollars
-from audit.games.paigow.outcome import Outcome
 from audit.games.paigow.settlement import BankingMode, SettlementLine
-from audit.games.paigow.vigorish import vigorish
+from audit.games.paigow.vigorish import VigRounding, vigorish
+from audit.games.wagering import Outcome
 from audit.verification.paigow.context import TableContext
 from audit.verification.paigow.emit import Emit
 from audit.verification.paigow.round_view import RoundView
@@ -69,37 +70,71 @@ def report_stray(
              rule_key=rule_of(event))  # fmt: skip
 
 
-def _judge_vigorish(
-    emit: Emit,
-    context: TableContext,
+@dataclass(frozen=True)
+class Verdict:
+    """One finding a wager's recorded settlement yields: its code, the citation key of the
+    paragraph it is judged under (``None``: the kind's own) and, for vigorish, the amount owed."""
+
+    code: str
+    rule_key: str | None = None
+    owed: Cents = 0
+
+
+def line_verdicts(
     mode: BankingMode,
-    event: WagerSettled,
     line: SettlementLine,
-    paid: Cents,
+    outcome: str,
+    money: tuple[Cents, Cents, Cents],
     taken: Cents,
-) -> None:
-    """Judge the vigorish ``taken`` on a wager recorded as ``paid`` (both cents, as recorded)."""
-    rounding = context.ruleset.vig_rounding
+    rounding: VigRounding | None,
+    *,
+    known: bool = True,
+) -> list[Verdict]:
+    """Return the findings a wager settled as ``outcome`` with ``money`` (paid, collected,
+    returned) and vigorish ``taken`` yields against the engine's ``line``: the one
+    classification the checks judge by and the simulator labels by.
+
+    A wrong outcome (where the hands decide it: ``known``) is one finding, its wrong money
+    its evidence; else wrong money (a California wager played beyond or short of coverage
+    is a coverage finding); then the vigorish. Rule keys are not yet checked against the
+    table's citations.
+
+    >>> from audit.games.paigow.settlement import Wager, settle_wager
+    >>> line = settle_wager(Wager(1, 1000, Outcome.WIN), VigRounding.CENT)
+    >>> [v.code for v in line_verdicts(BankingMode.DEALER, line, "lose", (0, 1000, 0), 0,
+    ...                                 VigRounding.CENT)]
+    ['PG-SETTLE-OUTCOME']
+    >>> [v.code for v in line_verdicts(BankingMode.DEALER, line, "win", (1000, 0, 0), 0,
+    ...                                 VigRounding.CENT)]
+    ['PG-SETTLE-VIG-UNCOLLECTED']
+    """
+    end = label(line.wager)
+    verdicts: list[Verdict] = []
+    if known and outcome != end:
+        verdicts.append(Verdict("PG-SETTLE-OUTCOME", settlement_rule(mode, end, money=False)))
+    elif money != (line.paid, line.collected, line.returned):
+        played = line.outcome in (Outcome.WIN, Outcome.LOSE)
+        if mode is BankingMode.CALIFORNIA and played and (line.returned or money[2]):
+            # CA: collected or paid "to the extent that the player-dealer's wager covers",
+            # the rest returned.
+            verdicts.append(Verdict("PG-CA-COVERAGE"))
+        else:
+            verdicts.append(Verdict("PG-SETTLE-PAYOUT", settlement_rule(mode, end, money=True)))
     if rounding is None:  # California: no vigorish, only the collection schedule's fees
         if taken:
-            emit("PG-CA-FEE", position=event.position, recorded=f"vigorish {to_dollars(taken)}",
-                 expected="no vigorish: collection fees only", at_stake=to_dollars(taken),
-                 events=[event])  # fmt: skip
-        return
+            verdicts.append(Verdict("PG-CA-FEE"))
+        return verdicts
     # PA 621a.8(k), 9(q) / NJ 10.7(k), 10.8(r): 5% of the amount won, at the payout. Where
     # the payout itself was wrong (PG-SETTLE-PAYOUT), 5% of either the amount owed or the
     # amount paid is not reported again.
-    accepted = {line.vigorish, vigorish(paid, rounding)}
-    if taken in accepted:
-        return
-    owed = min(accepted, key=lambda amount: abs(amount - taken))
-    code = "PG-SETTLE-VIG-OVER"
-    if taken < owed:
-        code = "PG-SETTLE-VIG-UNCOLLECTED" if taken == 0 else "PG-SETTLE-VIG-SHORT"
-    rule = cited(context, "bank-vigorish" if mode in CENTRE_MODES else None)
-    emit(code, position=event.position, recorded=f"vigorish {to_dollars(taken)}",
-         expected=f"vigorish {to_dollars(owed)} ({rounding.value} rounding)",
-         at_stake=to_dollars(abs(taken - owed)), events=[event], rule_key=rule)  # fmt: skip
+    accepted = {line.vigorish, vigorish(money[0], rounding)}
+    if taken not in accepted:
+        owed = min(accepted, key=lambda amount: abs(amount - taken))
+        code = "PG-SETTLE-VIG-OVER"
+        if taken < owed:
+            code = "PG-SETTLE-VIG-UNCOLLECTED" if taken == 0 else "PG-SETTLE-VIG-SHORT"
+        verdicts.append(Verdict(code, "bank-vigorish" if mode in CENTRE_MODES else None, owed))
+    return verdicts
 
 
 def is_line(event: WagerSettled, line: SettlementLine) -> bool:
@@ -134,27 +169,27 @@ def _judge_line(
         return
     end = label(line.wager)
     wrong = money_at_stake((paid, collected, returned), want)
-    if known and event.outcome != end:
-        # One error, one money figure: the wrong outcome's payout is its evidence, not a
-        # second finding. Money at stake is what moved wrongly (none if only the label is).
-        rule = cited(context, settlement_rule(facts.mode, end, money=False))
-        emit("PG-SETTLE-OUTCOME", position=event.position,
-             recorded=shown(event.outcome, paid, collected, returned),
-             expected=shown(end, *want, line.vigorish), at_stake=to_dollars(wrong),
-             events=[event], rule_key=rule)  # fmt: skip
-    elif (paid, collected, returned) != want:
-        code = "PG-SETTLE-PAYOUT"
-        rule = cited(context, settlement_rule(facts.mode, end, money=True))
-        played = line.outcome in (Outcome.WIN, Outcome.LOSE)
-        if facts.mode is BankingMode.CALIFORNIA and played and (line.returned or returned):
-            # CA: collected or paid "to the extent that the player-dealer's wager covers",
-            # the rest returned.
-            code, rule = "PG-CA-COVERAGE", None
-        emit(code, position=event.position,
-             recorded=shown(event.outcome, paid, collected, returned),
-             expected=shown(end, *want, line.vigorish), at_stake=to_dollars(wrong),
-             events=[event], rule_key=rule)  # fmt: skip
-    _judge_vigorish(emit, context, facts.mode, event, line, paid, taken)
+    rounding = context.ruleset.vig_rounding
+    rounding_name = rounding.value if rounding is not None else "no"
+    verdicts = line_verdicts(
+        facts.mode, line, event.outcome, (paid, collected, returned), taken, rounding, known=known
+    )
+    for verdict in verdicts:
+        code, rule = verdict.code, cited(context, verdict.rule_key)
+        if code == "PG-CA-FEE":
+            emit(code, position=event.position, recorded=f"vigorish {to_dollars(taken)}",
+                 expected="no vigorish: collection fees only", at_stake=to_dollars(taken),
+                 events=[event])  # fmt: skip
+        elif code.startswith("PG-SETTLE-VIG-"):  # only where vigorish is charged: a rounding
+            emit(code, position=event.position, recorded=f"vigorish {to_dollars(taken)}",
+                 expected=f"vigorish {to_dollars(verdict.owed)} ({rounding_name} rounding)",
+                 at_stake=to_dollars(abs(taken - verdict.owed)), events=[event],
+                 rule_key=rule)  # fmt: skip
+        else:  # the outcome, or the money: one error, one money figure (what moved wrongly)
+            emit(code, position=event.position,
+                 recorded=shown(event.outcome, paid, collected, returned),
+                 expected=shown(end, *want, line.vigorish), at_stake=to_dollars(wrong),
+                 events=[event], rule_key=rule)  # fmt: skip
 
 
 def judge_wagers(
