@@ -166,7 +166,8 @@ def read_round(
     few rounds since: projections/replay_points.py) is the findings projection's
     (``replay_contexts``), so only the facts since are read, by their aggregates: the
     gaming day's ``Table`` aggregate and the rounds the round index holds in those
-    contexts. ``from_opening`` starts at the opening of the point's gaming day instead.
+    contexts. ``from_opening`` starts at the opening of the point's gaming day instead, as
+    does a round whose point was pruned with its gaming day (docs/history.md).
     A round before its table ever opened, or one whose point the findings projection
     did not record (a store judged before replay contexts, or before points between
     openings), is read from the table's first fact instead, as every replay once was.
@@ -183,9 +184,11 @@ def read_round(
         findings = FindingsProjection(store)
         findings.catch_up()
         first, last = contexts[0], contexts[-1]
-        if from_opening:
-            first = _opening(findings, table_id, first)
-        openings = findings.view.replay_contexts(table_id, first, last)
+        openings = [] if from_opening else findings.view.replay_contexts(table_id, first, last)
+        if not openings or openings[0].position != first:
+            # Asked for, or its point was pruned with its day (docs/history.md): the day's first.
+            first = findings.view.day_opening(table_id, first) or first
+            openings = findings.view.replay_contexts(table_id, first, last)
         if openings and openings[0].position == first:
             state = loads(openings[0].state)["table"]
             read.state, read.game = state, openings[0].game
@@ -214,15 +217,6 @@ def read_round(
         print(f"tablewatch: {unreadable} stored fact(s) of {table_id} could not be read; "
               "replayed without them", file=errors)  # fmt: skip
     return read
-
-
-def _opening(findings: FindingsProjection, table_id: str, point: int) -> int:
-    """Return the position of the opening whose gaming day a table's replay point is in."""
-    before = findings.view.replay_contexts(table_id, 0, point)
-    if not before or before[-1].position != point:
-        return point
-    day = before[-1].gaming_day
-    return next(p.position for p in before if p.gaming_day == day)
 
 
 def _open_rounds(state: Any) -> set[str]:

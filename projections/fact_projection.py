@@ -29,7 +29,7 @@ day alone would judge differently from a rebuild from zero.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from eventsourcing.persistence import Tracking
@@ -92,6 +92,16 @@ class FactProjection(ABC):
             # A long replay (no checkpoint of this code): store its end, not to replay it again.
             self.view.save_checkpoint(self.tracking_name, self.checkpoint(self.position))
             self.checkpointed = self.position
+
+    def borrow(self, others: Sequence[FactProjection]) -> bool:
+        """Before a pass beside ``others``, take the state this projection builds from one
+        that builds it too at the same position; return whether it did (then it needs no
+        warm-up of its own). None does, but the reconciliation (projections/reconciliation.py)."""
+        return False
+
+    def give_back(self) -> None:
+        """After a pass, let go of borrowed state: a later catch-up warms up its own."""
+        return None  # borrows nothing
 
     def checkpoint(self, position: int) -> Checkpoint | None:
         """Return the state as of ``position``, to store with it (None for a stateless view)."""

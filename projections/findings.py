@@ -18,7 +18,9 @@ th ``round_started`` of the table since, it also writes the table's state in its
 verifier as it stood just before (``replay_contexts``, projections/replay_points.py): a
 replay takes the table up at the last such point before its round and reads only the
 facts since, so it costs a few rounds, not the table's day or history, and judges as
-this projection did (``consumers/replay_cli.py``).
+this projection did (``consumers/replay_cli.py``). The points of a gaming day leave with
+the day when the accounts retire it, all but each table's first of the day, from which
+an old round's replay reads its table's day (docs/history.md, "Replay points").
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from typing import Any
 
 from audit.accounting.reconcile import RETIRE_AFTER_DAYS
 from audit.events.envelope import Event
+from audit.events.table import TableOpened
 from audit.floor.verify import FloorVerifier
 from audit.store.application import FactStore
 from projections.checkpoint import dumps
@@ -34,6 +37,7 @@ from projections.fact_projection import FactProjection
 from projections.findings_view import (
     FindingsView,
     PostgresFindingsView,
+    PrunedPoints,
     ReplayContext,
     SQLiteFindingsView,
 )
@@ -71,5 +75,13 @@ class FindingsProjection(FactProjection):
             state = dumps({"table": self.verifier.table_state(fact.table_id, game)})
             day = self.points.days[fact.table_id]
             rows.append(ReplayContext(fact.table_id, notification_id, game, day, state))
+        if not isinstance(fact, TableOpened):
+            rows += [(finding, notification_id) for finding in self.verifier.feed(fact)]
+            return rows
+        accounts = self.verifier.accounts
+        retired = accounts.retired_before
         rows += [(finding, notification_id) for finding in self.verifier.feed(fact)]
+        cutoff = accounts.retired_before
+        if cutoff is not None and cutoff != retired:  # days left the window: so do their points
+            rows.append(PrunedPoints(retired or "", cutoff))
         return rows

@@ -64,6 +64,20 @@ _CONTEXTS_INSERT = (
     "INSERT INTO replay_contexts (table_id, position, game, gaming_day, state) "
     "VALUES ({p}, {p}, {p}, {p}, {p}) ON CONFLICT DO NOTHING"
 )
+_CONTEXTS_INDEX = (
+    "CREATE INDEX IF NOT EXISTS replay_contexts_day ON replay_contexts "
+    "(gaming_day, table_id, position)"
+)
+_CONTEXTS_PRUNE = (
+    "DELETE FROM replay_contexts WHERE gaming_day >= {p} AND gaming_day < {p} AND position > "
+    "(SELECT MIN(o.position) FROM replay_contexts o WHERE o.table_id = replay_contexts.table_id "
+    "AND o.gaming_day = replay_contexts.gaming_day)"
+)
+_CONTEXTS_OPENING = (
+    "SELECT MIN(position) FROM replay_contexts WHERE table_id = {p} AND gaming_day = "
+    "(SELECT gaming_day FROM replay_contexts WHERE table_id = {p} AND position <= {p} "
+    "ORDER BY position DESC LIMIT 1)"
+)
 _CONTEXTS_SELECT = (
     "SELECT table_id, position, game, gaming_day, state FROM replay_contexts "
     "WHERE table_id = {p} AND position >= {p} AND position <= {p} ORDER BY position"
@@ -87,6 +101,19 @@ class ReplayContext(NamedTuple):
     state: bytes
     """The game verifier's ``table_state``, pickled as checkpoints are."""
 
+
+class PrunedPoints(NamedTuple):
+    """The replay points of gaming days from ``since`` to before ``before``, but each table's
+    first of each day, to be dropped: those days left the retention window
+    (docs/history.md, "Replay points")."""
+
+    since: str
+    """The first gaming day to prune ("" for every day before ``before``)."""
+    before: str
+
+
+ViewRow = tuple[Finding, int] | ReplayContext | PrunedPoints
+"""What the findings projection hands its view to write."""
 
 _ROUNDS_AT_ONCE = 500
 """Round ids asked for in one statement: well inside either database's limit on parameters."""
@@ -211,17 +238,20 @@ def _shift_queries(
 
 
 def _split(
-    rows: Sequence[tuple[Finding, int] | ReplayContext],
-) -> tuple[list[tuple[Finding, int]], list[ReplayContext]]:
-    """Return a batch's findings (each with its position) and its replay contexts apart."""
+    rows: Sequence[ViewRow],
+) -> tuple[list[tuple[Finding, int]], list[ReplayContext], list[PrunedPoints]]:
+    """Return a batch's findings (each with its position), replay contexts and prunings apart."""
     found: list[tuple[Finding, int]] = []
     contexts: list[ReplayContext] = []
+    pruned: list[PrunedPoints] = []
     for row in rows:
         if isinstance(row, ReplayContext):
             contexts.append(row)
+        elif isinstance(row, PrunedPoints):
+            pruned.append(row)
         else:
             found.append(row)
-    return found, contexts
+    return found, contexts, pruned
 
 
 def _context(row: Sequence[Any]) -> ReplayContext:
@@ -266,16 +296,17 @@ class SQLiteFindingsView(Checkpoints, SQLiteTrackingRecorder):
             for statement in _INDEXES:
                 cursor.execute(statement)
             cursor.execute(_CONTEXTS_CREATE.format(blob="BLOB"))
+            cursor.execute(_CONTEXTS_INDEX)
 
     def record(
         self,
-        findings: Sequence[tuple[Finding, int] | ReplayContext],
+        findings: Sequence[ViewRow],
         tracking: Tracking,
         checkpoint: Checkpoint | None = None,
     ) -> None:
-        """Write findings, replay contexts, the view's position and checkpoint in one
-        transaction."""
-        found, contexts = _split(findings)
+        """Write findings and replay contexts, drop pruned replay points, and write the view's
+        position and checkpoint, in one transaction."""
+        found, contexts, pruned = _split(findings)
         with self.datastore.transaction(commit=True) as cursor:
             cursor.executemany(
                 f"INSERT OR IGNORE INTO findings ({', '.join(_COLUMNS)}) "
@@ -284,6 +315,8 @@ class SQLiteFindingsView(Checkpoints, SQLiteTrackingRecorder):
             )
             if contexts:
                 cursor.executemany(_CONTEXTS_INSERT.format(p="?"), contexts)
+            for prune in pruned:
+                cursor.execute(_CONTEXTS_PRUNE.format(p="?"), prune)
             self._insert_tracking(cursor, tracking)
             self._insert_checkpoint(cursor, tracking.application_name, checkpoint)
 
@@ -315,6 +348,14 @@ class SQLiteFindingsView(Checkpoints, SQLiteTrackingRecorder):
         with self.datastore.transaction(commit=False) as cursor:
             cursor.execute(_CONTEXTS_SELECT.format(p="?"), (table_id, first, last))
             return [_context(tuple(row)) for row in cursor.fetchall()]
+
+    def day_opening(self, table_id: str, position: int) -> int | None:
+        """Return the table's first replay point of the gaming day of its last point at or
+        before ``position`` (None if it has none)."""
+        with self.datastore.transaction(commit=False) as cursor:
+            cursor.execute(_CONTEXTS_OPENING.format(p="?"), (table_id, table_id, position))
+            row = cursor.fetchone()
+        return None if row is None or row[0] is None else int(row[0])
 
 
 class PostgresFindingsView(Checkpoints, PostgresTrackingRecorder):
@@ -349,16 +390,17 @@ class PostgresFindingsView(Checkpoints, PostgresTrackingRecorder):
             for statement in _INDEXES:
                 cursor.execute(statement)
             cursor.execute(_CONTEXTS_CREATE.format(blob="BYTEA"))
+            cursor.execute(_CONTEXTS_INDEX)
 
     def record(
         self,
-        findings: Sequence[tuple[Finding, int] | ReplayContext],
+        findings: Sequence[ViewRow],
         tracking: Tracking,
         checkpoint: Checkpoint | None = None,
     ) -> None:
-        """Write findings, replay contexts, the view's position and checkpoint in one
-        transaction."""
-        found, contexts = _split(findings)
+        """Write findings and replay contexts, drop pruned replay points, and write the view's
+        position and checkpoint, in one transaction."""
+        found, contexts, pruned = _split(findings)
         with self.datastore.transaction(commit=True) as cursor:
             if found:
                 cursor.executemany(
@@ -369,6 +411,8 @@ class PostgresFindingsView(Checkpoints, PostgresTrackingRecorder):
                 )
             if contexts:
                 cursor.executemany(_CONTEXTS_INSERT.format(p="%s"), contexts)
+            for prune in pruned:
+                cursor.execute(_CONTEXTS_PRUNE.format(p="%s"), prune)
             self._insert_tracking(cursor, tracking)
             self._insert_checkpoint(cursor, tracking.application_name, checkpoint)
 
@@ -401,6 +445,15 @@ class PostgresFindingsView(Checkpoints, PostgresTrackingRecorder):
         with self.datastore.transaction(commit=False) as cursor:
             cursor.execute(_CONTEXTS_SELECT.format(p="%s"), (table_id, first, last))
             return [_context(tuple(row.values())) for row in cursor.fetchall()]
+
+    def day_opening(self, table_id: str, position: int) -> int | None:
+        """Return the table's first replay point of the gaming day of its last point at or
+        before ``position`` (None if it has none)."""
+        with self.datastore.transaction(commit=False) as cursor:
+            cursor.execute(_CONTEXTS_OPENING.format(p="%s"), (table_id, table_id, position))
+            row = cursor.fetchone()
+        found = None if row is None else next(iter(row.values()))
+        return None if found is None else int(found)
 
 
 FindingsView = SQLiteFindingsView | PostgresFindingsView

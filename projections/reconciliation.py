@@ -14,11 +14,16 @@ A gaming day's ledgers are retired from the state a window after later days open
 the state and its checkpoint hold a window of days, whatever the history, and a retired
 day's row stays as last written. A late count or slip for it is a fact judged
 ``ACC-LATE-RECORD`` by the findings projection, never folded into the closed row.
+
+Caught up beside the findings projection (projections/together.py) at the same position,
+it feeds no reconciler of its own: it borrows the one the findings' judge feeds
+(:meth:`ReconciliationProjection.borrow`), so a rebuild reconciles each fact once.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from eventsourcing.postgres import PostgresTrackingRecorder
@@ -28,6 +33,7 @@ from audit.accounting.reconcile import RETIRE_AFTER_DAYS, Reconciler
 from audit.events.envelope import Event
 from audit.store.application import FactStore
 from projections.fact_projection import FactProjection
+from projections.findings import FindingsProjection
 from projections.rows_view import RowsView, open_view
 
 TRACKING_NAME = "reconciliation<-tablewatch"
@@ -89,11 +95,48 @@ class ReconciliationProjection(FactProjection):
 
     def __init__(self, store: FactStore, view: ReconciliationView | None = None) -> None:
         self.reconciler = Reconciler(self.retire_after_days)
+        self.lender: FindingsProjection | None = None
+        """The findings projection whose judge's reconciler this one reads in a shared pass."""
         super().__init__(store, view or open_reconciliation_view(store))
 
+    def warm_up(self) -> None:
+        """Bring the ledgers to the view's position, then watch what changes (a checkpoint's
+        reconciler watches nothing: the watch is this projection's, not the state)."""
+        super().warm_up()
+        self.reconciler.watch_changes()
+
+    def borrow(self, others: Sequence[FactProjection]) -> bool:
+        """Take the reconciler of a findings projection at this one's position and window.
+
+        Its judge feeds every fact to it already; both reconcilers would hold the same state
+        (the same facts in the same order, the same window), so reading its changes writes
+        the ledgers this projection's own would, and the drop reconciliation runs once."""
+        for other in others:
+            if (
+                isinstance(other, FindingsProjection)
+                and other.position == self.position
+                and other.verifier.accounts.retire_after_days == self.retire_after_days
+            ):
+                other.warm_up()
+                self.reconciler, self.lender, self.warm = other.verifier.accounts, other, True
+                self.reconciler.watch_changes()
+                return True
+        return False
+
+    def give_back(self) -> None:
+        """Stop reading the findings' reconciler: a later catch-up warms up a reconciler of its
+        own from this view's checkpoint, which the shared one was written to."""
+        if self.lender is None:
+            return
+        self.lender.verifier.accounts.watch_changes(False)
+        self.reconciler, self.lender = Reconciler(self.retire_after_days), None
+        self.warm = False
+
     def apply(self, fact: Event, notification_id: int) -> list[tuple[Any, ...]]:
-        """Take one fact into the ledgers; rows are written at the batch's end."""
-        self.reconciler.feed(fact)
+        """Take one fact into the ledgers (the lender's judge has, if borrowed); rows are
+        written at the batch's end."""
+        if self.lender is None:
+            self.reconciler.feed(fact)
         return []
 
     def pending(self) -> list[tuple[Any, ...]]:

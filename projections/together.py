@@ -7,6 +7,16 @@ parses each fact once, and gives it to every projection not yet past it. Each st
 writes its rows with its own position in its own transaction, so each stays exactly
 once on its own: a crash between two projections' writes leaves one a batch ahead,
 and the next pass simply starts that one later.
+
+The drop reconciliation is the one piece of work two read models would each do in full:
+the findings projection's judge reconciles every fact for its accounting findings, and
+the reconciliation projection for its ledgers. When both stand at the same position,
+the reconciliation borrows the judge's reconciler for the pass
+(:meth:`~projections.fact_projection.FactProjection.borrow`) instead of feeding its
+own: both would hold the same state, built from the same facts in the same order with
+the same retirement window. Each still writes its own rows, position and checkpoint in
+its own transaction; after a crash between the two writes they stand at different
+positions, and that pass each works alone, as before.
 """
 
 from __future__ import annotations
@@ -25,7 +35,16 @@ def catch_up_together(projections: Sequence[FactProjection], batch: int = 2_000)
     if not behind:
         return 0
     for projection in behind:
-        projection.warm_up()  # its state as of its position (a checkpoint, or a replay)
+        if not projection.borrow(behind):
+            projection.warm_up()  # its state as of its position (a checkpoint, or a replay)
+    try:
+        return _pass(behind, batch)
+    finally:
+        for projection in behind:
+            projection.give_back()
+
+
+def _pass(behind: Sequence[FactProjection], batch: int) -> int:
     start = min(p.position for p in behind) + 1
     rows: list[list[tuple[object, ...]]] = [[] for _ in behind]
     applied = [p.position for p in behind]

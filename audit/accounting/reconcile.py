@@ -137,6 +137,21 @@ class Reconciler:
         self._unwritten: dict[ShiftKey, ShiftLedger] = {}
         """Retired ledgers changed since the last :meth:`drain_changed`: still to be written."""
 
+    def __getstate__(self) -> dict[str, object]:
+        """Return the state to pickle (a projection's checkpoint): the ledgers, tables and
+        series, without the change watch, which is its reader's (:meth:`watch_changes`) and
+        holds nothing once the reader has drained it."""
+        state = vars(self).copy()
+        state.update(track_changes=False, changed=set(), _unwritten={})
+        return state
+
+    def watch_changes(self, on: bool = True) -> None:
+        """Keep (or stop keeping, and forget) the ledgers changed for :meth:`drain_changed`."""
+        self.track_changes = on
+        if not on:
+            self.changed.clear()
+            self._unwritten.clear()
+
     # --- reading facts ---------------------------------------------------------------------
 
     def feed(self, event: Event) -> list[Finding]:

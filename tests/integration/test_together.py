@@ -4,6 +4,7 @@ each fact read once."""
 import pytest
 
 from audit.store.application import FactStore, StoreConfig
+from projections.fact_projection import FactProjection
 from projections.findings import FindingsProjection
 from projections.hand_history import HandHistoryProjection
 from projections.reconciliation import ReconciliationProjection
@@ -11,6 +12,7 @@ from projections.round_index import RoundIndexProjection
 from projections.table_state import TableStateProjection
 from projections.together import catch_up_together
 from projections.win_rates import WinRatesProjection
+from tests.integration.floor_history import history
 from tests.integration.test_checkpoints import Feed, gaming_day, view_rows
 
 KINDS = (FindingsProjection, HandHistoryProjection, TableStateProjection, WinRatesProjection,
@@ -56,3 +58,58 @@ def test_a_projection_ahead_of_the_others_is_given_only_what_it_lacks(tmp_path):
     catch_up_together([ahead, behind])
     assert view_rows(ahead) == before
     assert behind.position == ahead.position == store.last_notification_id()
+
+
+def _tables(store: FactStore) -> dict[str, list[tuple]]:
+    """Return every table of a SQLite store but the facts and their chains (stored at other
+    times, so hashed differently), each row in full, in a stable order: every view, the
+    positions and the checkpoints."""
+    with store.process_recorder.datastore.transaction(commit=False) as cursor:
+        cursor.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        names = [row[0] for row in cursor.fetchall()
+                 if row[0] != "stored_events" and not row[0].startswith("tablewatch_")]  # fmt: skip
+        found = {}
+        for name in names:
+            cursor.execute(f"SELECT * FROM {name}")
+            found[name] = sorted((tuple(row) for row in cursor.fetchall()), key=repr)
+    return found
+
+
+def test_sharing_the_drop_reconciliation_leaves_every_table_as_each_alone_writes_it(
+    tmp_path, monkeypatch
+):
+    # A careless floor over days that retire (a window of 2), fed in parts, and checkpoints at
+    # every write: passes start mid-history, each from its checkpoint, borrowing or not.
+    monkeypatch.setattr(FindingsProjection, "retire_after_days", 2)
+    monkeypatch.setattr(ReconciliationProjection, "retire_after_days", 2)
+    monkeypatch.setattr(FactProjection, "checkpoint_every", 1)
+    borrowed, borrow = [], ReconciliationProjection.borrow
+
+    def recorded(self, others):
+        borrowed.append(borrow(self, others))
+        return borrowed[-1]
+
+    monkeypatch.setattr(ReconciliationProjection, "borrow", recorded)
+    events = history(range(6))
+    parts = [events[i : i + len(events) // 5] for i in range(0, len(events), len(events) // 5)]
+    stores = {}
+    for way in ("alone", "together"):
+        store = FactStore(StoreConfig.sqlite(tmp_path / f"{way}.sqlite"))
+        feed = Feed(store)
+        for i, part in enumerate(parts):
+            feed(part)
+            if way == "alone":
+                for kind in KINDS:
+                    kind(store).catch_up(batch=300)
+                continue
+            projections = [kind(store) for kind in KINDS]
+            if i == 2:  # as after a crash between two writes: the findings a part ahead
+                projections[0].catch_up(batch=300)
+            catch_up_together(projections, batch=300)
+        stores[way] = _tables(store)
+    assert stores["together"] == stores["alone"]
+    assert borrowed == [i != 2 for i in range(len(parts))]  # borrowed, but when it stood behind
+    assert len(stores["alone"]["shift_ledgers"]) > 20
+    assert {"findings", "replay_contexts", "tracking", "projection_checkpoints"} <= set(
+        stores["alone"]
+    )
