@@ -71,15 +71,20 @@ from audit.simulation.players import choose_setting
 from audit.simulation.round_state import BANKED_MODES, RoundState, Step, tile_names
 from audit.simulation.table import Recorder, SimTable
 from audit.verification.baccarat21.kinds import KINDS as B21_FINDING_KINDS
+from audit.verification.collusion.kinds import COLLUSION_KINDS
 from audit.verification.equipment import SCREEN_KINDS
 from audit.verification.paigow.kinds import KINDS as FINDING_KINDS
 from audit.verification.paigow.settlement.expected import label
 from audit.verification.paigow.settlement.facts import settlement_rule
 
 _KNOWN_CODES = (
-    FINDING_KINDS.keys() | B21_FINDING_KINDS.keys() | ACCOUNTING_KINDS.keys() | SCREEN_KINDS.keys()
+    FINDING_KINDS.keys()
+    | B21_FINDING_KINDS.keys()
+    | ACCOUNTING_KINDS.keys()
+    | SCREEN_KINDS.keys()
+    | COLLUSION_KINDS.keys()
 )
-"""The codes a label may name: either game's findings, the books', and the equipment screens'."""
+"""The codes a label may name: either game's findings, the books', and the screens'."""
 
 # --- The truth ---------------------------------------------------------------------------------
 
