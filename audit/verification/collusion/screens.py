@@ -184,6 +184,8 @@ class CollusionScreens:
         """Pairs alarmed in the window -> the table-days they had then (alarm again on more)."""
         self.tested: dict[str, int] = dict.fromkeys(COLLUSION_KINDS, 0)
         """Windows tested so far, by code: what the false-alarm rate is reckoned against."""
+        self.p_values: list[tuple[str, float]] | None = None
+        """Every test's code and p-value, when a list is set (bench/false_alarms.py)."""
 
     @property
     def alpha(self) -> float:
@@ -326,13 +328,19 @@ class CollusionScreens:
         alarms += self._recurrence(day, window)
         return alarms
 
+    def _test(self, code: str, p: float) -> float:
+        """Count one window tested (and keep its p-value when asked); return the p-value."""
+        self.tested[code] += 1
+        if self.p_values is not None:
+            self.p_values.append((code, p))
+        return p
+
     def _pair_results(self, day: str, window: _Day) -> list[Finding]:
         found = []
         for (dealer, player), ev in sorted(window.pairs.items()):
             if ev.effective_trials < MIN_TRIALS or ev.variance <= 0:
                 continue
-            self.tested[PAIR_RESULTS] += 1
-            p = normal_upper(ev.z)
+            p = self._test(PAIR_RESULTS, normal_upper(ev.z))
             if p < self.alpha:
                 found.append(self._finding(
                     PAIR_RESULTS, day, window, ev, dealer, player,
@@ -351,9 +359,9 @@ class CollusionScreens:
             total_hands = sum(hands.values())
             if errors.count < MIN_ERRORS or not total_hands:
                 continue
-            self.tested[ERROR_BENEFIT] += 1
             share = hands.get(player, 0) / total_hands
-            p = binomial_upper(errors.count, total_errors, share) if share else 0.0
+            tail = binomial_upper(errors.count, total_errors, share) if share else 0.0
+            p = self._test(ERROR_BENEFIT, tail)
             if p < self.alpha:
                 codes = ", ".join(f"{c} x{n}" for c, n in sorted(errors.codes.items()))
                 found.append(self._finding(
@@ -371,8 +379,7 @@ class CollusionScreens:
         for (a, b), ev in sorted(window.flows.items()):
             if ev.effective_trials < MIN_BANK_WAGERS or ev.variance <= 0:
                 continue
-            self.tested[BANK_WALK] += 1
-            p = min(1.0, 2 * normal_upper(abs(ev.z)))
+            p = self._test(BANK_WALK, min(1.0, 2 * normal_upper(abs(ev.z))))
             if p < self.alpha:
                 giver, taker = (a, b) if ev.won > 0 else (b, a)
                 found.append(self._finding(
@@ -402,8 +409,7 @@ class CollusionScreens:
             n = sum(len(d.player_tables.get(player, ())) for d in days)
             dealt = sum(len(d.dealer_tables.get(dealer, ())) for d in days)
             share = dealt / all_contexts if all_contexts else 1.0
-            self.tested[PAIR_RECURS] += 1
-            p = binomial_upper(k, n, share)
+            p = self._test(PAIR_RECURS, binomial_upper(k, n, share))
             if p < self.alpha:
                 self.recurring[(dealer, player)] = k
                 ev = Evidence(tables=tables, last_table=min(tables))
