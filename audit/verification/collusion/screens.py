@@ -79,6 +79,7 @@ class Evidence:
     rounds: list[str] = field(default_factory=list)
     round_count: int = 0
     trials: int = 0
+    """Rounds with money counted (a round's wagers by one subject are one trial)."""
     stake: Cents = 0
     stake_squares: int = 0
     won: Cents = 0
@@ -90,6 +91,8 @@ class Evidence:
     last_event: str = ""
     last_table: str = ""
     last_round: str | None = None
+    money_round: str | None = None
+    round_stake: Cents = 0
 
     def note(self, table_id: str, round_id: str | None, event_id: str) -> None:
         """Count one fact of a round as this window's evidence."""
@@ -103,14 +106,25 @@ class Evidence:
         self.first_event = self.first_event or event_id
         self.last_event = event_id
 
-    def money(self, stake: Cents, won: Cents, unit_mean: float, unit_variance: float) -> None:
-        """Count one wager: its stake, what the subject won, and the odds' moments on it."""
-        self.trials += 1
+    def money(
+        self, round_id: str | None, stake: Cents, won: Cents, unit_mean: float, unit_variance: float
+    ) -> None:
+        """Count one wager: its stake, what the subject won, and the odds' moments on it.
+
+        A round's wagers by one subject (two spots against one banker hand, a 21 Baccarat
+        player's several bets) are not independent: they count as one trial whose variance
+        is that of their sum taken as perfectly correlated, the most it can be.
+        """
+        if round_id is None or round_id != self.money_round:
+            self.money_round, self.round_stake = round_id, 0
+            self.trials += 1
+        before, self.round_stake = self.round_stake, self.round_stake + stake
+        grown = self.round_stake * self.round_stake - before * before
         self.stake += stake
-        self.stake_squares += stake * stake
+        self.stake_squares += grown
         self.won += won
         self.mean += stake * unit_mean
-        self.variance += stake * stake * unit_variance
+        self.variance += grown * unit_variance
 
     @property
     def effective_trials(self) -> float:
@@ -252,7 +266,7 @@ class CollusionScreens:
         elif trial is not None and trial.stake > 0:  # type: ignore[attr-defined]
             pair = day.pairs.setdefault((dealer, player), Evidence())
             pair.note(table, round_id, event_id)
-            pair.money(trial.stake, trial.won, trial.unit_mean, trial.unit_variance)  # type: ignore[attr-defined]
+            pair.money(round_id, trial.stake, trial.won, trial.unit_mean, trial.unit_variance)  # type: ignore[attr-defined]
 
     def _bank_flow(
         self, day: _Day, event: Event, bank: tuple[int, str | None], player: str, stake: Cents
@@ -269,7 +283,7 @@ class CollusionScreens:
         sign = 1 if b == player else -1  # money from a to b: b's winnings, or a's as -
         flow = day.flows.setdefault((a, b), Evidence())
         flow.note(event.table_id, event.round_id, str(event.event_id))
-        flow.money(stake, sign * won, sign * mean, variance)
+        flow.money(event.round_id, stake, sign * won, sign * mean, variance)
 
     def _error(self, finding: Finding) -> None:
         day = self.days.get(finding.gaming_day or "") or self._day(finding.table_id)
@@ -344,7 +358,7 @@ class CollusionScreens:
             if p < self.alpha:
                 found.append(self._finding(
                     PAIR_RESULTS, day, window, ev, dealer, player,
-                    f"{player} won {to_dollars(ev.won)} on {ev.trials} trials "
+                    f"{player} won {to_dollars(ev.won)} in {ev.trials} rounds "
                     f"({to_dollars(ev.stake)} staked) with {dealer}: z = {ev.z:.2f}, p = {p:.2g}",
                     _band(ev, self.alpha),
                     to_dollars(max(0, round(ev.won - ev.mean))),
@@ -384,8 +398,8 @@ class CollusionScreens:
                 giver, taker = (a, b) if ev.won > 0 else (b, a)
                 found.append(self._finding(
                     BANK_WALK, day, window, ev, None, taker,
-                    f"{to_dollars(abs(ev.won))} moved from {giver} to {taker} through the bank on "
-                    f"{ev.trials} wagers ({to_dollars(ev.stake)} staked): z = {ev.z:.2f}, "
+                    f"{to_dollars(abs(ev.won))} moved from {giver} to {taker} through the bank in "
+                    f"{ev.trials} rounds ({to_dollars(ev.stake)} staked): z = {ev.z:.2f}, "
                     f"p = {p:.2g}",
                     _band(ev, self.alpha),
                     to_dollars(abs(ev.won)), f"{giver} and {taker}",
