@@ -24,6 +24,7 @@ import random
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.verification.collusion.screens import SCREEN_CONFIDENCE, CollusionScreens
@@ -35,7 +36,18 @@ _KEPT = 1 - CONFIDENCES[0]
 """p-values above this alarm at no confidence counted, so a floor returns only the few below."""
 
 
-def floor_screens(args: tuple[int, int, int, bool]) -> dict[str, object]:
+@dataclass(frozen=True)
+class Floor:
+    """One floor's screening: windows tested by code, and the p-values below ``_KEPT``."""
+
+    seed: int
+    events: int
+    tested: dict[str, int]
+    small: list[tuple[str, float]]
+    seconds: float
+
+
+def floor_screens(args: tuple[int, int, int, bool]) -> Floor:
     """Simulate one seeded clean floor and screen it; return what was tested and the small p's."""
     seed, tables, rounds, mixed = args
     games = (("paigow", 0.75), ("baccarat21", 0.25)) if mixed else (("paigow", 1.0),)
@@ -57,10 +69,7 @@ def floor_screens(args: tuple[int, int, int, bool]) -> dict[str, object]:
     collusion.finish()
     tested.update({code: n for code, n in collusion.tested.items()})
     small += [(code, p) for code, p in collusion.p_values if p < _KEPT]
-    return {
-        "seed": seed, "events": events, "tested": dict(tested), "small": small,
-        "seconds": time.perf_counter() - started,
-    }  # fmt: skip
+    return Floor(seed, events, dict(tested), small, time.perf_counter() - started)
 
 
 def main() -> None:
@@ -83,20 +92,17 @@ def main() -> None:
     default = CONFIDENCES[-1]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for floor in pool.map(floor_screens, work):
-            tested.update(floor["tested"])  # type: ignore[arg-type]
-            counts = {
-                c: Counter(code for code, p in floor["small"] if p < 1 - c)  # type: ignore[attr-defined]
-                for c in CONFIDENCES
-            }
+            tested.update(floor.tested)
+            counts = {c: Counter(code for code, p in floor.small if p < 1 - c) for c in CONFIDENCES}
             for c in CONFIDENCES:
                 alarms[c].update(counts[c])
             per_floor.append(sum(counts[default].values()))
-            floor_seconds.append(floor["seconds"])  # type: ignore[arg-type]
+            floor_seconds.append(floor.seconds)
             shown = ", ".join(f"{code} {n}" for code, n in sorted(counts[default].items()))
-            print(f"floor {floor['seed']}: {floor['events']:,} events, "
-                  f"{sum(floor['tested'].values())} windows tested, "  # type: ignore[attr-defined]
+            print(f"floor {floor.seed}: {floor.events:,} events, "
+                  f"{sum(floor.tested.values())} windows tested, "
                   f"alarms at {default}: {per_floor[-1]} ({shown or 'none'}); "
-                  f"at 0.99: {sum(counts[0.99].values())}; {floor['seconds']:.0f} s",
+                  f"at 0.99: {sum(counts[0.99].values())}; {floor.seconds:.0f} s",
                   flush=True)  # fmt: skip
     floors = args.floors
     codes = sorted(tested)
