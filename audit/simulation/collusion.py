@@ -223,9 +223,12 @@ class ColludingDealer(CarelessDealer):
 
 
 def _take_back(table: SimTable, dealer: str) -> None:
-    """Bring the colluding dealer back to the table at once, as the floor records a relief."""
+    """Bring the colluding dealer back to the table at once, as the floor records a relief.
+
+    Within a second: the equipment's 12-hour checks were made between the rounds, just
+    before, and a longer wait could carry the next round past a tile set's limit."""
     outgoing, table.dealer_id = table.dealer_id, dealer
-    table.emit(DealerChanged, (20, 60), table.floorperson, outgoing_dealer_id=outgoing,
+    table.emit(DealerChanged, (0.5, 1), table.floorperson, outgoing_dealer_id=outgoing,
                incoming_dealer_id=dealer)  # fmt: skip
 
 
