@@ -22,6 +22,7 @@ from typing import Any, TextIO
 from audit.events.catalogue import event_json
 from audit.events.envelope import Event
 from audit.events.games import GAMES
+from audit.simulation.collusion import PATTERNS, Collusion, InvalidCollusionError
 from audit.simulation.irregularities import Label, careless_shift, loaded_dice_labels
 from audit.simulation.paigow.loaded_dice import InvalidLoadError, LoadedDice
 from audit.simulation.shift import ShiftConfig, simulate_shift
@@ -74,6 +75,14 @@ def register(commands: Any) -> None:
         metavar="P",
         help=f"the chance each loaded die shows a six instead of rolling fair "
         f"(default {LoadedDice().weight})",
+    )
+    simulate.add_argument(
+        "--collusion",
+        action="append",
+        default=[],
+        metavar="PATTERN=N",
+        help=f"inject N instances of a collusion pattern, labelled; repeatable "
+        f"({', '.join(PATTERNS)})",
     )
     simulate.add_argument(
         "--labels",
@@ -167,11 +176,16 @@ def _careless(args: argparse.Namespace) -> tuple[Iterable[Event], list[Label] | 
         raise ConfigError(f"--irregularities must be a rate from 0 to 1: {rate!r}")
     if args.loaded_dice < 0:
         raise ConfigError(f"--loaded-dice must be a number of tables: {args.loaded_dice!r}")
-    injected = rate > 0 or args.loaded_dice > 0
+    try:
+        collusion = Collusion.parse(args.collusion)
+    except InvalidCollusionError as error:
+        raise ConfigError(f"--collusion: {error}") from None
+    injected = rate > 0 or args.loaded_dice > 0 or bool(collusion)
     target = labels_path(args.out, args.labels) if injected else args.labels
     if injected and target is None:
         raise ConfigError(
-            "--irregularities and --loaded-dice need --labels (or --out) to write the labels to"
+            "--irregularities, --loaded-dice and --collusion need --labels (or --out) to write "
+            "the labels to"
         )
     try:
         config = replace(
@@ -182,7 +196,10 @@ def _careless(args: argparse.Namespace) -> tuple[Iterable[Event], list[Label] | 
         raise ConfigError(f"--dice-load: {error}") from None
     if target is None:
         return simulate_shift(config, random.Random(args.seed)), None, None
-    events, labels = careless_shift(config, random.Random(args.seed), rate)
+    try:
+        events, labels = careless_shift(config, random.Random(args.seed), rate, collusion=collusion)
+    except InvalidCollusionError as error:
+        raise ConfigError(f"--collusion: {error}") from None
     labels += loaded_dice_labels(config, random.Random(args.seed))
     return events, labels, target
 

@@ -11,11 +11,15 @@ from __future__ import annotations
 from audit.accounting.controls import ACCOUNTING_KINDS
 from audit.findings.finding import FindingKind
 from audit.verification.baccarat21.kinds import KINDS as BACCARAT21_KINDS
+from audit.verification.collusion.kinds import COLLUSION_KINDS
 from audit.verification.equipment import SCREEN_KINDS
 from audit.verification.paigow.kinds import KINDS as PAIGOW_KINDS
 
-KINDS_BY_CODE: dict[str, FindingKind] = {**PAIGOW_KINDS, **BACCARAT21_KINDS, **ACCOUNTING_KINDS}
-"""The kinds stored findings carry: each game's rounds and tables, and the books."""
+KINDS_BY_CODE: dict[str, FindingKind] = {
+    **PAIGOW_KINDS, **BACCARAT21_KINDS, **ACCOUNTING_KINDS, **COLLUSION_KINDS
+}  # fmt: skip
+"""The kinds stored findings carry: each game's rounds and tables, the books, and the
+collusion screens' (judged across tables, so stored as findings as they close)."""
 
 SCREEN_GAMES: dict[str, str] = {
     "STAT-DICE-TOTALS": "paigow",

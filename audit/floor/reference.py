@@ -21,6 +21,7 @@ from audit.findings.finding import FindingKind
 from audit.floor.catalogue import KINDS_BY_GAME
 from audit.games.baccarat21.rulesets import RULE_SETS as BACCARAT21_RULE_SETS
 from audit.games.paigow.rulesets import RULE_SETS as PAIGOW_RULE_SETS
+from audit.verification.collusion.kinds import COLLUSION_KINDS, GAMES_OF, RATIONALE
 from audit.verification.equipment import SCREEN_KINDS, screen_rule
 from audit.verification.record_kinds import RECORD_KINDS
 
@@ -37,6 +38,7 @@ _SECTIONS = (
     ("The record (every game)", None),
     ("21 Baccarat", "baccarat21"),
     ("Accounting (every game)", None),
+    ("Collusion screens (across tables)", None),
 )
 
 
@@ -46,6 +48,8 @@ def citation(kind: FindingKind, jurisdiction: str, citations: Mapping[str, str])
         return f"{screen_rule(kind.code, jurisdiction, citations)} (statistical screen)"
     if kind.code in ACCOUNTING_KINDS:
         return cite(jurisdiction, kind.rule_key)
+    if kind.code in COLLUSION_KINDS:
+        return f"{RATIONALE[kind.code]} (statistical screen)"
     return citations.get(kind.rule_key)
 
 
@@ -53,11 +57,15 @@ def kinds_by_rule_set() -> dict[str, dict[str, str]]:
     """Return, for every rule set of every game, each kind that applies there and its citation."""
     found: dict[str, dict[str, str]] = {}
     for game, rule_sets in RULE_SETS_BY_GAME.items():
-        kinds = {**KINDS_BY_GAME[game], **ACCOUNTING_KINDS}
+        kinds = {**KINDS_BY_GAME[game], **ACCOUNTING_KINDS, **_collusion_kinds(game)}
         for name, jurisdiction, citations in rule_sets:
             cited = {code: citation(kind, jurisdiction, citations) for code, kind in kinds.items()}
             found[name] = {code: text for code, text in sorted(cited.items()) if text is not None}
     return dict(sorted(found.items()))
+
+
+def _collusion_kinds(game: str) -> dict[str, FindingKind]:
+    return {code: kind for code, kind in COLLUSION_KINDS.items() if game in GAMES_OF[code]}
 
 
 def render_kinds_by_rule_set() -> str:
@@ -70,9 +78,9 @@ _INTRO = """\
 
 Every kind of finding tablewatch reports, one row each, as the code declares it
 (`FindingKind` in `audit/verification/paigow/kinds.py`, `audit/verification/baccarat21/kinds.py`,
-`audit/verification/record_kinds.py`, `audit/accounting/controls.py` and
-`audit/verification/equipment.py`). A finding's code is stable: alerts, labels and reports
-key on it.
+`audit/verification/record_kinds.py`, `audit/accounting/controls.py`,
+`audit/verification/equipment.py` and `audit/verification/collusion/kinds.py`). A finding's
+code is stable: alerts, labels and reports key on it.
 
 This page is generated from those rows: `tablewatch schema --findings > docs/findings.md`.
 A test fails if it drifts. Which kinds apply under which rule set, with what each cites
@@ -88,7 +96,8 @@ there, is the golden file `tests/unit/verification/kinds_by_rule_set.json`
 - **applies under**: the rule sets whose rules cite the kind's rule key. A check's emitter
   makes no finding whose rule the table's rules lack (California has no vigorish, so no
   vigorish finding). The accounting's apply at every table; a screen at every table of its
-  game.
+  game (the collusion screens judge dealers and players across tables:
+  docs/collusion-screens.md).
 - **replay step**: the step of `tablewatch replay` (and the console's replay) that shows
   the finding; "—" for a finding of no one round (the books, a statistical screen).
 - **injected**: whether the simulator injects it (`tablewatch run --irregularities`, the
@@ -104,7 +113,7 @@ def _cell(text: str) -> str:
 
 def _rule_sets_of(kind: FindingKind, game: str | None) -> list[tuple[str, str]]:
     """Return (rule set, citation) for each rule set the kind applies under, games in order."""
-    games = [game] if game else list(RULE_SETS_BY_GAME)
+    games = [game] if game else list(GAMES_OF.get(kind.code, RULE_SETS_BY_GAME))
     return [
         (name, text)
         for g in games
@@ -145,6 +154,8 @@ def render_markdown() -> str:
             kinds = [k for c, k in KINDS_BY_GAME[game].items() if c not in RECORD_KINDS]
         elif title.startswith("The record"):
             kinds = list(RECORD_KINDS.values())
+        elif title.startswith("Collusion"):
+            kinds = list(COLLUSION_KINDS.values())
         else:
             kinds = list(ACCOUNTING_KINDS.values())
         lines += [f"## {title}\n", header]
@@ -156,7 +167,10 @@ def render_markdown() -> str:
         "|---|---|---|---|",
     ]
     applying = kinds_by_rule_set()
-    every = {**KINDS_BY_GAME["paigow"], **KINDS_BY_GAME["baccarat21"], **ACCOUNTING_KINDS}
+    every = {
+        **KINDS_BY_GAME["paigow"], **KINDS_BY_GAME["baccarat21"], **ACCOUNTING_KINDS,
+        **COLLUSION_KINDS,
+    }  # fmt: skip
     for game, rule_sets in RULE_SETS_BY_GAME.items():
         for name, _, _ in rule_sets:
             codes = applying[name]

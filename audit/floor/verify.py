@@ -29,6 +29,7 @@ from audit.events.games import DEFAULT_GAME
 from audit.events.table import TableOpened
 from audit.findings.finding import Finding
 from audit.verification.baccarat21.verify import StreamVerifier as Baccarat21Verifier
+from audit.verification.collusion.screens import CollusionScreens
 from audit.verification.equipment import EquipmentScreens, screen_finding
 from audit.verification.paigow.verify import StreamVerifier as PaiGowVerifier
 
@@ -70,6 +71,7 @@ class FloorVerifier:
         """Table -> the game it opened for."""
         self.accounts = Reconciler(retire_after_days, track_changes=False)
         self.screens = EquipmentScreens()
+        self.collusion = CollusionScreens()  # audit/verification/collusion/screens.py
 
     def _verifier(self, game: str) -> GameVerifier:
         verifier = self.verifiers.get(game)
@@ -84,7 +86,8 @@ class FloorVerifier:
         game = self.games.get(event.table_id, DEFAULT_GAME)
         windows, _ = self.screens.feed(event)
         alarms = [screen_finding(window) for window in windows if window.alarm]
-        return self._verifier(game).feed(event) + self.accounts.feed(event) + alarms
+        found = self._verifier(game).feed(event) + self.accounts.feed(event)
+        return found + alarms + self.collusion.feed(event, found)
 
     def game_after(self, event: Event) -> str:
         """Return the game whose verifier judges the event's table once it is fed."""
@@ -99,7 +102,7 @@ class FloorVerifier:
     def finish(self) -> list[Finding]:
         """Judge what the end of a finite stream completes."""
         found = [f for verifier in self.verifiers.values() for f in verifier.finish()]
-        return found + self.accounts.slip_gaps()
+        return found + self.accounts.slip_gaps() + self.collusion.finish()
 
 
 def verify_floor(events: Iterable[Event]) -> Iterator[Finding]:

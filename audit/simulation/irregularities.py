@@ -35,6 +35,7 @@ import heapq
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from audit.events.envelope import Event
 from audit.games.paigow.settlement import BankingMode
@@ -57,6 +58,9 @@ from audit.simulation.paigow.round import play_round
 from audit.simulation.paigow.state import RoundState
 from audit.simulation.paigow.table import SimTable, between_rounds, close_table, open_table
 from audit.simulation.shift import ShiftConfig, set_up_floor, simulate_shift
+
+if TYPE_CHECKING:
+    from audit.simulation.collusion import Collusion
 
 __all__ = [
     "B21_KINDS",
@@ -168,6 +172,7 @@ def careless_shift(
     kinds: Sequence[type[Plan]] = KINDS,
     variances: bool = True,
     b21_kinds: Sequence[type[baccarat21.Plan]] = B21_KINDS,
+    collusion: Collusion | None = None,
 ) -> tuple[Iterator[Event], list[Label]]:
     """Return a shift's events, all tables interleaved in time, and the list of its labels.
 
@@ -176,15 +181,26 @@ def careless_shift(
     and, with
     ``variances``, each table's shift one accounting variance at the same rate
     (audit/simulation/accounting.py). The labels list fills as the events are
-    consumed, and is complete once they are.
+    consumed, and is complete once they are. ``collusion`` plays its schemes at the tables it
+    chooses (audit/simulation/collusion.py).
     """
     if not isinstance(rate, int | float) or isinstance(rate, bool) or not 0 <= rate <= 1:
         raise InvalidRateError(f"the irregularity rate must be a probability: {rate!r}")
+    from audit.simulation.collusion import ColludingDealer, plan_collusion  # it builds on this
+
     tables = set_up_floor(config, rng)
     counting = random.Random(rng.getrandbits(64))  # drawn first, as a clean shift draws it
     labels: list[Label] = []
+    schemes = plan_collusion(tables, collusion, labels) if collusion else {}
     dealers = [
-        CarelessDealer(table, rate, tuple(kinds), random.Random(rng.getrandbits(64)), labels)
+        ColludingDealer(
+            table,
+            rate,
+            tuple(kinds),
+            random.Random(rng.getrandbits(64)),
+            labels,
+            scheme=schemes.get(table.table_id),
+        )
         for table in tables
     ]
     mishaps = Mishaps(rate if variances else 0.0, random.Random(rng.getrandbits(64)), labels)

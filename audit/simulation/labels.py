@@ -12,13 +12,18 @@ from typing import Any
 
 from audit.accounting.controls import ACCOUNTING_KINDS
 from audit.verification.baccarat21.kinds import KINDS as B21_FINDING_KINDS
+from audit.verification.collusion.kinds import COLLUSION_KINDS
 from audit.verification.equipment import SCREEN_KINDS
 from audit.verification.paigow.kinds import KINDS as FINDING_KINDS
 
 _KNOWN_CODES = (
-    FINDING_KINDS.keys() | B21_FINDING_KINDS.keys() | ACCOUNTING_KINDS.keys() | SCREEN_KINDS.keys()
+    FINDING_KINDS.keys()
+    | B21_FINDING_KINDS.keys()
+    | ACCOUNTING_KINDS.keys()
+    | SCREEN_KINDS.keys()
+    | COLLUSION_KINDS.keys()
 )
-"""The codes a label may name: either game's findings, the books', and the equipment screens'."""
+"""The codes a label may name: either game's findings, the books', and the screens'."""
 
 
 class InvalidLabelError(ValueError):

@@ -35,6 +35,7 @@ from audit.events.ingest import EventIdReused, SequenceGapObserved
 from audit.findings.finding import Finding
 from audit.floor.verify import verify_floor
 from audit.simulation.labels import Label
+from audit.verification.collusion.kinds import COLLUSION_KINDS
 from audit.verification.equipment import SCREEN_KINDS
 from audit.verification.stream import as_stored
 
@@ -137,13 +138,17 @@ def score(findings: Iterable[Finding], labels: Iterable[Label]) -> ScoreReport:
             expected.setdefault(key, []).append((label, [False]))
     false_alarms: set[tuple[str, str | None, str, int | None]] = set()
     finding_count = 0
+    injected = {code for _, _, code in expected}
     for finding in findings:
         key = (finding.table_id, finding.round_id, finding.code)
         screened = finding.code in SCREEN_KINDS and key not in expected
-        if finding.code in STATISTICAL_CODES or screened:
+        unasked = finding.code in COLLUSION_KINDS and finding.code not in injected
+        if finding.code in STATISTICAL_CODES or screened or unasked:
             # A prompt for review that chance alone raises now and then: an equipment screen's
             # counts only where a label names it (loaded dice), its chance alarms measured apart
-            # (bench/dice_screen.py). Loaded dice also move the starting positions they count.
+            # (bench/dice_screen.py, bench/false_alarms.py). Loaded dice also move the starting
+            # positions they count. A collusion screen whose pattern was injected counts its
+            # every alarm, so its precision says how many of them were the injected ones.
             continue
         finding_count += 1
         matches = [

@@ -389,7 +389,7 @@ class TrialReader:
             case BankAccepted():
                 self.bankers[round_key] = event.position
             case HandSet():
-                ruleset = self._pai_gow_rules(table)
+                ruleset = self.pai_gow_rules(table)
                 self.house_way_hands[(*round_key, event.position)] = _by_house_way(event, ruleset)
             case TableOpened():
                 options = dict(event.options or {})
@@ -444,7 +444,8 @@ class TrialReader:
             player, stake, won, *moments,
         )  # fmt: skip
 
-    def _pai_gow_rules(self, table_id: str) -> RuleSet:
+    def pai_gow_rules(self, table_id: str) -> RuleSet:
+        """Return the Pai Gow rule set of ``table_id`` (the default where none is known)."""
         rules = self.rules.get(table_id)
         return rules if isinstance(rules, RuleSet) else self.default
 
@@ -461,7 +462,7 @@ class TrialReader:
                    self.house_way_hands.get((*round_key, banker)))  # fmt: skip
         if contest != (True, True):
             return None
-        rule_set = self._pai_gow_rules(event.table_id)
+        rule_set = self.pai_gow_rules(event.table_id)
         player, stake = self.stakes.get(
             (*round_key, event.position, WagerKind.PAI_GOW.value), (None, 0)
         )
