@@ -51,7 +51,7 @@ def test_each_finding_carries_its_rule_and_money_at_stake(shift_app, shift_as):
     ("params_of", "keep"),
     [
         (lambda r: {"table": r["table_id"]}, lambda r, first: r["table_id"] == first["table_id"]),
-        (lambda r: {"severity": "warning"}, lambda r, _: Severity(r["severity"]).rank >= 1),
+        (lambda r: {"severity": "critical"}, lambda r, _: Severity(r["severity"]).rank >= 2),
         (lambda r: {"code_prefix": "PG-DEAL-"}, lambda r, _: r["code"].startswith("PG-DEAL-")),
     ],
 )
