@@ -22,7 +22,10 @@ def register(commands: Any) -> None:
     schema.add_argument(
         "--findings-by-rule-set",
         action="store_true",
-        help="print which finding kinds apply under which rule set (the golden file, as JSON)",
+        help=(
+            "print which finding kinds apply under which rule set"
+            " (tests/unit/floor/kinds_by_rule_set.json)"
+        ),
     )
     schema.set_defaults(handler=_schema)
 

@@ -2,7 +2,7 @@
 
 Both are generated from the catalogue's rows (:mod:`audit.floor.catalogue`):
 ``tablewatch schema --findings > docs/findings.md`` and ``tablewatch schema
---findings-by-rule-set > tests/unit/verification/kinds_by_rule_set.json``; a test fails if
+--findings-by-rule-set > tests/unit/floor/kinds_by_rule_set.json``; a test fails if
 either drifts, so a change to a kind shows up in review.
 
 A kind applies under a rule set where that rule set cites the kind's rule key: a check's
@@ -84,7 +84,7 @@ code is stable: alerts, labels and reports key on it.
 
 This page is generated from those rows: `tablewatch schema --findings > docs/findings.md`.
 A test fails if it drifts. Which kinds apply under which rule set, with what each cites
-there, is the golden file `tests/unit/verification/kinds_by_rule_set.json`
+there, is the golden file `tests/unit/floor/kinds_by_rule_set.json`
 (`tablewatch schema --findings-by-rule-set`), so a change to it is a reviewed diff.
 
 - **severity** is the kind's default; a rule set may raise or lower it, and the
@@ -102,8 +102,8 @@ there, is the golden file `tests/unit/verification/kinds_by_rule_set.json`
   the finding; "—" for a finding of no one round (the books, a statistical screen).
 - **injected**: whether the simulator injects it (`tablewatch run --irregularities`, the
   books' mishaps, loaded dice), so a careless run scores it. Every injected label names
-  such a kind, and every such kind is injected (tests/unit/simulation,
-  tests/unit/baccarat21_sim, tests/unit/accounting).
+  such a kind, and every such kind is injected (tests/unit/simulation and
+  tests/unit/accounting).
 """
 
 

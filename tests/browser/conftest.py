@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 import uvicorn
 
-from tests.unit.web.conftest import make_app
-from tests.unit.web.floor import build_floor
+from tests.builders.web_app import make_app
+from tests.builders.web_floor import build_floor
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
 CHROMIUM = shutil.which("chromium")

@@ -16,7 +16,7 @@ from audit.events.catalogue import parse_event
 from audit.store.ingest import Accepted, Ingestor
 from consumers.serve import Service
 from consumers.web.access_log import read_access
-from tests.unit.web.conftest import PASSWORD
+from tests.builders.web_app import PASSWORD
 
 
 def sign_in(page, name: str) -> None:

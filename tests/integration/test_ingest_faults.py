@@ -25,7 +25,7 @@ from consumers.devbroker import DevBroker
 from consumers.kafka_ingest import consume
 from consumers.kafka_io import ensure_topics
 from consumers.readiness import Readiness
-from tests.integration.tcp_proxy import TcpProxy
+from tests.builders.tcp_proxy import TcpProxy
 from tests.integration.test_kafka_ingest import (
     _count_facts,
     events_for,

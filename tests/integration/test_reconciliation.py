@@ -20,7 +20,7 @@ from consumers.report_cli import mgr_report, variance_rows
 from projections.findings import FindingsProjection
 from projections.findings_view import FindingFilter
 from projections.reconciliation import ReconciliationProjection
-from tests.unit.accounting.day import paper_day
+from tests.builders.paper_day import paper_day
 
 
 def _store(store_config: StoreConfig, events) -> FactStore:

@@ -13,7 +13,7 @@ from consumers.replay_cli import load_replay
 from projections import replay_points
 from projections.findings import FindingsProjection
 from projections.findings_view import FindingFilter
-from tests.integration.floor_history import store_days
+from tests.builders.floor_history import store_days
 
 TABLE_RECORD_CODES = {"DATA-SEQ-GAP", "DATA-ID-REUSED"}
 """The record's findings a replay shows beside a round's own, filed under its table."""

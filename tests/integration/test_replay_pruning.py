@@ -9,7 +9,7 @@ from audit.store.application import StoreConfig
 from consumers.replay_cli import load_replay, render
 from projections import replay_points
 from projections.findings import FindingsProjection
-from tests.integration.floor_history import store_days
+from tests.builders.floor_history import store_days
 
 WINDOW = 2
 """Gaming days held after a later one opens: 3 days against 12 shows what is let go."""

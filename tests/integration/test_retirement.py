@@ -16,7 +16,7 @@ from projections.checkpoint import dumps
 from projections.fact_projection import FactProjection
 from projections.findings import FindingsProjection
 from projections.reconciliation import ReconciliationProjection
-from tests.integration.floor_history import history, store_days
+from tests.builders.floor_history import history, store_days
 
 WINDOW = 2
 """Gaming days held after a later one opens: a short window, so 3 days against 12 shows it."""

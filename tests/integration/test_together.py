@@ -12,7 +12,7 @@ from projections.round_index import RoundIndexProjection
 from projections.table_state import TableStateProjection
 from projections.together import catch_up_together
 from projections.win_rates import WinRatesProjection
-from tests.integration.floor_history import history
+from tests.builders.floor_history import history
 from tests.integration.test_checkpoints import Feed, gaming_day, view_rows
 
 KINDS = (FindingsProjection, HandHistoryProjection, TableStateProjection, WinRatesProjection,

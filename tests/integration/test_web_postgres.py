@@ -18,8 +18,8 @@ from consumers.web.access_log import read_access
 from consumers.web.app import create_app
 from consumers.web.auth import add_user
 from projections.findings_view import FindingFilter
+from tests.builders.web_app import PASSWORD, csrf_of, login
 from tests.integration.test_db_roles import migrate_with_roles, roles  # noqa: F401 -- a fixture
-from tests.unit.web.conftest import PASSWORD, csrf_of, login
 
 
 def test_the_serving_role_keeps_cases_and_the_access_log_but_cannot_alter_it(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from audit.accounting.baccarat21 import Baccarat21Money
 from audit.accounting.ledger import HoldBand, ReplayedWin
 from audit.games.baccarat21.settlement import Bet
-from tests.unit.baccarat21_verify.rounds import Table
+from tests.builders.baccarat21_rounds import Table
 
 
 def _read(table: Table) -> tuple[ReplayedWin, HoldBand]:

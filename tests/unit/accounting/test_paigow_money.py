@@ -13,7 +13,7 @@ import pytest
 from audit.accounting.ledger import HoldBand, ReplayedWin
 from audit.accounting.paigow import PaiGowMoney
 from audit.games.paigow.rulesets import get_rule_set
-from tests.unit.accounting.day import DAY, Stream
+from tests.builders.paper_day import DAY, Stream
 
 
 def _round(bank_at: int | None, *, co_bank: bool = False, rule_set: str = "pa-2019"):

@@ -36,7 +36,7 @@ from audit.accounting.report import (
     render_json,
     render_text,
 )
-from tests.unit.accounting.day import paper_day
+from tests.builders.paper_day import paper_day
 
 
 def _reconciled() -> Reconciler:

@@ -12,7 +12,7 @@ from audit.accounting.reconcile import Reconciler
 from audit.accounting.slips import CAGE
 from audit.events.envelope import Event
 from audit.findings.finding import Finding, Severity
-from tests.unit.accounting.day import chips, paper_day
+from tests.builders.paper_day import chips, paper_day
 
 
 def _judge(events: list[Event]) -> list[Finding]:

@@ -8,8 +8,8 @@ from audit.games.baccarat21.settlement import Bet
 from audit.verification.baccarat21 import replay as baccarat21_replay
 from audit.verification.paigow.replay import StepKind, replay_round
 from audit.verification.replay_model import Amount
-from tests.unit.baccarat21_verify.rounds import Table
-from tests.unit.verification.rounds import ROUND, clean_round
+from tests.builders.baccarat21_rounds import Table
+from tests.builders.paigow_rounds import ROUND, clean_round
 
 
 def facts(replay, kind):

@@ -2,7 +2,7 @@
 bank, balance and order parts would find nothing, and need not run.
 
 Each shortcut returns True only when that holds; anything else returns False and the
-parts run in full. ``tests/unit/verification/test_settlement_shortcuts.py`` holds them
+parts run in full. ``tests/unit/verification/paigow/test_settlement_shortcuts.py`` holds them
 to it.
 """
 

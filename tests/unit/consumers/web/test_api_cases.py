@@ -1,0 +1,153 @@
+"""Cases: opened from a finding, noted, rounds linked, closed; facts in the store, chained."""
+
+import sqlite3
+
+import pytest
+from fastapi.testclient import TestClient
+
+from audit.store.verify import verify_chain
+from consumers.serve import Service
+from consumers.web.access_log import read_access
+from projections.findings_view import FindingFilter
+from tests.builders.shift_store import careless_store
+from tests.builders.web_app import csrf_of, login, make_app
+
+
+@pytest.fixture
+def case_app(tmp_path):
+    store, _ = careless_store(tmp_path / "cases.sqlite")
+    return make_app(tmp_path, store=store)
+
+
+@pytest.fixture
+def analyst(case_app):
+    client = TestClient(case_app)
+    assert login(client, "ann").status_code == 303
+    client.headers["X-CSRF-Token"] = csrf_of(client)
+    return client
+
+
+def a_finding(app, with_round=True):
+    rows = app.state.views.findings.select(FindingFilter(by_time=True))
+    return next(r for r in rows if bool(r["round_id"]) == with_round)
+
+
+def test_a_case_goes_from_a_finding_through_notes_and_rounds_to_its_disposition(case_app, analyst):
+    finding = a_finding(case_app)
+    opened = analyst.post(
+        "/api/cases", json={"finding_id": finding["finding_id"], "note": "watch the dealer's hands"}
+    )
+    assert opened.status_code == 201
+    case = opened.json()
+    assert case["case_id"] == "C-00001"
+    assert (case["status"], case["finding_id"], case["rule"]) == (
+        "open",
+        finding["finding_id"],
+        finding["rule"],
+    )
+    assert case["at_stake"] == finding["at_stake"]
+    assert [n["text"] for n in case["notes"]] == ["watch the dealer's hands"]
+    noted = analyst.post("/api/cases/C-00001/notes", json={"text": "reviewed camera 4"}).json()
+    assert [n["text"] for n in noted["notes"]][-1] == "reviewed camera 4"
+    linked = analyst.post("/api/cases/C-00001/rounds", json={"round_id": finding["round_id"]})
+    assert linked.status_code == 200
+    assert linked.json()["rounds"][0]["table_id"] == finding["table_id"]
+    closed = analyst.post(
+        "/api/cases/C-00001/close", json={"disposition": "procedure_violation", "note": "retrained"}
+    )
+    assert closed.json()["status"] == "closed"
+    assert closed.json()["closed"]["disposition"] == "procedure_violation"
+    assert analyst.get("/api/cases/C-00001").json() == closed.json()
+
+
+def test_a_closed_case_takes_nothing_more(case_app, analyst):
+    analyst.post("/api/cases", json={"finding_id": a_finding(case_app)["finding_id"]})
+    analyst.post("/api/cases/C-00001/close", json={"disposition": "cleared"})
+    for path, body in (("notes", {"text": "late"}), ("close", {"disposition": "referred"})):
+        response = analyst.post(f"/api/cases/C-00001/{path}", json=body)
+        assert response.status_code == 409
+        assert response.json() == {"detail": "case C-00001 is closed (cleared)"}
+
+
+def test_unknown_cases_findings_and_rounds_are_404_and_bad_input_422(case_app, analyst):
+    assert analyst.get("/api/cases/C-00009").status_code == 404
+    assert analyst.post("/api/cases", json={"finding_id": "nope"}).json() == {
+        "detail": "no finding 'nope'"
+    }
+    analyst.post("/api/cases", json={"finding_id": a_finding(case_app)["finding_id"]})
+    missing = analyst.post("/api/cases/C-00001/rounds", json={"round_id": "R-NEVER"})
+    assert missing.status_code == 404
+    assert missing.json()["detail"] == "no round 'R-NEVER'"
+    bad = analyst.post("/api/cases/C-00001/close", json={"disposition": "forgiven"})
+    assert bad.status_code == 422
+    assert bad.json()["errors"][0]["field"] == "disposition"
+    assert analyst.get("/api/cases/not-a-case").status_code == 422
+
+
+def test_changing_a_case_needs_the_csrf_token(case_app, analyst):
+    del analyst.headers["X-CSRF-Token"]
+    refused = analyst.post("/api/cases", json={"finding_id": a_finding(case_app)["finding_id"]})
+    assert refused.status_code == 403
+    assert analyst.get("/api/cases").json() == []
+
+
+def test_cases_are_listed_filtered_and_exported(case_app, analyst):
+    first, second = a_finding(case_app), a_finding(case_app, with_round=False)
+    analyst.post("/api/cases", json={"finding_id": first["finding_id"]})
+    analyst.post("/api/cases", json={"finding_id": second["finding_id"]})
+    analyst.post("/api/cases/C-00002/close", json={"disposition": "referred"})
+    assert [c["case_id"] for c in analyst.get("/api/cases").json()] == ["C-00002", "C-00001"]
+    assert [c["case_id"] for c in analyst.get("/api/cases", params={"status": "open"}).json()] == [
+        "C-00001"
+    ]
+    assert [
+        c["case_id"] for c in analyst.get("/api/cases", params={"disposition": "referred"}).json()
+    ] == ["C-00002"]
+    assert [
+        c["case_id"]
+        for c in analyst.get("/api/cases", params={"finding": first["finding_id"]}).json()
+    ] == ["C-00001"]
+    exported = analyst.get("/api/cases", params={"format": "csv"})
+    lines = exported.text.splitlines()
+    assert lines[0].startswith("case_id,status,opened_at,opened_by,finding_id")
+    assert lines[1].startswith("C-00002,closed,")
+    assert ",referred," in lines[1]
+    facts = analyst.get("/api/cases/facts").json()
+    assert [f["type"] for f in facts] == ["case_opened", "case_opened", "case_closed"]
+    assert [f["chain_prev"] for f in facts[1:]] == [f["chain_hash"] for f in facts[:-1]]
+
+
+def test_case_facts_are_chained_verified_and_tampering_is_caught(case_app, analyst, tmp_path):
+    analyst.post("/api/cases", json={"finding_id": a_finding(case_app)["finding_id"]})
+    analyst.post("/api/cases/C-00001/notes", json={"text": "first look"})
+    store = case_app.state.store
+    report = verify_chain(store)
+    assert report.ok, report.problems
+    assert report.case_facts == 2
+    heads = analyst.get("/api/chain/heads").json()
+    assert (heads["casebook_head"], heads["case_facts"]) == (report.case_head, 2)
+    Service(store).run_pass()  # the read models pass over case facts
+    with sqlite3.connect(tmp_path / "cases.sqlite") as db:
+        db.execute("DROP TRIGGER stored_events_no_update")
+        db.execute(
+            "UPDATE stored_events SET state = "
+            "CAST(replace(CAST(state AS TEXT), 'first look', 'final look') AS BLOB) "
+            "WHERE topic = 'tablewatch:Casebook.CaseRecorded'"
+        )
+    tampered = verify_chain(store)
+    assert any("casebook" in p and "altered" in p for p in tampered.problems)
+
+
+def test_every_view_of_a_case_is_in_the_access_log(case_app, analyst):
+    analyst.post("/api/cases", json={"finding_id": a_finding(case_app)["finding_id"]})
+    analyst.get("/api/cases/C-00001")
+    analyst.get("/api/cases", params={"status": "open"})
+    kinds = [(a.kind, a.ref) for a in read_access(case_app.state.db, user="ann", limit=3)]
+    assert kinds == [("cases", "status=open"), ("case", "C-00001"), ("case", "C-00001")]
+
+
+@pytest.mark.parametrize("role", ["auditor", "admin"])
+def test_cases_are_the_analysts(case_app, role):
+    client = TestClient(case_app)
+    login(client, {"auditor": "aud", "admin": "adm"}[role])
+    assert client.get("/api/cases").status_code == 403
