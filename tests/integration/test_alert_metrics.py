@@ -18,12 +18,10 @@ from consumers.alert_metrics import DeliveryMetrics
 from consumers.alerts import AlertDeliveryError, Alerter, Webhook
 from consumers.settings import Settings
 from consumers.wiring import open_store
-from tests.integration import test_alerts
-from tests.integration.test_alerts import ingest, reopen, warnings
-from tests.integration.test_ingest_metrics import scrape
+from tests.builders.alerts import ingest, reopen, store_with_findings, warnings
+from tests.builders.metrics import scrape
 
 ROOT = Path(__file__).resolve().parents[2]
-shift, hook = test_alerts.shift, test_alerts.hook  # the alerts tests' fixtures, shared
 
 
 def free_port() -> int:
@@ -131,9 +129,7 @@ def wait_for_ready(port, timeout_s=10.0):
 
 
 def test_retries_inside_one_delivery_are_counted_and_a_refusal_is_a_failure(tmp_path, shift, hook):
-    _store, view = test_alerts.store_with_findings(
-        StoreConfig.sqlite(tmp_path / "store.sqlite"), shift
-    )
+    _store, view = store_with_findings(StoreConfig.sqlite(tmp_path / "store.sqlite"), shift)
     alerts = len(warnings(view))
     metrics = DeliveryMetrics()
     slept = []
@@ -154,9 +150,7 @@ def test_retries_inside_one_delivery_are_counted_and_a_refusal_is_a_failure(tmp_
     assert value("tablewatch_alerts_sent_total") == alerts
     assert value("tablewatch_alerts_backoff_seconds") == 0
 
-    _store, view = test_alerts.store_with_findings(
-        StoreConfig.sqlite(tmp_path / "again.sqlite"), shift
-    )
+    _store, view = store_with_findings(StoreConfig.sqlite(tmp_path / "again.sqlite"), shift)
     refused = Alerter(view, None, "unused", webhook, metrics=metrics)
     hook.answer(400)
     with pytest.raises(AlertDeliveryError):

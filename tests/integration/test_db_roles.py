@@ -18,38 +18,12 @@ from psycopg import errors
 from audit.events.examples import EXAMPLES
 from audit.store.schema import SCHEMA_VERSION
 from consumers.cli import main
-from tests.conftest import ADMIN_URL
+from tests.builders.db_roles import (
+    as_role,
+    migrate_with_roles,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def roles(pg_url):
-    """Yield {'owner'|'writer'|'reader': URL} for three new roles on a fresh database."""
-    suffix = uuid.uuid4().hex[:10]
-    names = {kind: f"tw_{kind}_{suffix}" for kind in ("owner", "writer", "reader")}
-    database = pg_url.rsplit("/", 1)[1]
-    base = ADMIN_URL.rsplit("/", 1)[0].replace("postgres@", "{role}@", 1)
-    with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
-        for name in names.values():
-            conn.execute(f'CREATE ROLE "{name}" LOGIN')
-        conn.execute(f'ALTER DATABASE "{database}" OWNER TO "{names["owner"]}"')
-    try:
-        yield {kind: f"{base.format(role=name)}/{database}" for kind, name in names.items()}
-    finally:
-        with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
-            for name in names.values():
-                conn.execute(f'DROP ROLE IF EXISTS "{name}"')
-
-
-def role_name(url):
-    return url.split("//", 1)[1].split("@", 1)[0]
-
-
-def as_role(monkeypatch, url, tmp_path):
-    monkeypatch.setenv("DATABASE_URL", url)
-    monkeypatch.setenv("TABLEWATCH_DATA_DIR", str(tmp_path / "unused"))
 
 
 def shift_file(path):
@@ -62,13 +36,6 @@ def shift_file(path):
     lines.append("{not json")
     path.write_text("\n".join(lines) + "\n")
     return path
-
-
-def migrate_with_roles(monkeypatch, roles, tmp_path, capsys):
-    as_role(monkeypatch, roles["owner"], tmp_path)
-    writer, reader = role_name(roles["writer"]), role_name(roles["reader"])
-    assert main(["db", "migrate", "--writer", writer, "--reader", reader]) == 0
-    assert "migrated" in capsys.readouterr().out
 
 
 def test_the_writer_ingests_but_cannot_change_or_unprotect_stored_events(

@@ -4,7 +4,7 @@ import pytest
 
 from audit.store.application import FactStore
 from audit.store.fact_pages import FactPages
-from tests.integration.test_checkpoints import Feed, gaming_day
+from tests.builders.gaming_days import Feed, gaming_day
 
 
 @pytest.mark.parametrize("store_config", ["sqlite", "postgres"], indirect=True)

@@ -13,7 +13,7 @@ from audit.store.application import FactStore
 from consumers.cli import main
 from projections.findings import FindingsProjection, open_findings_view
 from projections.findings_view import FindingFilter
-from tests.integration.test_findings_projection import ingest, tampered_shift
+from tests.builders.findings_shift import ingest, tampered_shift
 
 _BEFORE = (
     "CREATE TABLE findings ("

@@ -1,34 +1,21 @@
 """The findings projection: exactly once, incremental equals all at once, rebuildable from zero."""
 
 import json
-import random
 from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from audit.events.catalogue import event_dict, event_json, parse_event
+from audit.events.catalogue import event_json
 from audit.findings.finding import Severity
-from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.store.application import FactStore
 from audit.store.ingest import Accepted, Ingestor
 from consumers.cli import main
 from projections.findings import TRACKING_NAME, FindingsProjection
 from projections.findings_view import FindingFilter
-
-
-def tampered_shift(seed=4):
-    """A small shift in which the dealer overpays one winner and a table loses an event."""
-    raw = [event_dict(e) for e in simulate_shift(ShiftConfig(3, 8), random.Random(seed))]
-    winner = next(r for r in raw if r["type"] == "wager_settled" and r["outcome"] == "win")
-    winner["paid"] = "999.00"
-    del raw[40]  # a gap in one table's sequence
-    return [parse_event(r) for r in raw], winner
-
-
-def ingest(store, events, start=0):
-    Ingestor(store).record_batch(
-        [Accepted(e, "t") for e in events], "test", start + len(events) - 1
-    )
+from tests.builders.findings_shift import (
+    ingest,
+    tampered_shift,
+)
 
 
 def rows(projection):

@@ -25,14 +25,14 @@ from consumers.devbroker import DevBroker
 from consumers.kafka_ingest import consume
 from consumers.kafka_io import ensure_topics
 from consumers.readiness import Readiness
-from tests.builders.tcp_proxy import TcpProxy
-from tests.integration.test_kafka_ingest import (
-    _count_facts,
+from tests.builders.kafka_feed import (
+    count_facts,
     events_for,
     produce,
     settings_for,
     stored_event_ids,
 )
+from tests.builders.tcp_proxy import TcpProxy
 
 pytestmark = pytest.mark.slow
 
@@ -120,7 +120,7 @@ def test_a_database_cut_mid_ingest_is_retried_and_everything_stored_once(
     readiness = Readiness()
     with TcpProxy(int(pg_url.rsplit(":", 1)[1].split("/")[0])) as proxy:
         store = FactStore(StoreConfig.postgres(_through(pg_url, proxy.port)))
-        cutter = _Cutter(proxy, lambda: _count_facts(pg_url), for_s=15.0)
+        cutter = _Cutter(proxy, lambda: count_facts(pg_url), for_s=15.0)
         cutter.start()
         settings = replace(settings_for(topic), batch_size=20)
         consume(kafka_bootstrap, settings, Ingestor(store), until_caught_up=True,
@@ -151,7 +151,7 @@ def test_a_database_cut_past_the_deadline_ends_the_ingest_in_one_line(
             "TABLEWATCH_FAULT_DEADLINE_S": "3",
         }.items():
             monkeypatch.setenv(name, value)
-        cutter = _Cutter(proxy, lambda: _count_facts(pg_url), for_s=None)
+        cutter = _Cutter(proxy, lambda: count_facts(pg_url), for_s=None)
         cutter.start()
         status = main(["ingest", "--until-caught-up"])
         ended = time.monotonic()
@@ -162,7 +162,7 @@ def test_a_database_cut_past_the_deadline_ends_the_ingest_in_one_line(
     assert err[-1].startswith("tablewatch: gave up on the database: "), err
     assert "Traceback" not in "\n".join(err)
     assert any("database" in m for t, m in warnings.records if t >= cutter.cut_at)
-    assert 0 < _count_facts(pg_url) < len(events)
+    assert 0 < count_facts(pg_url) < len(events)
 
 
 @pytest.fixture
@@ -190,7 +190,7 @@ def test_a_broker_cut_mid_ingest_is_retried_and_everything_stored_once(
     events = _produce_events(bootstrap, topic, tables=6, per_table=300)
     store = FactStore(StoreConfig.postgres(pg_url))
     readiness = Readiness()
-    cutter = _Cutter(proxy, lambda: _count_facts(pg_url), for_s=6.0)
+    cutter = _Cutter(proxy, lambda: count_facts(pg_url), for_s=6.0)
     cutter.start()
     settings = replace(settings_for(topic), batch_size=20)
     consume(bootstrap, settings, Ingestor(store), until_caught_up=True, readiness=readiness)
@@ -219,7 +219,7 @@ def test_a_broker_cut_past_the_deadline_ends_the_ingest_in_one_line(
         "TABLEWATCH_FAULT_DEADLINE_S": "3",
     }.items():
         monkeypatch.setenv(name, value)
-    cutter = _Cutter(proxy, lambda: _count_facts(pg_url), for_s=None)
+    cutter = _Cutter(proxy, lambda: count_facts(pg_url), for_s=None)
     cutter.start()
     status = main(["ingest", "--until-caught-up"])
     ended = time.monotonic()

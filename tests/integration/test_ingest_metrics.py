@@ -2,7 +2,6 @@
 
 import json
 import re
-import urllib.request
 import uuid
 from dataclasses import replace
 
@@ -16,19 +15,10 @@ from consumers.ingest_metrics import MeteredProgress
 from consumers.kafka_ingest import consume
 from consumers.kafka_io import PartitionReader, ensure_topics, flush, make_producer, publish
 from consumers.settings import Settings
-from tests.integration.test_kafka_ingest import events_for
-
-
-def scrape(port: int) -> dict[str, float]:
-    """Return /metrics as {'name{labels}': value}."""
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as answer:
-        text = answer.read().decode()
-    samples = {}
-    for line in text.splitlines():
-        if line and not line.startswith("#"):
-            name, value = line.rsplit(" ", 1)
-            samples[name] = float(value)
-    return samples
+from tests.builders.kafka_feed import events_for
+from tests.builders.metrics import (
+    scrape,
+)
 
 
 def partition_values(samples: dict[str, float], metric: str, topic: str) -> dict[int, float]:

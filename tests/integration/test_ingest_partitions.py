@@ -15,7 +15,7 @@ from audit.store.ingest import Ingestor
 from consumers.errors import TopicError
 from consumers.kafka_ingest import consume
 from consumers.kafka_io import ensure_topics
-from tests.integration.test_kafka_ingest import events_for, produce, settings_for
+from tests.builders.kafka_feed import events_for, produce, settings_for
 
 
 def _partition(key: str, count: int = 4) -> int:

@@ -8,17 +8,13 @@ import json
 import os
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import time
 import urllib.request
 import uuid
-from contextlib import closing
-from dataclasses import replace
 from pathlib import Path
 
-import psycopg
 import pytest
 from kafka import KafkaAdminClient
 
@@ -28,45 +24,18 @@ from audit.store.ingest import Ingestor
 from audit.store.verify import verify_chain
 from consumers.cli import main
 from consumers.kafka_ingest import consume
-from consumers.kafka_io import PartitionReader, ensure_topics, flush, make_producer, publish
-from consumers.settings import Settings
+from consumers.kafka_io import PartitionReader, ensure_topics
 from consumers.wiring import SQLITE_FILE
+from tests.builders.kafka_feed import (
+    count_facts,
+    events_for,
+    ingest_command,
+    produce,
+    settings_for,
+    stored_event_ids,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def events_for(tables: int, per_table: int) -> list[dict]:
-    """Valid events for several tables, each table's seq running 0, 1, 2, ..."""
-    events = []
-    for t in range(tables):
-        table = f"PG-{t:02d}"
-        for seq in range(per_table):
-            kind = "table_opened" if seq == 0 else "no_more_bets"
-            event = {**EXAMPLES[kind], "table_id": table, "seq": seq, "event_id": str(uuid.uuid4())}
-            if "round_id" in event:
-                event["round_id"] = f"{table}-r{seq // 40}"
-            events.append(event)
-    return events
-
-
-def produce(bootstrap: str, topic: str, messages: list[tuple[bytes, bytes]]) -> None:
-    with make_producer(bootstrap) as producer:
-        for key, value in messages:
-            publish(producer, topic, key, value)
-        flush(producer)
-
-
-def settings_for(topic: str, **changes) -> Settings:
-    return replace(
-        Settings(), events_topic=topic, dlq_topic=f"{topic}.dlq", partitions=3,
-        poll_timeout_ms=200, **changes,
-    )  # fmt: skip
-
-
-def stored_event_ids(store: FactStore) -> list[str]:
-    return [
-        f.fact["event_id"] for f in store.facts() if f.fact["recorded_by"] != "tablewatch-ingest"
-    ]
 
 
 def test_round_trip_stores_every_event_once_in_table_order(kafka_bootstrap, pg_url):
@@ -138,51 +107,6 @@ def test_bad_input_goes_to_the_dlq_with_its_reason_and_ingest_continues(kafka_bo
     assert stored_event_ids(store) == [e["event_id"] for e in good]
 
 
-def _count_facts(database: StoreConfig | str) -> int:
-    config = StoreConfig.postgres(database) if isinstance(database, str) else database
-    statement = "SELECT count(*) FROM {} WHERE topic = 'tablewatch:FactRecorded'"
-    if config.sqlite_path is not None:
-        with closing(sqlite3.connect(config.sqlite_path)) as conn:
-            return conn.execute(statement.format("stored_events")).fetchone()[0]
-    with psycopg.connect(config.postgres_url) as conn:
-        row = conn.execute(statement.format("tablewatch_events")).fetchone()
-    return row[0]
-
-
-_INGEST = (
-    "import os, sys; from dataclasses import replace; from consumers.settings import Settings;"
-    "from consumers.wiring import open_store; from audit.store.ingest import Ingestor;"
-    "from consumers.kafka_ingest import consume;"
-    "s = Settings.from_env(); t = os.environ['TEST_EVENTS_TOPIC'];"
-    "s = replace(s, events_topic=t, dlq_topic=t + '.dlq', partitions=3);"
-    "consume(s.kafka_bootstrap_servers, s, Ingestor(open_store(s)),"
-    " until_caught_up='--until-caught-up' in sys.argv)"
-)
-
-
-def _ingest(
-    kafka_bootstrap: str, database: StoreConfig | str, topic: str, *flags: str
-) -> tuple[list, dict]:
-    """Return argv and environment for an ingest process, as an operator would run it.
-
-    ``database`` is a PostgreSQL URL or a store config; a SQLite one must be where
-    the settings put it (``TABLEWATCH_DATA_DIR``, see ``_store_for``).
-    """
-    config = StoreConfig.postgres(database) if isinstance(database, str) else database
-    env = {
-        **{k: v for k, v in os.environ.items() if k != "DATABASE_URL"},
-        "KAFKA_BOOTSTRAP_SERVERS": kafka_bootstrap,
-        "TABLEWATCH_BATCH_SIZE": "40",
-        "TABLEWATCH_POLL_TIMEOUT_MS": "200",
-        "TEST_EVENTS_TOPIC": topic,
-    }
-    if config.sqlite_path is not None:
-        env["TABLEWATCH_DATA_DIR"] = str(config.sqlite_path.parent)
-    else:
-        env["DATABASE_URL"] = config.postgres_url
-    return [sys.executable, "-c", _INGEST, *flags], env
-
-
 def _store_for(store_config: StoreConfig) -> StoreConfig:
     """Return the store an ingest process opens for ``store_config``'s database."""
     if store_config.sqlite_path is None:
@@ -200,23 +124,23 @@ def test_sigkill_mid_batch_loses_nothing_and_duplicates_nothing(kafka_bootstrap,
         kafka_bootstrap, topic, [(e["table_id"].encode(), json.dumps(e).encode()) for e in events]
     )
     FactStore(config)  # create the tables before the ingest starts
-    argv, env = _ingest(kafka_bootstrap, config, topic)
+    argv, env = ingest_command(kafka_bootstrap, config, topic)
     ingest = subprocess.Popen(argv, env=env)
     deadline = time.monotonic() + 60
-    while _count_facts(config) < len(events) // 4:
+    while count_facts(config) < len(events) // 4:
         assert time.monotonic() < deadline, "the ingest made no progress"
         assert ingest.poll() is None, "the ingest died on its own"
         time.sleep(0.02)
     ingest.send_signal(signal.SIGKILL)
     ingest.wait(10)
-    killed_at = _count_facts(config)
+    killed_at = count_facts(config)
     assert 0 < killed_at < len(events), "kill the ingest while it is still working"
     # Redelivered events from long before the kill: the restarted ingest must drop them.
     again = events[: len(events) // 8]
     produce(
         kafka_bootstrap, topic, [(e["table_id"].encode(), json.dumps(e).encode()) for e in again]
     )
-    argv, env = _ingest(kafka_bootstrap, config, topic, "--until-caught-up")
+    argv, env = ingest_command(kafka_bootstrap, config, topic, "--until-caught-up")
     assert subprocess.run(argv, env=env, timeout=120, check=False).returncode == 0
     store = FactStore(config)
     ids = stored_event_ids(store)
@@ -277,7 +201,7 @@ def test_a_topic_recreated_shorter_than_the_store_read_it_stops_the_ingest(
         monkeypatch.setenv(name, value)
     assert main(["db", "migrate"]) == 0  # the commands run no DDL on PostgreSQL
     assert main(["ingest", "--until-caught-up"]) == 0
-    stored = _count_facts(pg_url)
+    stored = count_facts(pg_url)
     assert stored >= len(events)
     # A restart at the end is not beyond it (Tansu lists ends short of the last batch).
     assert main(["ingest", "--until-caught-up"]) == 0
@@ -301,7 +225,7 @@ def test_a_topic_recreated_shorter_than_the_store_read_it_stops_the_ingest(
     assert "not skipping to its end" in err[-1], err
     assert err[-1].startswith("tablewatch: the store has "), err
     assert "Traceback" not in "\n".join(err)
-    assert _count_facts(pg_url) == stored
+    assert count_facts(pg_url) == stored
 
 
 def test_the_ingest_serves_readiness_and_its_totals_while_it_runs(kafka_bootstrap, tmp_path):

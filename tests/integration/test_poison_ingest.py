@@ -15,7 +15,7 @@ from audit.store.application import FactStore, StoreConfig
 from audit.store.ingest import Ingestor
 from consumers.kafka_ingest import consume
 from consumers.kafka_io import DEAD_LETTER_VALUE_MAX_BYTES, PartitionReader, ensure_topics
-from tests.integration.test_kafka_ingest import (
+from tests.builders.kafka_feed import (
     events_for,
     produce,
     settings_for,

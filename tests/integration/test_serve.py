@@ -17,7 +17,7 @@ from audit.store.application import FactStore, StoreConfig
 from consumers.serve import READ_MODELS, Service, health_server
 from projections.round_index import RoundIndexProjection
 from projections.together import catch_up_together
-from tests.integration.test_checkpoints import Feed, gaming_day, view_rows
+from tests.builders.gaming_days import Feed, gaming_day, view_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 DAYS = 8

@@ -13,7 +13,7 @@ from projections.table_state import TableStateProjection
 from projections.together import catch_up_together
 from projections.win_rates import WinRatesProjection
 from tests.builders.floor_history import history
-from tests.integration.test_checkpoints import Feed, gaming_day, view_rows
+from tests.builders.gaming_days import Feed, gaming_day, view_rows
 
 KINDS = (FindingsProjection, HandHistoryProjection, TableStateProjection, WinRatesProjection,
          ReconciliationProjection, RoundIndexProjection)  # fmt: skip

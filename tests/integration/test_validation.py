@@ -22,7 +22,7 @@ from audit.store.verify import verify_chain
 from consumers.errors import OffsetError
 from consumers.kafka_io import ensure_topics, flush, make_producer, publish
 from consumers.validation import CheckingReader, ReaderSettings
-from tests.integration.test_kafka_ingest import _ingest, events_for, stored_event_ids
+from tests.builders.kafka_feed import events_for, ingest_command, stored_event_ids
 
 
 def produce(bootstrap, topic, values, key=b"PG-01"):
@@ -96,7 +96,7 @@ def test_the_reader_exits_when_its_parent_is_killed(kafka_bootstrap, new_topic):
         time.sleep(0.05)
 
 
-def _count_facts(pg_url: str) -> int:
+def count_facts(pg_url: str) -> int:
     with psycopg.connect(pg_url) as conn:
         row = conn.execute(
             "SELECT count(*) FROM tablewatch_events WHERE topic = 'tablewatch:FactRecorded'"
@@ -115,15 +115,15 @@ def test_sigterm_to_the_process_group_finishes_the_batch_and_exits_cleanly(kafka
             publish(producer, topic, e["table_id"].encode(), json.dumps(e).encode())
         flush(producer)
     FactStore(StoreConfig.postgres(pg_url))
-    argv, env = _ingest(kafka_bootstrap, pg_url, topic)
+    argv, env = ingest_command(kafka_bootstrap, pg_url, topic)
     ingest = subprocess.Popen(argv, env=env, start_new_session=True)
     deadline = time.monotonic() + 60
-    while _count_facts(pg_url) < len(events) // 4:
+    while count_facts(pg_url) < len(events) // 4:
         assert time.monotonic() < deadline, "the ingest made no progress"
         time.sleep(0.02)
     os.killpg(ingest.pid, signal.SIGTERM)
     assert ingest.wait(30) == 0
-    argv, env = _ingest(kafka_bootstrap, pg_url, topic, "--until-caught-up")
+    argv, env = ingest_command(kafka_bootstrap, pg_url, topic, "--until-caught-up")
     assert subprocess.run(argv, env=env, timeout=120, check=False).returncode == 0
     store = FactStore(StoreConfig.postgres(pg_url))
     ids = stored_event_ids(store)

@@ -18,13 +18,13 @@ from consumers.web.access_log import read_access
 from consumers.web.app import create_app
 from consumers.web.auth import add_user
 from projections.findings_view import FindingFilter
+from tests.builders.db_roles import migrate_with_roles
 from tests.builders.web_app import PASSWORD, csrf_of, login
-from tests.integration.test_db_roles import migrate_with_roles, roles  # noqa: F401 -- a fixture
 
 
 def test_the_serving_role_keeps_cases_and_the_access_log_but_cannot_alter_it(
     monkeypatch,
-    roles,  # noqa: F811 -- the fixture imported above
+    roles,
     tmp_path,
     capsys,
 ):
