@@ -14,7 +14,7 @@ often PG-SETTLE-UNBALANCED); a California round takes no collection fees, may ta
 vigorish, and settles in position order without the player-dealer's coverage
 (PG-CA-FEE, PG-CA-ORDER, PG-CA-COVERAGE). A bank also draws PG-ROT-START-OF-GAME,
 this being the game's first round. Settlement tests build their rounds elsewhere
-(``test_setting_checks.Table``), with the money written out in full.
+(``tests.builders.paigow_table.Table``), with the money written out in full.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A hand-written gaming day for two tables, worked out on paper (see test_paper_day.py).
+"""A hand-written gaming day for two tables, worked out on paper (tests/unit/accounting/).
 
 PG-01 (PA 2019, cents vigorish), two shifts; PG-02 (California, schedule option 1),
 one shift. Every amount below is what a pit would record; the figures the tests
