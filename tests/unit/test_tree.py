@@ -10,8 +10,6 @@ module, and a test module imports from ``tests`` only its builders.
 import ast
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
 TESTS = ROOT / "tests"
 UNIT = TESTS / "unit"
@@ -45,13 +43,13 @@ UNIT_DIRS = sorted(
 MODULES = sorted(p for p in TESTS.rglob("*.py") if "__pycache__" not in p.parts)
 
 
-@pytest.mark.parametrize("test_dir", UNIT_DIRS, ids=lambda d: str(d.relative_to(UNIT)))
-def test_every_unit_test_directory_mirrors_a_source_package(test_dir):
-    source = _source_of(test_dir)
-    assert (source / "__init__.py").is_file(), (
-        f"tests/unit/{test_dir.relative_to(UNIT)} mirrors no source package "
-        f"({source.relative_to(ROOT)}/ is not one)"
-    )
+def test_every_unit_test_directory_mirrors_a_source_package():
+    strays = [
+        f"tests/unit/{d.relative_to(UNIT)} (no {_source_of(d).relative_to(ROOT)}/ package)"
+        for d in UNIT_DIRS
+        if not (_source_of(d) / "__init__.py").is_file()
+    ]
+    assert strays == []
 
 
 def test_the_tree_holds_the_games_and_the_layers():
@@ -60,23 +58,24 @@ def test_the_tree_holds_the_games_and_the_layers():
     assert {"games/paigow", "games/baccarat21", "verification/paigow", "consumers/web"} <= names
 
 
-@pytest.mark.parametrize("module", MODULES, ids=lambda p: str(p.relative_to(TESTS)))
-def test_no_module_imports_a_test_module(module):
-    test_modules = sorted(
-        name for name in _imported(module) if name.rsplit(".", 1)[-1].startswith("test_")
-    )
-    assert test_modules == [], f"{module.relative_to(ROOT)} imports test modules {test_modules}"
+def test_no_module_imports_a_test_module():
+    imports = {
+        str(module.relative_to(TESTS)): sorted(
+            name for name in _imported(module) if name.rsplit(".", 1)[-1].startswith("test_")
+        )
+        for module in MODULES
+    }
+    assert {module: names for module, names in imports.items() if names} == {}
 
 
-@pytest.mark.parametrize(
-    "module",
-    [p for p in MODULES if p.name.startswith("test_")],
-    ids=lambda p: str(p.relative_to(TESTS)),
-)
-def test_a_test_module_imports_from_tests_only_its_builders(module):
-    others = sorted(
-        name
-        for name in _imported(module)
-        if name.split(".")[0] == "tests" and not name.startswith("tests.builders")
-    )
-    assert others == [], f"{module.relative_to(ROOT)} imports {others}, not from tests/builders/"
+def test_a_test_module_imports_from_tests_only_its_builders():
+    imports = {
+        str(module.relative_to(TESTS)): sorted(
+            name
+            for name in _imported(module)
+            if name.split(".")[0] == "tests" and not name.startswith("tests.builders")
+        )
+        for module in MODULES
+        if module.name.startswith("test_")
+    }
+    assert {module: names for module, names in imports.items() if names} == {}
