@@ -1,11 +1,14 @@
-"""What an analyst's replay of one round is, whatever the game: titled steps of text, with each
-finding placed under the step it concerns. Each game builds its own steps
-(``audit/verification/<game>/replay.py``); ``tablewatch replay`` prints any of them.
+"""What an analyst's replay of one round is, whatever the game: titled steps of data, with
+each finding placed under the step it concerns. Each game builds its own steps
+(``audit/verification/<game>/replay.py``); ``consumers/replay_text/`` draws any of them as
+the text ``tablewatch replay``, the API and the console show.
 
-Beside its lines of text, each step carries its facts as data (:class:`Compared`): what
-was recorded (tiles or cards by name, money in cents) beside what the rules engine
-expected, with the time the fact occurred, so the API and the console can draw them.
-A step's time is that of its first recorded fact (``None`` for a step of no fact).
+Each step carries its facts as data (:class:`Compared`): what was recorded (tiles or
+cards by name, money in cents) beside what the rules engine expected, with the time the
+fact occurred, so the API and the console can draw them. Beside them, its ``reading``:
+the game's own dataclass of what the step read (the wagers, the cards, who banks...),
+which the game's text renderer draws. A step's time is that of its first recorded fact
+(``None`` for a step of no fact).
 """
 
 from __future__ import annotations
@@ -70,15 +73,18 @@ class Compared:
 
 @dataclass(frozen=True)
 class Step:
-    """One step of a replay: its kind (a game's own name), title, lines, findings and facts."""
+    """One step of a replay: its kind (a game's own name), title, findings, facts and reading."""
 
     kind: str
     title: str
-    lines: tuple[str, ...]
+    lines: tuple[str, ...] = ()
+    """Text the game's replay still writes itself (Pai Gow's, until its renderer moves)."""
     findings: tuple[Finding, ...] = ()
     facts: tuple[Compared, ...] = ()
     at: datetime | None = None
     """When the step began: its first recorded fact's time (UTC)."""
+    reading: object = None
+    """What the step read, as the game's own dataclass (``None``: its facts say it all)."""
 
 
 @dataclass(frozen=True)
