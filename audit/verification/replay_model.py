@@ -77,8 +77,6 @@ class Step:
 
     kind: str
     title: str
-    lines: tuple[str, ...] = ()
-    """Text the game's replay still writes itself (Pai Gow's, until its renderer moves)."""
     findings: tuple[Finding, ...] = ()
     facts: tuple[Compared, ...] = ()
     at: datetime | None = None

@@ -12,13 +12,13 @@ from collections.abc import Callable
 from audit.verification.replay_model import RoundReplay, Step
 from consumers.replay_text import baccarat21, paigow
 
-RENDERERS: dict[str, Callable[[Step], tuple[str, ...]]] = {
+RENDERERS: dict[str, Callable[[RoundReplay, Step], tuple[str, ...]]] = {
     "paigow": paigow.step_lines,
     "baccarat21": baccarat21.step_lines,
 }
-"""Game -> the lines of one step of its replay (indented by the caller, not the renderer)."""
+"""Game -> the lines of one step of one of its replays (indented by the caller)."""
 
 
 def step_lines(replay: RoundReplay, step: Step) -> tuple[str, ...]:
     """Return one step of ``replay`` as lines of text, as its game's renderer draws it."""
-    return RENDERERS[replay.game](step)
+    return RENDERERS[replay.game](replay, step)

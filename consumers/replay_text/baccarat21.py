@@ -12,15 +12,16 @@ from collections.abc import Sequence
 
 from audit.games.baccarat21.drawing import Hand
 from audit.verification.baccarat21.replay import Cards, Heading, Outcome, PlacedWager
-from audit.verification.replay_model import MISMATCH, Compared, Step, dollars, mark
+from audit.verification.replay_model import MISMATCH, Compared, RoundReplay, Step, dollars, mark
 
 
-def step_lines(step: Step) -> tuple[str, ...]:
-    """Return one step of a 21 Baccarat replay as lines of text.
+def step_lines(replay: RoundReplay, step: Step) -> tuple[str, ...]:
+    """Return one step of a 21 Baccarat replay as lines of text (seats name themselves).
 
     >>> from audit.games.baccarat21.drawing import DrawRule
     >>> heading = Heading("B21-01", "B21-01-0001", None, "pa", 8, "A", DrawRule.ONE_CARD)
-    >>> for line in step_lines(Step("round", "The round", reading=heading)):
+    >>> replay = RoundReplay("B21-01", "B21-01-0001", (), game="baccarat21")
+    >>> for line in step_lines(replay, Step("round", "The round", reading=heading)):
     ...     print(line)
     table B21-01, round B21-01-0001, dealer -
     rules pa: 8 decks, Bonus paytable A, drawing one card
