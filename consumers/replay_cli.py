@@ -35,9 +35,10 @@ from audit.store.aggregates import round_aggregate_id, table_day_id
 from audit.store.application import FactStore, StoredFact
 from audit.verification.baccarat21 import replay as baccarat21_replay
 from audit.verification.paigow import replay as paigow_replay
-from audit.verification.replay_model import MISMATCH, RoundNotInEventsError, RoundReplay
+from audit.verification.replay_model import RoundNotInEventsError, RoundReplay
 from consumers.errors import AmbiguousRoundError, RoundNotFoundError
 from consumers.replay_text import step_lines
+from consumers.replay_text.marks import MISMATCH
 from consumers.settings import Settings
 from consumers.wiring import open_store
 from projections.checkpoint import loads

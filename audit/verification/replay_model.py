@@ -23,9 +23,6 @@ from audit.events.games import DEFAULT_GAME
 from audit.findings.finding import Finding
 from audit.games.money import Cents, to_dollars
 
-OK = "ok"
-MISMATCH = "MISMATCH"
-
 
 class RoundNotInEventsError(ValueError):
     """Raised when the events given hold no round of that id (or hold it at several tables)."""
@@ -132,11 +129,6 @@ def locate_round(
     if len(tables) > 1:
         raise RoundNotInEventsError(f"round {round_id!r} is at several tables: {tables}")
     return tables[0], mine
-
-
-def mark(same: bool) -> str:
-    """Return the mark for a recorded value beside the expected one."""
-    return OK if same else MISMATCH
 
 
 def dollars(amount: Decimal | Cents) -> str:

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 
 from audit.games.baccarat21.drawing import Hand
 from audit.verification.baccarat21.replay import Cards, Heading, Outcome, PlacedWager
-from audit.verification.replay_model import MISMATCH, Compared, RoundReplay, Step, dollars, mark
+from audit.verification.replay_model import Compared, RoundReplay, Step, dollars
+from consumers.replay_text.marks import MISMATCH, mark
 
 
 def step_lines(replay: RoundReplay, step: Step) -> tuple[str, ...]:

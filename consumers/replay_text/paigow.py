@@ -18,7 +18,8 @@ from audit.games.paigow.layout import HAND_COUNT
 from audit.games.paigow.settlement import BankingMode
 from audit.verification.paigow import replay_steps as steps
 from audit.verification.paigow import short_name
-from audit.verification.replay_model import MISMATCH, OK, RoundReplay, Step, dollars, mark
+from audit.verification.replay_model import RoundReplay, Step, dollars
+from consumers.replay_text.marks import MISMATCH, OK, mark
 
 
 def step_lines(replay: RoundReplay, step: Step) -> tuple[str, ...]:

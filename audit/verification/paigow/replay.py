@@ -15,9 +15,9 @@ it; ``consumers/replay_text/paigow.py`` draws them as text.
 6. the settlement of each wager, the bank's flows and California's fees;
 7. the findings that concern no step above (equipment, rotation, the record itself).
 
-Whatever was recorded is shown beside what the engine (``audit.games.paigow``)
-says it should have been, marked ``ok`` or ``MISMATCH``. The findings are
-verification's own (:func:`verify_round` with the table's context as the
+Whatever was recorded is read beside what the engine (``audit.games.paigow``)
+says it should have been (the text marks each ``ok`` or ``MISMATCH``). The findings
+are verification's own (:func:`verify_round` with the table's context as the
 :class:`StreamVerifier` built it), so the replay and the findings never disagree
 on what was found; the marks are the replay's plain comparison, for the eye.
 """

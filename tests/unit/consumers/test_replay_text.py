@@ -3,8 +3,8 @@
 
 from audit.games.baccarat21.settlement import Bet
 from audit.verification.baccarat21 import replay as baccarat21_replay
-from audit.verification.replay_model import MISMATCH, OK
 from consumers.replay_text import step_lines
+from consumers.replay_text.marks import MISMATCH, OK
 from tests.unit.baccarat21_verify.rounds import Table
 
 

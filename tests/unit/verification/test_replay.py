@@ -13,8 +13,9 @@ from audit.games.paigow.delivery import DeliveryStyle
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.verification.paigow.replay import StepKind, replay_round, step_for
 from audit.verification.paigow.verify import verify_stream
-from audit.verification.replay_model import MISMATCH, OK, RoundNotInEventsError
+from audit.verification.replay_model import RoundNotInEventsError
 from consumers.replay_text import step_lines
+from consumers.replay_text.marks import MISMATCH, OK
 from tests.unit.verification.rounds import ROUND, TABLE, clean_round
 
 STEPS = [
