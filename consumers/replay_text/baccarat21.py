@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from audit.games.baccarat21.drawing import Hand
-from audit.verification.baccarat21.replay import Cards, Heading, Outcome, PlacedWager
+from audit.verification.baccarat21.replay import Cards, Heading, Outcome, PlacedWager, Wagers
 from audit.verification.replay_model import Compared, RoundReplay, Step, dollars
 from consumers.replay_text.marks import MISMATCH, mark
 
@@ -30,8 +30,8 @@ def step_lines(replay: RoundReplay, step: Step) -> tuple[str, ...]:
     match step.reading:
         case Heading() as heading:
             return _heading(heading)
-        case tuple() as placed:
-            return _wagers(placed)
+        case Wagers() as placed:
+            return _wagers(placed.placed)
         case Cards() as cards:
             return _cards(cards)
         case Outcome() as outcome:

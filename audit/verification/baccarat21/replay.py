@@ -124,6 +124,13 @@ class PlacedWager:
 
 
 @dataclass(frozen=True)
+class Wagers:
+    """The wagers step: every wager as placed, in order."""
+
+    placed: tuple[PlacedWager, ...]
+
+
+@dataclass(frozen=True)
 class CardRow:
     """One card as dealt beside where the rules sent it (PA 681a.7(e)-(g)).
 
@@ -214,13 +221,13 @@ def _build(view: RoundView, context: TableContext, findings: list[Finding]) -> R
     return RoundReplay(view.table_id, view.round_id, steps, SEATS, "baccarat21")
 
 
-def _wagers(view: RoundView) -> tuple[PlacedWager, ...]:
+def _wagers(view: RoundView) -> Wagers:
     first = view.first_card
-    return tuple(
+    return Wagers(tuple(
         PlacedWager(event.position, event.bet, to_cents(event.amount),
                     first is not None and index > first)
         for index, event in view.placed
-    )  # fmt: skip
+    ))  # fmt: skip
 
 
 def _wager_facts(view: RoundView) -> list[Compared]:
