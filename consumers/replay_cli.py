@@ -3,8 +3,9 @@
 The analyst's view of a round: the dice and the count, the stacks and who received
 which, every hand as set beside the house way, each wager's settlement beside the
 engine's, and verification's findings placed under the step each concerns. The
-replay itself is pure (``audit/verification/paigow/replay.py``); this module finds
-the round's table and events in the store and prints the steps as plain text.
+replay itself is pure data (``audit/verification/<game>/replay.py``); this module finds
+the round's table and events in the store and prints the steps as plain text, each
+step's lines drawn by its game's renderer (``consumers/replay_text/``).
 
 A replay reads a few of its table's rounds, not the day or the history: the table's
 verification state at its last replay point before the round (its opening, or a round
@@ -34,8 +35,10 @@ from audit.store.aggregates import round_aggregate_id, table_day_id
 from audit.store.application import FactStore, StoredFact
 from audit.verification.baccarat21 import replay as baccarat21_replay
 from audit.verification.paigow import replay as paigow_replay
-from audit.verification.replay_model import MISMATCH, RoundNotInEventsError, RoundReplay
+from audit.verification.replay_model import RoundNotInEventsError, RoundReplay
 from consumers.errors import AmbiguousRoundError, RoundNotFoundError
+from consumers.replay_text import step_lines
+from consumers.replay_text.marks import MISMATCH
 from consumers.settings import Settings
 from consumers.wiring import open_store
 from projections.checkpoint import loads
@@ -236,7 +239,7 @@ def render(replay: RoundReplay, *, colour: bool = False) -> str:
     lines = [title, "=" * min(len(title), WIDTH)]
     for number, step in enumerate(replay.steps, start=1):
         lines += ["", f"{number}. {step.title}"]
-        lines += [_fit("  " + line) for line in step.lines]
+        lines += [_fit("  " + line) for line in step_lines(replay, step)]
         for finding in step.findings:
             lines += _finding_lines(finding, replay)
     text = "\n".join(lines) + "\n"

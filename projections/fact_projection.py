@@ -86,8 +86,8 @@ class FactProjection(ABC):
             for notification_id, fact in self._facts(start, stop=self.position):
                 if fact is not None:
                     self.apply(fact, notification_id)
-        self.warm = True
         self.pending()  # the rows of the replayed facts are written already
+        self.warm = True
         if self.position - self.checkpointed >= self.checkpoint_every:
             # A long replay (no checkpoint of this code): store its end, not to replay it again.
             self.view.save_checkpoint(self.tracking_name, self.checkpoint(self.position))

@@ -13,12 +13,18 @@ store kept by an older version has a ``win_rates`` table without players or mone
 which this view neither reads nor changes (it may be dropped); the new view builds
 itself from the first fact.
 
-State (the tallies, which count the whole history, and the trial reader's rounds still
-open) is checkpointed with every write (projections/fact_projection.py).
+The tallies count the whole history, so they live in the table only: a batch keeps the
+trials it read per group, in order, and at its end reads those groups' rows in one query and
+adds the trials one by one, exactly as one tally kept in memory would have (the sums of
+floats in the same order, so a rebuild and a live view agree to the bit). The state
+checkpointed with every write (projections/fact_projection.py) is the trial reader's: the
+tables' rules and dealers, and the rounds still open. A restart loads that, never a tally
+per player ever seen.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from eventsourcing.postgres import PostgresTrackingRecorder
@@ -26,7 +32,14 @@ from eventsourcing.sqlite import SQLiteTrackingRecorder
 
 from audit.events.envelope import Event
 from audit.store.application import FactStore
-from audit.verification.statistics import GROUP_BYS, TRIAL_OUTCOMES, GroupBy, Tally, TrialReader
+from audit.verification.statistics import (
+    GROUP_BYS,
+    TRIAL_OUTCOMES,
+    GroupBy,
+    SettledWager,
+    Tally,
+    TrialReader,
+)
 from projections.fact_projection import FactProjection
 from projections.rows_view import RowsView, open_view
 
@@ -49,6 +62,10 @@ _UPSERT = (
 )
 
 
+_LOOKUP = 500
+"""Groups read per query at a batch's end (well under either database's parameter limit)."""
+
+
 class _Tallies(RowsView):
     """What both databases' views share: the table, and the reads."""
 
@@ -62,6 +79,22 @@ class _Tallies(RowsView):
             [by],
         )
         return {row[0]: Tally(*row[1:]) for row in rows}
+
+    def tallies_of(self, keys: Sequence[tuple[GroupBy, str]]) -> dict[tuple[GroupBy, str], Tally]:
+        """Return the stored tally of each of ``keys`` that has one."""
+        found: dict[tuple[GroupBy, str], Tally] = {}
+        for by in sorted({by for by, _ in keys}):
+            groups = sorted({group for b, group in keys if b == by})
+            for start in range(0, len(groups), _LOOKUP):
+                chunk = groups[start : start + _LOOKUP]
+                marks = ", ".join(["{p}"] * len(chunk))
+                rows = self.query(
+                    f"SELECT grp, {', '.join(_COLUMNS)} FROM win_rate_tallies "
+                    f"WHERE grouped_by = {{p}} AND grp IN ({marks})",
+                    [by, *chunk],
+                )
+                found.update({(by, row[0]): Tally(*row[1:]) for row in rows})
+        return found
 
 
 class SQLiteWinRatesView(_Tallies, SQLiteTrackingRecorder):
@@ -86,12 +119,12 @@ class WinRatesProjection(FactProjection):
     """Keeps the win-rate tallies up to date with the store."""
 
     tracking_name = TRACKING_NAME
-    state_names = ("reader", "tallies")
+    state_names = ("reader",)
 
     def __init__(self, store: FactStore, view: WinRatesView | None = None) -> None:
         self.reader = TrialReader()
-        self.tallies: dict[tuple[GroupBy, str], Tally] = {}
-        self._changed: set[tuple[GroupBy, str]] = set()
+        self._trials: dict[tuple[GroupBy, str], list[SettledWager]] = {}
+        """The batch's trials by group, in the order read: added to the stored tallies."""
         super().__init__(store, view or open_win_rates_view(store))
 
     def apply(self, fact: Event, notification_id: int) -> list[tuple[Any, ...]]:
@@ -99,16 +132,19 @@ class WinRatesProjection(FactProjection):
         trial = self.reader.feed(fact)
         if trial is not None and trial.outcome in TRIAL_OUTCOMES:  # not surrendered or returned
             for by in GROUP_BYS:
-                key = (by, trial.key(by))
-                self.tallies.setdefault(key, Tally()).add(trial)
-                self._changed.add(key)
+                self._trials.setdefault((by, trial.key(by)), []).append(trial)
         return []
 
     def pending(self) -> list[tuple[Any, ...]]:
-        """Return a row for each tally changed in this batch."""
+        """Return a row for each tally changed in this batch: its stored tally and the trials."""
+        trials, self._trials = self._trials, {}
+        if not self.warm:
+            return []  # a warm-up's replayed trials are in the stored tallies already
+        stored = self.view.tallies_of(list(trials))
         rows = []
-        for by, group in sorted(self._changed):
-            t = self.tallies[(by, group)]
-            rows.append((by, group, *(getattr(t, c) for c in _COLUMNS)))
-        self._changed.clear()
+        for key in sorted(trials):
+            t = stored.get(key) or Tally()
+            for trial in trials[key]:
+                t.add(trial)
+            rows.append((*key, *(getattr(t, c) for c in _COLUMNS)))
         return rows

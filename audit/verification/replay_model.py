@@ -1,11 +1,14 @@
-"""What an analyst's replay of one round is, whatever the game: titled steps of text, with each
-finding placed under the step it concerns. Each game builds its own steps
-(``audit/verification/<game>/replay.py``); ``tablewatch replay`` prints any of them.
+"""What an analyst's replay of one round is, whatever the game: titled steps of data, with
+each finding placed under the step it concerns. Each game builds its own steps
+(``audit/verification/<game>/replay.py``); ``consumers/replay_text/`` draws any of them as
+the text ``tablewatch replay``, the API and the console show.
 
-Beside its lines of text, each step carries its facts as data (:class:`Compared`): what
-was recorded (tiles or cards by name, money in cents) beside what the rules engine
-expected, with the time the fact occurred, so the API and the console can draw them.
-A step's time is that of its first recorded fact (``None`` for a step of no fact).
+Each step carries its facts as data (:class:`Compared`): what was recorded (tiles or
+cards by name, money in cents) beside what the rules engine expected, with the time the
+fact occurred, so the API and the console can draw them. Beside them, its ``reading``:
+the game's own dataclass of what the step read (the wagers, the cards, who banks...),
+which the game's text renderer draws. A step's time is that of its first recorded fact
+(``None`` for a step of no fact).
 """
 
 from __future__ import annotations
@@ -19,9 +22,6 @@ from audit.events.envelope import Event
 from audit.events.games import DEFAULT_GAME
 from audit.findings.finding import Finding
 from audit.games.money import Cents, to_dollars
-
-OK = "ok"
-MISMATCH = "MISMATCH"
 
 
 class RoundNotInEventsError(ValueError):
@@ -70,15 +70,16 @@ class Compared:
 
 @dataclass(frozen=True)
 class Step:
-    """One step of a replay: its kind (a game's own name), title, lines, findings and facts."""
+    """One step of a replay: its kind (a game's own name), title, findings, facts and reading."""
 
     kind: str
     title: str
-    lines: tuple[str, ...]
     findings: tuple[Finding, ...] = ()
     facts: tuple[Compared, ...] = ()
     at: datetime | None = None
     """When the step began: its first recorded fact's time (UTC)."""
+    reading: object = None
+    """What the step read, as the game's own dataclass (``None``: its facts say it all)."""
 
 
 @dataclass(frozen=True)
@@ -128,11 +129,6 @@ def locate_round(
     if len(tables) > 1:
         raise RoundNotInEventsError(f"round {round_id!r} is at several tables: {tables}")
     return tables[0], mine
-
-
-def mark(same: bool) -> str:
-    """Return the mark for a recorded value beside the expected one."""
-    return OK if same else MISMATCH
 
 
 def dollars(amount: Decimal | Cents) -> str:

@@ -57,12 +57,22 @@ def history(days, *, rounds=6):
     return found
 
 
+BATCH = 500
+"""Events a test writes per transaction: the ingest's default batch. One transaction of a
+whole history sends eventsourcing's insert pipeline megabytes at once, and under load
+psycopg was seen to wait for the server's reply while the server waited for the rest of
+the pipeline (pg_stat_activity: active, ClientRead)."""
+
+
 def store_days(config, days, *, rounds=6, projections=(FindingsProjection, RoundIndexProjection)):
     """Ingest the days (``rounds`` a day at each table) into a store and bring the
     projections up to date with it."""
     store = FactStore(config)
     events = history(days, rounds=rounds)
-    Ingestor(store).record_batch([Accepted(e, "t") for e in events], "days", len(events) - 1)
+    ingestor = Ingestor(store)
+    for start in range(0, len(events), BATCH):  # batches the size an ingest writes
+        batch = events[start : start + BATCH]
+        ingestor.record_batch([Accepted(e, "t") for e in batch], "days", start + len(batch) - 1)
     for projection in projections:
         projection(store).catch_up()
     return store

@@ -13,6 +13,7 @@ from audit.store.application import FactStore
 from audit.store.ingest import Accepted, Ingestor
 from audit.verification.statistics import GROUP_BYS, group_stats, settled_wagers, stats_of
 from consumers.cli import main
+from projections.checkpoint import loads
 from projections.win_rates import WinRatesProjection
 
 MIXED = (("paigow", 0.5), ("baccarat21", 0.5))
@@ -47,6 +48,25 @@ def test_the_view_gives_what_the_offline_computation_gives(store_config):
     assert players
     assert all(r.group.startswith("player-") for r in players)
     assert {r.group[:3] for r in stats_of(view.tallies("table"), "table")} == {"PG-", "B21"}
+
+
+@pytest.mark.parametrize("store_config", ["sqlite", "postgres"], indirect=True)
+def test_a_restart_loads_no_tally_however_many_players_were_seen(store_config):
+    events = _shift()
+    store = FactStore(store_config)
+    Ingestor(store).record_batch([Accepted(e, "t") for e in events], "test", 0)
+    projection = WinRatesProjection(store)
+    projection.checkpoint_every = 1  # a checkpoint at the batch's write
+    projection.catch_up()
+    stored = projection.view.checkpoint(projection.tracking_name)
+    assert stored is not None
+    state = loads(stored.state)
+    assert set(state) == {"reader"}  # the tallies live in the table alone
+    reader = state["reader"]
+    assert reader.stakes == {}  # every round completed: nothing of one kept
+    assert reader.house_way_hands == {}
+    assert reader.round_dealers == {}
+    assert len(projection.view.tallies("player")) > len(reader.rules)  # groups outnumber tables
 
 
 def test_tablewatch_stats_reads_the_store_without_a_file(tmp_path, monkeypatch, capsys):

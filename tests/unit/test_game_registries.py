@@ -14,6 +14,7 @@ from audit.simulation.shift import table_games
 from audit.verification import equipment
 from audit.verification.rules_by_game import RULES_FOR
 from consumers.replay_cli import REPLAYS
+from consumers.replay_text import RENDERERS
 from consumers.run_cli import GAME_MIXES
 from projections.hand_history import HANDS
 from projections.table_state import STATES
@@ -22,6 +23,7 @@ REGISTRIES = {
     "verification VERIFIERS": lambda: VERIFIERS,
     "accounting GAMES": lambda: accounting.GAMES,
     "replay REPLAYS": lambda: REPLAYS,
+    "replay text RENDERERS": lambda: RENDERERS,
     "simulation table_games()": table_games,
     "verification RULES_FOR": lambda: RULES_FOR,
     "equipment screens' round results": lambda: equipment._RESULTS,

@@ -1,6 +1,7 @@
-"""The analyst's replay of one 21 Baccarat round, card by card. Pure.
+"""The analyst's replay of one 21 Baccarat round, card by card, as data. Pure.
 
-Steps, each with the findings that concern it:
+Steps, each with its reading (the dataclasses below), its recorded facts beside the
+engine's and the findings that concern it; ``consumers/replay_text/`` draws them as text:
 
 - the round: table, dealer, the rules in force (decks, Bonus paytable, drawing rule);
 - the wagers, each marked if it went down after the first card (PA 681a.6(b));
@@ -17,14 +18,16 @@ last one through a :class:`StreamVerifier`, as the live stream had it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 from audit.events.baccarat21.wagers import B21WagerSettled
 from audit.events.envelope import Event
 from audit.findings.finding import Finding
-from audit.games.baccarat21.bonus import BonusPaytable
+from audit.games.baccarat21.bonus import BonusHand, BonusPaytable
 from audit.games.baccarat21.drawing import DealtCard, DrawRule, Hand, next_card
 from audit.games.baccarat21.hands import describe_total
+from audit.games.baccarat21.outcome import Winner
 from audit.games.baccarat21.settlement import Bet, RoundResult, Wager, settle_wager
 from audit.games.cards.deck import card_name, parse_card
 from audit.games.money import Cents, to_cents
@@ -35,7 +38,6 @@ from audit.verification.baccarat21.kinds import KINDS
 from audit.verification.baccarat21.round_view import RoundView, view_round
 from audit.verification.baccarat21.verify import StreamVerifier
 from audit.verification.replay_model import (
-    MISMATCH,
     Amount,
     Compared,
     RoundReplay,
@@ -43,7 +45,6 @@ from audit.verification.replay_model import (
     dollars,
     first_time,
     locate_round,
-    mark,
 )
 
 STEPS = (
@@ -95,18 +96,99 @@ def replay_round(
     return _build(view, context, findings)
 
 
+# --- What each step reads (its text is consumers/replay_text/baccarat21.py's) ------------------
+
+
+@dataclass(frozen=True)
+class Heading:
+    """The round step: where the round was dealt, by whom, and the rules in force."""
+
+    table_id: str
+    round_id: str
+    dealer_id: str | None
+    rules: str
+    decks: int
+    paytable: str
+    """The Bonus paytable's letter."""
+    drawing: DrawRule
+
+
+@dataclass(frozen=True)
+class PlacedWager:
+    """One wager as placed; ``late`` when it went down after the first card (PA 681a.6(b))."""
+
+    position: int
+    bet: Bet
+    amount: Cents
+    late: bool
+
+
+@dataclass(frozen=True)
+class Wagers:
+    """The wagers step: every wager as placed, in order."""
+
+    placed: tuple[PlacedWager, ...]
+
+
+@dataclass(frozen=True)
+class CardRow:
+    """One card as dealt beside where the rules sent it (PA 681a.7(e)-(g)).
+
+    ``card`` is as recorded; ``total`` the hand's total after it; ``due`` the hand the
+    rules sent it to and whether for the Bonus only (``None``: the hand was complete).
+    """
+
+    number: int
+    card: str
+    hand: Hand
+    bonus_only: bool
+    total: str
+    due: tuple[Hand, bool] | None
+    same: bool
+
+
+@dataclass(frozen=True)
+class Cards:
+    """The cards one by one, and the hand still owed one after the last, if any."""
+
+    rows: tuple[CardRow, ...]
+    owed: Hand | None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Both hands as the rules let the deal stand: cards by name, totals, Bonus hands."""
+
+    player: tuple[str, ...]
+    player_total: str
+    banker: tuple[str, ...]
+    banker_total: str
+    winner: Winner
+    player_bonus: BonusHand
+    banker_bonus: BonusHand
+    voided: str | None
+    """The reason the round was voided, if it was."""
+
+
 def _build(view: RoundView, context: TableContext, findings: list[Finding]) -> RoundReplay:
     rules = context.ruleset
-    lines: dict[str, list[str]] = {
-        "round": [
-            f"table {view.table_id}, round {view.round_id}, dealer "
-            f"{view.dealer_id or context.dealer_id or '-'}",
-            f"rules {rules.name}: {rules.decks} decks, Bonus paytable {rules.paytable.letter}, "
-            f"drawing {rules.draw_rule.value.replace('_', ' ')}",
-        ],
+    emit = Emit(view.table_id, rules, view.round_id)
+    deal = judge_deal(view, rules.draw_rule, emit, rules.draw_order)
+    result = RoundResult.from_deal(deal)
+    cards = _cards(view, rules.draw_rule)
+    hands = {hand: deal.hand_cards(hand) for hand in Hand}
+    readings: dict[str, object] = {
+        "round": Heading(view.table_id, view.round_id, view.dealer_id or context.dealer_id,
+                         rules.name, rules.decks, rules.paytable.letter, rules.draw_rule),
         "wagers": _wagers(view),
-        "cards": _cards(view, rules.draw_rule),
-    }
+        "cards": cards,
+        "result": Outcome(
+            tuple(card_name(c) for c in hands[Hand.PLAYER]), describe_total(hands[Hand.PLAYER]),
+            tuple(card_name(c) for c in hands[Hand.BANKER]), describe_total(hands[Hand.BANKER]),
+            result.winner, result.player_bonus, result.banker_bonus,
+            None if view.voided is None else view.voided.reason,
+        ),
+    }  # fmt: skip
     facts: dict[str, list[Compared]] = {kind: [] for kind, _ in STEPS}
     if view.events:
         facts["round"].append(
@@ -114,24 +196,13 @@ def _build(view: RoundView, context: TableContext, findings: list[Finding]) -> R
                      at=view.events[0].occurred_at)
         )  # fmt: skip
     facts["wagers"] = _wager_facts(view)
-    facts["cards"] = _card_facts(view, rules.draw_rule)
-    emit = Emit(view.table_id, rules, view.round_id)
-    deal = judge_deal(view, rules.draw_rule, emit, rules.draw_order)
-    result = RoundResult.from_deal(deal)
-    lines["result"] = [
-        f"Player's Hand {_hand(deal.hand_cards(Hand.PLAYER))}, "
-        f"Banker's Hand {_hand(deal.hand_cards(Hand.BANKER))}: {result.winner.value}",
-        f"Bonus: Player {result.player_bonus.value.replace('_', ' ')}, "
-        f"Banker {result.banker_bonus.value.replace('_', ' ')}",
-    ]
+    facts["cards"] = _card_facts(view, cards)
     facts["result"] = [
-        Compared(f"{hand.value.capitalize()}'s Hand", describe_total(deal.hand_cards(hand)),
-                 pieces=tuple(card_name(c) for c in deal.hand_cards(hand)))
+        Compared(f"{hand.value.capitalize()}'s Hand", describe_total(hands[hand]),
+                 pieces=tuple(card_name(c) for c in hands[hand]))
         for hand in (Hand.PLAYER, Hand.BANKER)
     ]  # fmt: skip
-    lines["settlement"] = _settlement(view, result, rules.paytable, facts["settlement"])
-    if view.voided is not None:
-        lines["result"].append(f"round voided: {view.voided.reason}")
+    facts["settlement"] = _settlement(view, result, rules.paytable)
     placed: dict[str, list[Finding]] = {kind: [] for kind, _ in STEPS}
     for finding in findings:
         placed[step_for(finding.code)].append(finding)
@@ -139,31 +210,24 @@ def _build(view: RoundView, context: TableContext, findings: list[Finding]) -> R
         Step(
             kind,
             title,
-            tuple(lines.get(kind, [])),
-            tuple(placed[kind]),
-            tuple(facts[kind]),
-            first_time(facts[kind]),
+            findings=tuple(placed[kind]),
+            facts=tuple(facts[kind]),
+            at=first_time(facts[kind]),
+            reading=readings.get(kind),
         )
         for kind, title in STEPS
-        if lines.get(kind) or placed[kind]
+        if kind != "other" or placed[kind]  # every step but "other" always has something to say
     )
     return RoundReplay(view.table_id, view.round_id, steps, SEATS, "baccarat21")
 
 
-def _hand(cards: Sequence[int]) -> str:
-    shown = " ".join(card_name(c) for c in cards) or "-"
-    return f"{shown} ({describe_total(cards)})" if cards else shown
-
-
-def _wagers(view: RoundView) -> list[str]:
+def _wagers(view: RoundView) -> Wagers:
     first = view.first_card
-    rows = []
-    for index, event in view.placed:
-        late = first is not None and index > first
-        when = "  AFTER THE FIRST CARD" if late else ""
-        rows.append(f"seat {event.position}: {event.bet.value.replace('_', ' ')} "
-                    f"{dollars(to_cents(event.amount))}{when}")  # fmt: skip
-    return rows or ["no wagers"]
+    return Wagers(tuple(
+        PlacedWager(event.position, event.bet, to_cents(event.amount),
+                    first is not None and index > first)
+        for index, event in view.placed
+    ))  # fmt: skip
 
 
 def _wager_facts(view: RoundView) -> list[Compared]:
@@ -182,10 +246,10 @@ def _wager_facts(view: RoundView) -> list[Compared]:
     return facts
 
 
-def _card_facts(view: RoundView, rule: DrawRule) -> list[Compared]:
-    """Return each card as data: the hand it went to beside the hand the rules sent it to."""
+def _cards(view: RoundView, rule: DrawRule) -> Cards:
+    """Return each card as dealt beside where the rules sent it, the cards so far as dealt."""
     dealt: list[DealtCard] = []
-    facts = []
+    rows = []
     bonus = view.bonus_on_table()
     for number, (_, event) in enumerate(view.cards, start=1):
         due = next_card(dealt, bonus, rule)
@@ -194,53 +258,38 @@ def _card_facts(view: RoundView, rule: DrawRule) -> list[Compared]:
             flagged = due is not None and due.bonus_only
         dealt.append(DealtCard(parse_card(event.card), event.hand, flagged))
         hand_cards = [d.card for d in dealt if d.hand is event.hand and not d.bonus_only]
-        got = event.hand.value + (" (Bonus only)" if flagged else "")
-        want = "none: the hand was complete" if due is None else (
-            due.hand.value + (" (Bonus only)" if due.bonus_only else ""))  # fmt: skip
         same = due is not None and (due.hand, due.bonus_only) == (event.hand, flagged)
-        facts.append(Compared(
-            f"card {number}", f"to {got}, {describe_total(hand_cards)}", want, same,
-            pieces=(card_name(parse_card(event.card)),), at=event.occurred_at,
+        rows.append(CardRow(
+            number, event.card, event.hand, flagged, describe_total(hand_cards),
+            None if due is None else (due.hand, due.bonus_only), same,
         ))  # fmt: skip
     after = next_card(dealt, bonus, rule)
-    if after is not None:
-        facts.append(Compared("no more cards", "none dealt", f"{after.hand.value} was owed one",
+    return Cards(tuple(rows), None if after is None else after.hand)
+
+
+def _card_facts(view: RoundView, cards: Cards) -> list[Compared]:
+    """Return each card as data: the hand it went to beside the hand the rules sent it to."""
+    facts = []
+    for row, (_, event) in zip(cards.rows, view.cards, strict=True):
+        got = row.hand.value + (" (Bonus only)" if row.bonus_only else "")
+        want = "none: the hand was complete" if row.due is None else (
+            row.due[0].value + (" (Bonus only)" if row.due[1] else ""))  # fmt: skip
+        facts.append(Compared(
+            f"card {row.number}", f"to {got}, {row.total}", want, row.same,
+            pieces=(card_name(parse_card(event.card)),), at=event.occurred_at,
+        ))  # fmt: skip
+    if cards.owed is not None:
+        facts.append(Compared("no more cards", "none dealt", f"{cards.owed.value} was owed one",
                               False))  # fmt: skip
     return facts
 
 
-def _cards(view: RoundView, rule: DrawRule) -> list[str]:
-    dealt: list[DealtCard] = []
-    rows = []
-    bonus = view.bonus_on_table()
-    for number, (_, event) in enumerate(view.cards, start=1):
-        due = next_card(dealt, bonus, rule)
-        flagged = event.bonus_only
-        if flagged is None:  # the device did not say: as the rules deal it
-            flagged = due is not None and due.bonus_only
-        card = DealtCard(parse_card(event.card), event.hand, flagged)
-        dealt.append(card)
-        hand_cards = [d.card for d in dealt if d.hand is event.hand and not d.bonus_only]
-        want = "none: the hand was complete" if due is None else (
-            f"{due.hand.value}" + (" (Bonus only)" if due.bonus_only else ""))  # fmt: skip
-        got = event.hand.value + (" (Bonus only)" if flagged else "")
-        same = due is not None and (due.hand, due.bonus_only) == (event.hand, flagged)
-        rows.append(f"{number:>2}. {event.card:<3} to {got:<20} {describe_total(hand_cards):<9} "
-                    f"rules: {want:<20} {mark(same)}")  # fmt: skip
-    after = next_card(dealt, bonus, rule)
-    if after is not None:
-        rows.append(f"    no more cards; rules: {after.hand.value} was owed one   {MISMATCH}")
-    return rows or ["no cards dealt"]
-
-
-def _settlement(
-    view: RoundView, result: RoundResult, paytable: BonusPaytable, facts: list[Compared]
-) -> list[str]:
-    """Return each wager's settlement beside the engine's (PA 681a.8); note each in ``facts``."""
+def _settlement(view: RoundView, result: RoundResult, paytable: BonusPaytable) -> list[Compared]:
+    """Return each wager's settlement beside the engine's (PA 681a.8), by seat then bet."""
     recorded: dict[tuple[int, Bet], B21WagerSettled] = {
         (e.position, e.bet): e for _, e in view.settled
     }
-    rows = []
+    facts = []
     ordered = sorted(view.wagers().items(), key=lambda kv: (kv[0][0], kv[0][1].value))
     for (position, bet), amount in ordered:
         line = settle_wager(Wager(position, bet, amount), result, paytable)
@@ -252,8 +301,6 @@ def _settlement(
             event.outcome, to_cents(event.paid), to_cents(event.collected),
             to_cents(event.returned),
         )  # fmt: skip
-        rows.append(f"seat {position} {bet.value.replace('_', ' ')} {dollars(amount)}: "
-                    f"recorded {shown}; engine {expected}  {mark(shown == expected)}")  # fmt: skip
         want = (0, 0, amount) if view.voided is not None else (
             line.paid, line.collected, line.returned)  # fmt: skip
         got = (0, 0, 0) if event is None else (
@@ -265,7 +312,7 @@ def _settlement(
                 names, got, want, strict=True))),
             at=None if event is None else event.occurred_at,
         ))  # fmt: skip
-    return rows or ["nothing to settle"]
+    return facts
 
 
 def _money(outcome: str, paid: Cents, collected: Cents, returned: Cents) -> str:

@@ -8,7 +8,8 @@ rearranged without touching their readers:
 - :func:`view_round` (a :class:`RoundView`) and its readings: :func:`banking` (who
   banks, where the count starts, who plays), :func:`live_wagers`, :func:`hand_settings`;
 - :func:`after_round`, the banking rotation a round leaves for the next;
-- :class:`StreamVerifier` and :func:`replay_round`, the findings and the replay.
+- :class:`StreamVerifier` and :func:`replay_round`, the findings and the replay (each
+  step's reading in ``replay_steps``), with :func:`short_name` for its positions.
 """
 
 from audit.verification.paigow.context import TableContext
@@ -19,7 +20,7 @@ from audit.verification.paigow.readings import (
     hand_settings,
     live_wagers,
 )
-from audit.verification.paigow.replay import StepKind, replay_round
+from audit.verification.paigow.replay import StepKind, replay_round, short_name
 from audit.verification.paigow.rotation_checks import after_round
 from audit.verification.paigow.round_view import RoundView, view_round
 from audit.verification.paigow.verify import StreamVerifier
@@ -36,5 +37,6 @@ __all__ = [
     "hand_settings",
     "live_wagers",
     "replay_round",
+    "short_name",
     "view_round",
 ]

@@ -24,6 +24,7 @@ from audit.store.application import FactStore
 from audit.verification.replay_model import Amount, Compared, RoundReplay, Step
 from consumers.errors import AmbiguousRoundError, RoundNotFoundError
 from consumers.replay_cli import load_replay
+from consumers.replay_text import step_lines
 from consumers.web.access_log import record_access
 from consumers.web.auth import User, require
 from consumers.web.errors import NotFoundError
@@ -132,8 +133,8 @@ def _finding(finding: Finding, replay: RoundReplay) -> StepFindingOut:
 
 def _step(number: int, step: Step, replay: RoundReplay) -> StepOut:
     return StepOut(
-        number=number, kind=str(step.kind), title=step.title, at=step.at, lines=list(step.lines),
-        facts=[_fact(f) for f in step.facts],
+        number=number, kind=str(step.kind), title=step.title, at=step.at,
+        lines=list(step_lines(replay, step)), facts=[_fact(f) for f in step.facts],
         findings=[_finding(f, replay) for f in step.findings],
     )  # fmt: skip
 

@@ -13,6 +13,7 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse
 
 from audit.events.games import GAMES
+from consumers.replay_text import step_lines
 from consumers.web.access_log import record_access
 from consumers.web.api.rounds import ROUND_ID, TABLE_ID, position_name, replay_of
 from consumers.web.console.pages import Analyst, page
@@ -37,5 +38,6 @@ def replay_page(
             "replay": replay,
             "pieces": GAMES[replay.game].pieces,
             "position_name": lambda p: position_name(replay, p),
+            "step_lines": lambda step: step_lines(replay, step),
         },
     )

@@ -5,6 +5,7 @@ import re
 
 import pytest
 from fastapi.testclient import TestClient
+from markupsafe import escape
 
 from consumers.web.access_log import read_access
 from tests.builders.web_app import login, make_app
@@ -134,3 +135,13 @@ def test_the_replay_page_draws_cards_for_21_baccarat(floor, analyst):
     html = analyst.get(f"/rounds/{started['round_id']}").text
     assert 'class="card' in html
     assert 'class="tile' not in html
+
+
+def test_the_replay_page_shows_each_steps_text_as_the_api_gives_it(floor, analyst):
+    for game in ("paigow", "baccarat21"):
+        round_id = first_round(floor, game)["round_id"]
+        html = analyst.get(f"/rounds/{round_id}").text
+        steps = analyst.get(f"/api/rounds/{round_id}").json()["steps"]
+        shown = re.findall(r"<summary>As text</summary><pre>(.*?)</pre>", html, re.S)
+        assert shown == [str(escape("\n".join(step["lines"]))) for step in steps]
+        assert all(step["lines"] for step in steps[:-1])  # each step but the last says something

@@ -17,8 +17,13 @@ from audit.games.paigow.settlement import BankingMode
 from audit.verification.paigow.readings import banking
 from audit.verification.paigow.replay import StepKind, replay_round
 from audit.verification.paigow.round_view import view_round
+from consumers.replay_text import step_lines
 from projections.hand_history import COLUMNS, hand_rows
 from tests.builders.paigow_rounds import BANK_PLAYER, ROUND, clean_round
+
+
+def lines_of(replay, kind):
+    return step_lines(replay, replay.step(kind))
 
 
 def _accepted_at(position: int, rule_set: str = "pa-2019"):
@@ -44,7 +49,7 @@ def test_a_bank_accepted_at_no_betting_position_is_read_as_the_dealers_everywher
     for position in _not_betting(rule_set):
         rnd = _accepted_at(position, rule_set)
         replay = replay_round(rnd.events, ROUND)
-        assert "banking: the dealer banks for the house" in replay.step(StepKind.ROUND).lines
+        assert "banking: the dealer banks for the house" in lines_of(replay, StepKind.ROUND)
         # The money was settled as the dealer's round: no settlement finding, and no mark
         # of the replay's says otherwise.
         money = [f.code for f in replay.findings if f.code.startswith(("PG-SETTLE", "PG-BANK"))]
@@ -59,7 +64,7 @@ def test_the_replays_marks_agree_with_the_findings_when_the_bank_is_real():
     rnd = clean_round("pa-2019", bank=2, wagers_at={1: "25.00"})
     replay = replay_round(rnd.events, ROUND)
     assert any(
-        line.startswith("banking: player bank at") for line in replay.step(StepKind.ROUND).lines
+        line.startswith("banking: player bank at") for line in lines_of(replay, StepKind.ROUND)
     )
     money = [f for f in replay.findings if f.code.startswith(("PG-SETTLE", "PG-BANK"))]
     marked = [f for f in replay.step(StepKind.SETTLEMENT).facts if f.same is False]

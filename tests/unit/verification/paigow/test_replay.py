@@ -13,7 +13,9 @@ from audit.games.paigow.delivery import DeliveryStyle
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.verification.paigow.replay import StepKind, replay_round, step_for
 from audit.verification.paigow.verify import verify_stream
-from audit.verification.replay_model import MISMATCH, OK, RoundNotInEventsError
+from audit.verification.replay_model import RoundNotInEventsError
+from consumers.replay_text import step_lines
+from consumers.replay_text.marks import MISMATCH, OK
 from tests.builders.paigow_rounds import ROUND, TABLE, clean_round
 
 STEPS = [
@@ -27,8 +29,12 @@ STEPS = [
 ]
 
 
+def lines_of(replay, kind):
+    return step_lines(replay, replay.step(kind))
+
+
 def text(replay, kind):
-    return "\n".join(replay.step(kind).lines)
+    return "\n".join(step_lines(replay, replay.step(kind)))
 
 
 def codes(replay, kind):
@@ -36,7 +42,7 @@ def codes(replay, kind):
 
 
 def everything(replay):
-    return "\n".join(line for step in replay.steps for line in step.lines)
+    return "\n".join(line for step in replay.steps for line in step_lines(replay, step))
 
 
 # --- A clean round, step by step --------------------------------------------------------------
@@ -56,7 +62,7 @@ def test_a_clean_dealer_banked_round_replays_in_seven_steps_without_a_mismatch()
 
 
 def test_the_wagers_step_lists_each_wager_and_the_call():
-    lines = replay_round(clean_round().events, ROUND).step(StepKind.WAGERS).lines
+    lines = lines_of(replay_round(clean_round().events, ROUND), StepKind.WAGERS)
     assert lines[0].split() == ["Position", "1", "Pai", "Gow", "$25.00", "P-1"]
     assert lines[1].split() == ["Position", "3", "Pai", "Gow", "$40.00", "P-3"]
     assert lines[2].strip() == '"no more bets"'
@@ -65,7 +71,7 @@ def test_the_wagers_step_lists_each_wager_and_the_call():
 
 def test_the_count_names_every_position_counted_from_the_dealer():
     replay = replay_round(clean_round(dice=(3, 1, 5)).events, ROUND)
-    lines = replay.step(StepKind.COUNT).lines
+    lines = lines_of(replay, StepKind.COUNT)
     assert "dice 3 1 5 = 9 (announced 9), all flat, all in the shaker" in lines
     assert "count 9 from Dealer as 1, counterclockwise:" in lines
     assert "  Dealer(1) P1(2) P2(3) P3(4) P4(5) P5(6) P6(7) Dead(8) Dealer(9)" in lines
@@ -92,7 +98,7 @@ def test_a_player_bank_counts_from_the_bank_and_shows_the_cut_and_its_flows():
 
 def test_every_delivery_is_shown_beside_what_the_stacks_and_style_dictate():
     replay = replay_round(clean_round().events, ROUND)
-    lines = replay.step(StepKind.DEAL).lines
+    lines = lines_of(replay, StepKind.DEAL)
     grid = lines.index("stacks as formed (stack 1 on the dealer's right; each top to bottom):")
     assert lines[grid + 2].split() == ["top", "6-6a", "4-4a", "5-5a", "2-2a", "4-6a", "1-5a",
                                        "2-6", "2-4"]  # fmt: skip
@@ -105,7 +111,7 @@ def test_every_delivery_is_shown_beside_what_the_stacks_and_style_dictate():
 
 
 def test_the_dealers_hand_is_shown_beside_the_house_way_and_the_rule():
-    lines = replay_round(clean_round().events, ROUND).step(StepKind.HANDS).lines
+    lines = lines_of(replay_round(clean_round().events, ROUND), StepKind.HANDS)
     dealer = next(i for i, line in enumerate(lines) if line.strip().startswith("Dealer"))
     assert "high" in lines[dealer]
     assert "low" in lines[dealer + 1]
@@ -116,7 +122,7 @@ def test_the_dealers_hand_is_shown_beside_the_house_way_and_the_rule():
 
 
 def test_each_wager_is_settled_beside_the_engines_settlement():
-    lines = replay_round(clean_round().events, ROUND).step(StepKind.SETTLEMENT).lines
+    lines = lines_of(replay_round(clean_round().events, ROUND), StepKind.SETTLEMENT)
     assert lines[0].split() == ["wager", "outcome", "paid", "collected", "vigorish", "returned"]
     recorded, expected = lines[1].split(), lines[2].split()
     assert recorded[:3] == ["Position", "1", "$25.00"]
@@ -146,7 +152,7 @@ def test_an_rng_count_and_a_voided_round():
     replay = replay_round(clean_round(rng=15, void_at_dealer=True).events, ROUND)
     assert "RNG number shown: 15" in text(replay, StepKind.COUNT)
     assert "ROUND VOIDED: banker_tile_exposed" in text(replay, StepKind.ROUND)
-    settled = replay.step(StepKind.SETTLEMENT).lines
+    settled = lines_of(replay, StepKind.SETTLEMENT)
     expected = [line for line in settled if line.startswith("    expected")]
     assert len(expected) == 2
     assert all(line.endswith(f"[{OK}]") and "returned" in line for line in expected)
@@ -185,7 +191,7 @@ def test_a_wager_after_no_more_bets_is_marked_and_its_finding_is_under_wagers():
                      player_id="P-5")  # fmt: skip
     replay = replay_round(rnd.events, ROUND)
     assert "PG-WAGER-PAST-POST" in codes(replay, StepKind.WAGERS)
-    late = [line for line in replay.step(StepKind.WAGERS).lines if "Position 5" in line]
+    late = [line for line in lines_of(replay, StepKind.WAGERS) if "Position 5" in line]
     assert late
     assert late[0].endswith('AFTER "no more bets"')
 
@@ -196,7 +202,7 @@ def test_a_wrong_starting_position_is_marked_beside_the_count():
     replay = replay_round(rnd.events, ROUND)
     # The wrong deal was settled, not voided: a second finding about the count.
     assert codes(replay, StepKind.COUNT) == ["PG-DEAL-START", "PG-DEAL-SETTLED-AFTER-WRONG-DEAL"]
-    assert replay.step(StepKind.COUNT).lines[-1] == (
+    assert lines_of(replay, StepKind.COUNT)[-1] == (
         f"the count lands on Position 1; the first stack (order 0) went to Dealer   [{MISMATCH}]"
     )
 
@@ -211,7 +217,7 @@ def test_a_switched_tile_is_marked_in_the_deal_and_the_hand():
     found = codes(replay, StepKind.DEAL)
     assert "PG-DEAL-STACK-ORDER" in found
     assert "PG-TILE-DUPLICATE" in found
-    row = next(line for line in replay.step(StepKind.DEAL).lines if "  Position 1  " in line)
+    row = next(line for line in lines_of(replay, StepKind.DEAL) if "  Position 1  " in line)
     assert row.endswith(f"[{MISMATCH}]")
     assert "NOT the tiles delivered" in text(replay, StepKind.HANDS)
 
@@ -234,7 +240,7 @@ def test_a_wrong_outcome_is_marked_in_the_settlement_once():
     replay = replay_round(rnd.events, ROUND)
     # The wrong payout is the wrong outcome's evidence, not a second finding.
     assert codes(replay, StepKind.SETTLEMENT) == ["PG-SETTLE-OUTCOME"]
-    expected = next(line for line in replay.step(StepKind.SETTLEMENT).lines if "expected" in line)
+    expected = next(line for line in lines_of(replay, StepKind.SETTLEMENT) if "expected" in line)
     assert "lose" in expected
     assert expected.endswith(f"[{MISMATCH}]")
 
@@ -296,7 +302,7 @@ def test_the_replay_finds_what_the_stream_finds_in_every_round():
         replay = replay_round(mine, round_id)
         want = sorted(f.finding_id for f in streamed if f.round_id == round_id)
         assert sorted(f.finding_id for f in replay.findings) == want, round_id
-        assert all(len(line) <= 96 for step in replay.steps for line in step.lines)
+        assert all(len(line) <= 96 for step in replay.steps for line in step_lines(replay, step))
     assert sum(f.code == "PG-EQ-NOT-INSPECTED" for f in streamed) == 1
 
 
