@@ -11,6 +11,7 @@ from audit.accounting.reconcile import Reconciler
 from audit.events.accounting import total
 from audit.floor.verify import FloorVerifier
 from audit.store.application import StoreConfig
+from audit.verification.collusion import screens as collusion_screens
 from audit.verification.stream import as_stored
 from projections.checkpoint import dumps
 from projections.fact_projection import FactProjection
@@ -24,9 +25,11 @@ WINDOW = 2
 
 @pytest.fixture
 def window(monkeypatch):
-    """Both projections retire days WINDOW after later ones open, and checkpoint every write."""
+    """Both projections retire days WINDOW after later ones open, the collusion screens keep
+    WINDOW days for their recurrence test, and every write is checkpointed."""
     for projection in (FindingsProjection, ReconciliationProjection):
         monkeypatch.setattr(projection, "retire_after_days", WINDOW)
+    monkeypatch.setattr(collusion_screens, "RECURRENCE_DAYS", WINDOW)
     monkeypatch.setattr(FactProjection, "checkpoint_every", 1)
 
 
@@ -59,6 +62,7 @@ def test_the_checkpoints_hold_a_window_of_days_however_many_are_stored(tmp_path,
     unbounded = {}
     for days in (3, 12):
         verifier = FloorVerifier()
+        verifier.collusion.recurrence_days = 10_000  # nothing retired there either
         for event in as_stored(history(range(days))):
             verifier.feed(event)
         unbounded[days] = len(dumps({"verifier": verifier}))

@@ -182,10 +182,10 @@ class CollusionScreens:
     """Reads a floor's stream and the verifier's findings; returns the alarms of closed windows."""
 
     def __init__(
-        self, confidence: float = SCREEN_CONFIDENCE, recurrence_days: int = RECURRENCE_DAYS
+        self, confidence: float = SCREEN_CONFIDENCE, recurrence_days: int | None = None
     ) -> None:
         self.confidence = confidence
-        self.recurrence_days = recurrence_days
+        self.recurrence_days = RECURRENCE_DAYS if recurrence_days is None else recurrence_days
         self.trials = TrialReader()
         self.table_days: dict[str, str] = {}
         self.table_dealers: dict[str, str] = {}
