@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID
@@ -75,7 +76,7 @@ class Table:
         new_decks: bool | None = None,
     ) -> None:
         decks = decks or self.rules.decks
-        fresh = {} if new_decks is None else {"new_decks": new_decks}
+        fresh: dict[str, Any] = {} if new_decks is None else {"new_decks": new_decks}
         self.add("shoe_shuffled", batch=batch, decks=decks, reason="opening", **fresh)
         self.add(
             "shoe_cut", stack_size=52 * decks, cut_at=cut_at, cover_from_bottom=cover_from_bottom
@@ -103,9 +104,9 @@ class Table:
         *,
         settle_as: str | None = None,
         settled: dict[tuple[int, Bet], tuple[str, int, int, int] | None] | None = None,
-        late: list[tuple[int, Bet, int]] = (),
-        removed: list[tuple[int, Bet, int]] = (),
-        before_cards: list[tuple[str, dict[str, Any]]] = (),
+        late: Sequence[tuple[int, Bet, int]] = (),
+        removed: Sequence[tuple[int, Bet, int]] = (),
+        before_cards: Sequence[tuple[str, dict[str, Any]]] = (),
         complete: bool = True,
     ) -> str:
         """Record one round: wagers (cents), cards, each wager settled by the engine on the
@@ -155,12 +156,18 @@ class Table:
         overrides = settled or {}
         for line in lines:
             key = (line.wager.position, line.wager.bet)
-            values = (line.outcome.value, line.paid, line.collected, line.returned)
+            values: tuple[str, int, int, int] | None = (
+                line.outcome.value,
+                line.paid,
+                line.collected,
+                line.returned,
+            )
             if key in overrides:
                 values = overrides[key]
-                if values is None:
-                    continue
-            self.settle(round_id, *key, *values)
+            if values is None:
+                continue
+            outcome, paid, collected, returned = values
+            self.settle(round_id, *key, outcome, paid, collected, returned)
         if complete:
             self.add("round_completed", round_id)
         return round_id

@@ -55,9 +55,13 @@ def count_facts(database: StoreConfig | str) -> int:
     statement = "SELECT count(*) FROM {} WHERE topic = 'tablewatch:FactRecorded'"
     if config.sqlite_path is not None:
         with closing(sqlite3.connect(config.sqlite_path)) as conn:
-            return conn.execute(statement.format("stored_events")).fetchone()[0]
+            row = conn.execute(statement.format("stored_events")).fetchone()
+            assert row is not None
+            return row[0]
+    assert config.postgres_url is not None
     with psycopg.connect(config.postgres_url) as conn:
         row = conn.execute(statement.format("tablewatch_events")).fetchone()
+    assert row is not None
     return row[0]
 
 
@@ -91,5 +95,6 @@ def ingest_command(
     if config.sqlite_path is not None:
         env["TABLEWATCH_DATA_DIR"] = str(config.sqlite_path.parent)
     else:
+        assert config.postgres_url is not None
         env["DATABASE_URL"] = config.postgres_url
     return [sys.executable, "-c", _INGEST, *flags], env

@@ -35,11 +35,18 @@ from audit.findings.finding import Finding
 from audit.games.money import to_cents, to_dollars
 from audit.games.paigow.dealing import Cut, apply_cut, deal
 from audit.games.paigow.delivery import DeliveryStyle, form_stacks
-from audit.games.paigow.layout import dice_total, starting_position, unwagered_positions
-from audit.games.paigow.outcome import Outcome, wager_outcome
+from audit.games.paigow.layout import (
+    NumberSource,
+    dice_total,
+    starting_position,
+    unwagered_positions,
+)
+from audit.games.paigow.outcome import wager_outcome
 from audit.games.paigow.rulesets import get_rule_set
+from audit.games.paigow.setting import Setting
 from audit.games.paigow.tiles import TILE_NAMES, TILES, Tile
 from audit.games.paigow.vigorish import VigRounding, vigorish
+from audit.games.wagering import Outcome
 from audit.verification.paigow.verify import verify_stream
 
 TABLE = "PG-09"
@@ -198,6 +205,7 @@ def clean_round(
     chosen = style or ruleset.default_delivery_style
     if player_bank:
         rnd.add(play.DeliveryStyleChosen, style=chosen, chosen_by="bank")
+    source: NumberSource
     if rng is not None:
         count, source = rng, "rng"
         rnd.add(play.RngNumberShown, number=rng)
@@ -215,13 +223,14 @@ def clean_round(
         if void_at_dealer and position == layout.dealer:
             rnd.add(play.TileExposed, position=position, tile=TILE_NAMES[tiles[0]])
             rnd.add(play.RoundVoided, reason="banker_tile_exposed")
-            for wagered, amount in wagers_at.items():
-                rnd.add(settlement.WagerSettled, position=wagered, outcome="returned",
+            for spot, amount in wagers_at.items():
+                rnd.add(settlement.WagerSettled, position=spot, outcome="returned",
                         returned=Decimal(amount))  # fmt: skip
             rnd.add(RoundCompleted)
             return rnd
 
-    wagered = set(wagers_at) | ({bank} if player_bank else set())
+    banks = {bank} if player_bank and bank is not None else set()
+    wagered = set(wagers_at) | banks
     dealer_plays = not player_bank or dealer_wager is not None
     unwagered = unwagered_positions(layout, wagered, dealer_plays=dealer_plays)
     rnd.add(play.UnwageredStacksCollected, positions=list(unwagered))
@@ -229,13 +238,13 @@ def clean_round(
         rnd.add(play.ShakerShaken, count=1)
 
     way, ranking = ruleset.house_way, ruleset.ranking
-    settings = {}
+    settings: dict[int, Setting] = {}
     playing = sorted(wagered) + ([layout.dealer] if dealer_plays else [])
     for position in playing:
         settings[position] = way.setting(hands[position], ranking)
         rnd.add(play.HandSet, position=position, high=names(settings[position].high),
                 low=names(settings[position].low))  # fmt: skip
-    banker = settings[bank if player_bank else layout.dealer]
+    banker = settings[bank if player_bank and bank is not None else layout.dealer]
     for position, amount in sorted(wagers_at.items()):
         if player_bank and position == bank:
             continue  # the bank's own stake plays as the bank

@@ -24,7 +24,8 @@ class Stream:
     counter = 0
 
     def __init__(self, table_id: str) -> None:
-        self.table_id, self.seq, self.events = table_id, 0, []
+        self.table_id, self.seq = table_id, 0
+        self.events: list[Any] = []
 
     def __call__(self, kind: str, round_id: str | None = None, /, **payload: Any) -> Event:
         Stream.counter += 1

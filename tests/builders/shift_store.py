@@ -16,8 +16,8 @@ TABLES, ROUNDS, SHIFTS, SEED, RATE = 4, 24, 2, 2033, 0.15
 def careless_store(path: Path) -> tuple[FactStore, list]:
     """Return a store of a seeded careless shift (views caught up) and its labels."""
     config = ShiftConfig(tables=TABLES, rounds_per_table=ROUNDS, shifts=SHIFTS)
-    events, labels = careless_shift(config, random.Random(SEED), RATE)
-    events = list(events)
+    stream, labels = careless_shift(config, random.Random(SEED), RATE)
+    events = list(stream)
     store = FactStore(StoreConfig.sqlite(path))
     Ingestor(store).record_batch([Accepted(e, "t") for e in events], "test", len(events) - 1)
     Service(store).run_pass()

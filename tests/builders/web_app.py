@@ -27,7 +27,9 @@ def make_app(tmp_path: Path, store: FactStore | None = None, **settings):
 def login(client: TestClient, name: str, password: str = PASSWORD):
     """Sign in through the login form, as a browser would; return the POST's response."""
     page = client.get("/login")
-    token = re.search(r'name="csrf_token" value="([^"]+)"', page.text).group(1)
+    found = re.search(r'name="csrf_token" value="([^"]+)"', page.text)
+    assert found is not None, "no CSRF token on the page"
+    token = found.group(1)
     return client.post(
         "/login",
         data={"name": name, "password": password, "csrf_token": token, "next": "/api/me"},
@@ -38,4 +40,6 @@ def login(client: TestClient, name: str, password: str = PASSWORD):
 def csrf_of(client: TestClient) -> str:
     """Return the signed-in session's CSRF token, as a page would show it."""
     page = client.get("/login")  # any page rendered for the session carries it
-    return re.search(r'name="csrf_token" value="([^"]+)"', page.text).group(1)
+    found = re.search(r'name="csrf_token" value="([^"]+)"', page.text)
+    assert found is not None, "no CSRF token on the page"
+    return found.group(1)

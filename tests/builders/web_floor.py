@@ -26,11 +26,15 @@ TWIN_ROUND = "TWIN-r1"
 
 
 def _twin_rounds() -> list[dict[str, Any]]:
-    events = []
+    events: list[dict[str, Any]] = []
     for table in ("TWIN-A", "TWIN-B"):
-        envelope = {"table_id": table, "occurred_at": "2026-11-21T20:00:00Z", "recorded_by": "d"}
-        opened = {"type": "table_opened", "rule_set": "pa-2019", "gaming_day": "2026-11-21",
-                  "dealer_id": "dealer-1"}  # fmt: skip
+        envelope: dict[str, Any] = {
+            "table_id": table,
+            "occurred_at": "2026-11-21T20:00:00Z",
+            "recorded_by": "d",
+        }
+        opened: dict[str, Any] = {"type": "table_opened", "rule_set": "pa-2019",
+                                  "gaming_day": "2026-11-21", "dealer_id": "dealer-1"}  # fmt: skip
         started = {"type": "round_started", "round_id": TWIN_ROUND, "round_number": 1,
                    "dealer_id": "dealer-1"}  # fmt: skip
         for seq, body in enumerate((opened, started)):

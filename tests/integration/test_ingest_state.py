@@ -74,6 +74,7 @@ def _sql(config: StoreConfig, statement: str) -> None:
             conn.execute(statement)
             conn.commit()
     else:
+        assert config.postgres_url is not None
         with psycopg.connect(config.postgres_url, autocommit=True) as conn:
             conn.execute(statement)
 

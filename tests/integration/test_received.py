@@ -68,9 +68,14 @@ def raw_of(event_id: str, capsysbinary, *args: str) -> bytes:
 def received_rows(config: StoreConfig) -> int:
     if config.sqlite_path is not None:
         with closing(sqlite3.connect(config.sqlite_path)) as conn:
-            return conn.execute(f"SELECT count(*) FROM {RECEIVED_TABLE}").fetchone()[0]
+            row = conn.execute(f"SELECT count(*) FROM {RECEIVED_TABLE}").fetchone()
+            assert row is not None
+            return row[0]
+    assert config.postgres_url is not None
     with psycopg.connect(config.postgres_url) as conn:
-        return conn.execute(f"SELECT count(*) FROM {RECEIVED_TABLE}").fetchone()[0]
+        row = conn.execute(f"SELECT count(*) FROM {RECEIVED_TABLE}").fetchone()
+        assert row is not None
+        return row[0]
 
 
 def test_kafka_values_come_back_byte_for_byte_and_are_chained(
@@ -147,6 +152,7 @@ def _tamper(config: StoreConfig, statement: str) -> None:
             conn.execute(statement)
             conn.commit()
         return
+    assert config.postgres_url is not None
     with psycopg.connect(config.postgres_url) as conn:
         conn.execute(f"ALTER TABLE {RECEIVED_TABLE} DISABLE TRIGGER USER")
         conn.execute(statement)
@@ -160,6 +166,7 @@ def _refused(config: StoreConfig, statement: str) -> None:
         ):
             conn.execute(statement)
         return
+    assert config.postgres_url is not None
     with (
         psycopg.connect(config.postgres_url) as conn,
         pytest.raises(psycopg.errors.RaiseException, match="immutable"),

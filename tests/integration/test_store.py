@@ -133,6 +133,7 @@ def test_a_failed_batch_writes_nothing(store_config):
 def _raw_connection(config: StoreConfig):
     if config.sqlite_path is not None:
         return closing(sqlite3.connect(config.sqlite_path))
+    assert config.postgres_url is not None
     return psycopg.connect(config.postgres_url, autocommit=True)
 
 

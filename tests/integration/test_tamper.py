@@ -77,6 +77,7 @@ def filed(config, tmp_path, capsys):
 def _connect(config: StoreConfig):
     if config.sqlite_path is not None:
         return closing(sqlite3.connect(config.sqlite_path, isolation_level=None))
+    assert config.postgres_url is not None
     return psycopg.connect(config.postgres_url, autocommit=True)
 
 

@@ -2,6 +2,7 @@
 each fact read once."""
 
 import pytest
+from eventsourcing.sqlite import SQLiteProcessRecorder
 
 from audit.store.application import FactStore, StoreConfig
 from projections.fact_projection import FactProjection
@@ -64,7 +65,9 @@ def _tables(store: FactStore) -> dict[str, list[tuple]]:
     """Return every table of a SQLite store but the facts and their chains (stored at other
     times, so hashed differently), each row in full, in a stable order: every view, the
     positions and the checkpoints."""
-    with store.process_recorder.datastore.transaction(commit=False) as cursor:
+    recorder = store.process_recorder
+    assert isinstance(recorder, SQLiteProcessRecorder)
+    with recorder.datastore.transaction(commit=False) as cursor:
         cursor.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         names = [row[0] for row in cursor.fetchall()
                  if row[0] != "stored_events" and not row[0].startswith("tablewatch_")]  # fmt: skip

@@ -101,6 +101,7 @@ def count_facts(pg_url: str) -> int:
         row = conn.execute(
             "SELECT count(*) FROM tablewatch_events WHERE topic = 'tablewatch:FactRecorded'"
         ).fetchone()
+    assert row is not None
     return row[0]
 
 

@@ -27,7 +27,7 @@ def _source_of(test_dir: Path) -> Path:
 
 def _imported(path: Path) -> set[str]:
     """Return the modules ``path`` imports, ``from a import b`` read as ``a`` and ``a.b``."""
-    modules = set()
+    modules: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
             modules.update(alias.name for alias in node.names)

@@ -190,7 +190,7 @@ def test_every_type_is_declared_an_event(name):
 def test_events_are_frozen():
     event = parse_event({**ENVELOPE, "type": "no_more_bets"})
     with pytest.raises(FrozenInstanceError, match="seq"):
-        event.seq = 1  # type: ignore[misc]
+        event.seq = 1
 
 
 def test_facts_that_break_rules_are_still_valid_events():

@@ -76,13 +76,13 @@ def test_money_on_the_wire_is_a_decimal_string_of_at_most_two_decimals(amount):
 @pytest.mark.parametrize("amount", ["0", "25", "25.5", "25.50", "0.01"])
 def test_money_in_the_documented_form_is_accepted(amount):
     event = parse_arriving(wire(WAGER, amount=amount))
-    assert event.amount == Decimal(amount)  # type: ignore[attr-defined]
+    assert event.amount == Decimal(amount)
 
 
 def test_stored_facts_read_back_without_the_wire_rules():
     # A fact stored before the wire rules were enforced still reads: the store is history.
     event = parse_event(wire(WAGER, amount="1E+2"))
-    assert event.amount == Decimal(100)  # type: ignore[attr-defined]
+    assert event.amount == Decimal(100)
 
 
 @pytest.mark.parametrize("seq", ["311", 311.0, True, -1, 2**63])

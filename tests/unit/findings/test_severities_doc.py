@@ -44,4 +44,4 @@ def _rows_of_overrides() -> list[tuple[str, str, str]]:
     start = text.index("## Rule sets' own severities")
     end = text.find("\n## ", start + 1)
     pattern = re.compile(r"^\| `([^`]+)` \| `([^`]+)` \| (\w+) \|")
-    return [m.groups() for m in map(pattern.match, text[start:end].splitlines()) if m]
+    return [(m[1], m[2], m[3]) for m in map(pattern.match, text[start:end].splitlines()) if m]

@@ -10,6 +10,7 @@ visible, reviewed diff; ``tablewatch schema --findings-by-rule-set`` regenerates
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,7 +21,10 @@ from audit.verification.baccarat21.kinds import KINDS as B21_KINDS
 from audit.verification.paigow.kinds import KINDS as PAIGOW_KINDS
 
 GOLDEN = Path(__file__).with_name("kinds_by_rule_set.json")
-GAMES = [(PAIGOW_KINDS, PAIGOW_RULE_SETS), (B21_KINDS, B21_RULE_SETS)]
+GAMES: list[tuple[dict[str, Any], dict[str, Any]]] = [
+    (PAIGOW_KINDS, PAIGOW_RULE_SETS),
+    (B21_KINDS, B21_RULE_SETS),
+]
 SPANS_ALLOWED = {
     # A round's money as a whole (PG-SETTLE-UNBALANCED), and a settlement whose end no
     # single paragraph gives: every paragraph of the round's settlement is in play.

@@ -162,7 +162,7 @@ def test_a_label_round_trips_and_a_bad_one_is_refused():
         ["not", "a", "label"],
     ):
         with pytest.raises(InvalidLabelError):
-            Label.from_dict(bad)  # type: ignore[arg-type]
+            Label.from_dict(bad)
 
 
 def test_a_player_banked_round_left_open_is_found_and_nothing_else():

@@ -120,7 +120,7 @@ def test_grouping_and_mixed_expectations():
     assert [r.group for r in group_stats(ws, by="position")] == ["1", "2", "10"]
     assert [r.group for r in group_stats(ws, by="table")] == ["PG-01", "PG-02"]
     with pytest.raises(ValueError, match="group by"):
-        group_stats(ws, by="seat")  # type: ignore[arg-type]
+        group_stats(ws, by="seat")
 
 
 def test_expected_win_follows_the_rule_set():

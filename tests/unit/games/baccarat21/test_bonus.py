@@ -19,7 +19,7 @@ from audit.games.baccarat21.drawing import Hand, deal_round
 from audit.games.baccarat21.settlement import Bet, RoundResult, Wager, settle_wager
 from audit.games.cards.deck import card, parse_cards
 from audit.games.errors import InvalidSettlementError
-from audit.games.paigow.pair_fortunes import Odds
+from audit.games.wagering import Odds
 
 B = BonusHand
 ROWS = [B.THREE_SEVENS, B.THREE_OF_A_KIND, B.STRAIGHT, B.THREE_CARD_21, B.PAIR]
@@ -145,4 +145,4 @@ def test_a_paytable_must_price_every_bonus_hand():
 
 def test_a_paytable_cannot_be_changed_through_its_mapping():
     with pytest.raises(TypeError):
-        BONUS_PAYTABLES["A"].odds[B.PAIR] = Odds(99)  # type: ignore[index]
+        BONUS_PAYTABLES["A"].odds[B.PAIR] = Odds(99)

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from audit.games.baccarat21.drawing import deal_round
 from audit.games.baccarat21.outcome import Winner, hand_outcome, tie_outcome, winner
 from audit.games.cards.deck import parse_cards
-from audit.games.paigow.outcome import Outcome
+from audit.games.wagering import Outcome
 
 WIN, PUSH, LOSE = Outcome.WIN, Outcome.PUSH, Outcome.LOSE
 OPPOSITE = {WIN: LOSE, LOSE: WIN, PUSH: PUSH}

@@ -7,7 +7,6 @@ from hypothesis import strategies as st
 from audit.games.baccarat21.bonus import BONUS_HANDS, BONUS_PAYTABLES, BonusHand
 from audit.games.baccarat21.drawing import deal_round, play_round
 from audit.games.baccarat21.settlement import (
-    HOUSE,
     Bet,
     RoundResult,
     SettlementLine,
@@ -20,7 +19,7 @@ from audit.games.baccarat21.settlement import (
 )
 from audit.games.cards.deck import CARDS, parse_cards
 from audit.games.errors import InvalidAmountError, InvalidSettlementError
-from audit.games.paigow.outcome import Outcome
+from audit.games.wagering import HOUSE, Outcome
 
 NOTHING, PAIR = BonusHand.NOTHING, BonusHand.PAIR
 TABLE = BONUS_PAYTABLES["A"]

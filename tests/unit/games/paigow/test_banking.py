@@ -14,11 +14,9 @@ from audit.games.paigow.banking import (
     settle_co_bank,
     settle_player_bank,
 )
-from audit.games.paigow.outcome import Outcome
 from audit.games.paigow.settlement import (
     BANK,
     DEALER,
-    HOUSE,
     BankingMode,
     CentrePayment,
     DealerWager,
@@ -26,6 +24,7 @@ from audit.games.paigow.settlement import (
     settle_wager,
 )
 from audit.games.paigow.vigorish import VigRounding
+from audit.games.wagering import HOUSE, Outcome
 
 WIN, PUSH, LOSE = Outcome.WIN, Outcome.PUSH, Outcome.LOSE
 CENT, QUARTER = VigRounding.CENT, VigRounding.QUARTER

@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 from audit.games.errors import InvalidAmountError, InvalidSettlementError
 from audit.games.paigow.california import settle_california
 from audit.games.paigow.collection import COLLECTION_SCHEDULES
-from audit.games.paigow.outcome import Outcome
-from audit.games.paigow.settlement import BANK, HOUSE, BankingMode, SettlementLine, Wager
+from audit.games.paigow.settlement import BANK, BankingMode, SettlementLine, Wager
+from audit.games.wagering import HOUSE, Outcome
 
 WIN, PUSH, LOSE = Outcome.WIN, Outcome.PUSH, Outcome.LOSE
 

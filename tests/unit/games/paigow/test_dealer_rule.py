@@ -273,8 +273,8 @@ def text_rule(deal, ranking: HandRanking):
         clause, chosen = "no-combination", [s for s in splits if together in map(set, s)]
     permitted = {
         (frozenset(high), frozenset(low))
-        for split in chosen
-        for high, low in _ways_round(*split, ranking)
+        for first, second in chosen
+        for high, low in _ways_round(first, second, ranking)
     }
     return clause, permitted
 

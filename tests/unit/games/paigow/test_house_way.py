@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 
 from audit.games.errors import InvalidSettingError, RulesError
 from audit.games.paigow.dealer_rule import complies, permitted_settings
+from audit.games.paigow.deals import all_deals, deal_mask
 from audit.games.paigow.hands import NJ_RANKING, PA_RANKING, describe_hand, hand_value, pair_rank
 from audit.games.paigow.house_way import (
     CALIFORNIA,
@@ -34,8 +35,6 @@ from audit.games.paigow.house_way import (
     HOUSE_WAYS,
     Departure,
     HouseWay,
-    all_deals,
-    deal_mask,
     departures,
 )
 from audit.games.paigow.setting import Setting, is_ordered

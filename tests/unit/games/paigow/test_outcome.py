@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 
 from audit.games.errors import InvalidSettingError
 from audit.games.paigow.hands import NJ_RANKING, PA_RANKING, hand_value, pair_rank
-from audit.games.paigow.outcome import BankerSetting, Outcome, outcome_from_keys, wager_outcome
+from audit.games.paigow.outcome import BankerSetting, outcome_from_keys, wager_outcome
 from audit.games.paigow.setting import Setting, settings_for
 from audit.games.paigow.tiles import TILES
+from audit.games.wagering import Outcome
 
 WIN, PUSH, LOSE = Outcome.WIN, Outcome.PUSH, Outcome.LOSE
 RANKINGS = [pytest.param(PA_RANKING, id="PA"), pytest.param(NJ_RANKING, id="NJ")]

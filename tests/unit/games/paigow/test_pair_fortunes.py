@@ -8,7 +8,6 @@ from audit.games.errors import InvalidAmountError, InvalidSettlementError, Inval
 from audit.games.paigow import pair_fortunes
 from audit.games.paigow.pair_fortunes import (
     ILLUSTRATIVE_PAYTABLE,
-    Odds,
     PairFortunesCategory,
     PairFortunesResult,
     PairType,
@@ -20,6 +19,7 @@ from audit.games.paigow.pair_fortunes import (
     settle_pair_fortunes,
 )
 from audit.games.paigow.tiles import TILE_NAMES, TILES, parse_tiles
+from audit.games.wagering import Odds
 
 C = PairFortunesCategory
 

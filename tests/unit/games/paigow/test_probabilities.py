@@ -6,7 +6,6 @@ import pytest
 
 from audit.games.paigow.hands import NJ_RANKING, PA_RANKING
 from audit.games.paigow.house_way import CALIFORNIA, DEALER_RULE_MAX_LOW, HOUSE_WAYS
-from audit.games.paigow.outcome import Outcome
 from audit.games.paigow.probabilities import (
     PRECOMPUTED,
     PRECOMPUTED_SAMPLES,
@@ -15,6 +14,7 @@ from audit.games.paigow.probabilities import (
     lookup,
     ranking_name,
 )
+from audit.games.wagering import Outcome
 
 RANKINGS = {"pa": PA_RANKING, "nj": NJ_RANKING}
 

@@ -10,10 +10,8 @@ from audit.games.paigow import settlement
 from audit.games.paigow.banking import settle_co_bank, settle_player_bank
 from audit.games.paigow.california import settle_california
 from audit.games.paigow.collection import COLLECTION_SCHEDULES
-from audit.games.paigow.outcome import Outcome
 from audit.games.paigow.settlement import (
     BANK,
-    HOUSE,
     BankingMode,
     CentrePayment,
     DealerWager,
@@ -25,6 +23,7 @@ from audit.games.paigow.settlement import (
     settle_wager,
 )
 from audit.games.paigow.vigorish import VigRounding
+from audit.games.wagering import HOUSE, Outcome
 
 WIN, PUSH, LOSE = Outcome.WIN, Outcome.PUSH, Outcome.LOSE
 CENT, QUARTER = VigRounding.CENT, VigRounding.QUARTER

@@ -18,6 +18,7 @@ import pytest
 
 from audit.events.catalogue import event_dict, parse_event
 from audit.events.envelope import Event
+from audit.events.table import TableOpened
 from audit.games.money import to_cents
 from audit.games.paigow.collection import collection_fees
 from audit.games.paigow.dealing import apply_cut, deal
@@ -50,7 +51,7 @@ def rule_sets(events: list[Event]) -> dict[str, RuleSet]:
     """Return each table's rule set, with the options its table_opened names."""
     found = {}
     for e in events:
-        if e.type == "table_opened":
+        if isinstance(e, TableOpened):
             options = {k: VigRounding(v) for k, v in e.options.items()}
             found[e.table_id] = RULE_SETS[e.rule_set].with_options(**options)
     return found
@@ -60,8 +61,13 @@ def tiles(names) -> tuple[int, ...]:
     return tuple(parse_tile(n) for n in names)
 
 
+def pair(names) -> tuple[int, int]:
+    first, second = tiles(names)
+    return first, second
+
+
 def setting(hand_set) -> Setting:
-    return Setting(tiles(hand_set.high), tiles(hand_set.low))
+    return Setting(pair(hand_set.high), pair(hand_set.low))
 
 
 @dataclass
@@ -72,7 +78,7 @@ class Round:
     events: list[Event]
 
     def of(self, kind: str) -> list:
-        return [e for e in self.events if e.type == kind]
+        return [e for e in self.events if e.type_name() == kind]
 
     def first(self, kind: str):
         found = self.of(kind)

@@ -3,6 +3,7 @@
 
 from decimal import Decimal
 
+from audit.events.baccarat21.wagers import B21WagerPlaced
 from audit.events.envelope import event_fields
 from audit.findings.finding import Severity
 from audit.games.baccarat21.settlement import Bet
@@ -15,7 +16,7 @@ CARDS = "P TS, B 9H, P 5D, B 8C, P 2S"
 def _named(table: Table, player_id: str) -> None:
     """Name the player on the round's wagers at position 2 (the helper records none)."""
     for index, event in enumerate(table.events):
-        if event.type_name() == "b21_wager_placed" and event.position == 2:
+        if isinstance(event, B21WagerPlaced) and event.position == 2:
             named = object.__new__(type(event))
             for name in event_fields(type(event)):
                 object.__setattr__(named, name, getattr(event, name))

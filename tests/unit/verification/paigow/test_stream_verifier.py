@@ -15,7 +15,7 @@ from tests.builders.paigow_stream import Table, codes
 
 def at_table(events: list[Event], table_id: str) -> list[Event]:
     """Return the events as another table's, each with an id of its own."""
-    return [replace(e, **{"table_id": table_id, "event_id": uuid.uuid4()}) for e in events]
+    return [replace(e, table_id=table_id, event_id=uuid.uuid4()) for e in events]
 
 
 def interleave(*streams: list[Event]) -> list[Event]:
