@@ -3,7 +3,9 @@
 Every pass reads the facts stored since the read model furthest behind, parses each
 once and feeds every read model (``projections/together.py``); each writes its rows
 with its position in one transaction, so the service is exactly once across a kill at
-any point, and a restart goes on from the stored positions. A database fault is
+any point, and a restart goes on from the stored positions; a graceful stop (SIGTERM,
+Ctrl-C) first stores each read model's state at its position, so a planned restart
+replays no fact. A database fault is
 retried with a back-off, logged, and makes the service not ready; the read models are
 then opened afresh from what is stored, since what they had applied but not written
 is gone with the failed transaction.
@@ -38,7 +40,7 @@ from projections.hand_history import HandHistoryProjection
 from projections.reconciliation import ReconciliationProjection
 from projections.round_index import RoundIndexProjection
 from projections.table_state import TableStateProjection
-from projections.together import catch_up_together
+from projections.together import catch_up_together, rest_together
 from projections.win_rates import WinRatesProjection
 
 log = logging.getLogger(__name__)
@@ -88,9 +90,10 @@ class Service:
     def _open(self) -> list[FactProjection]:
         return [kind(self.store) for kind in READ_MODELS]
 
-    def run_pass(self) -> int:
-        """Bring every read model up to date once; return the rows written."""
-        written = catch_up_together(self.read_models)
+    def run_pass(self, stopped: Callable[[], bool] = lambda: False) -> int:
+        """Bring every read model up to date once (or until ``stopped``, at a batch's end);
+        return the rows written."""
+        written = catch_up_together(self.read_models, stopped=stopped)
         last = self.store.last_notification_id()
         for model in self.read_models:
             self._lag.labels(model.tracking_name).set(last - model.position)
@@ -105,7 +108,7 @@ class Service:
         failures = 0
         while not stopped():
             try:
-                self.run_pass()
+                self.run_pass(stopped)
                 failures = 0
                 delay = poll_s
             except DATABASE_FAULTS as error:
@@ -118,6 +121,20 @@ class Service:
                             reason, failures, delay)  # fmt: skip
                 self.read_models = self._reopen()
             _sleep_unless(stopped, delay)
+        self.rest()
+
+    def rest(self) -> int:
+        """On a graceful stop, store every read model's state at its position, so the next
+        start replays nothing; a database that is down leaves the checkpoints as they were
+        (a start then replays at most ``checkpoint_every`` facts). Return how many were stored."""
+        try:
+            stored = rest_together(self.read_models)
+        except DATABASE_FAULTS as error:
+            log.warning("read models: stopping without storing their state (%s)", error)
+            return 0
+        log.info("read models: state stored for %d of %d on stopping", stored,
+                 len(self.read_models))  # fmt: skip
+        return stored
 
     def _reopen(self) -> Sequence[FactProjection]:
         """Open the read models afresh from what is stored, or keep them while it cannot."""

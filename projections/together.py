@@ -21,13 +21,20 @@ positions, and that pass each works alone, as before.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from projections.fact_projection import FactProjection
 
 
-def catch_up_together(projections: Sequence[FactProjection], batch: int = 2_000) -> int:
-    """Apply every fact stored since each projection's position; return the rows written."""
+def catch_up_together(
+    projections: Sequence[FactProjection],
+    batch: int = 2_000,
+    stopped: Callable[[], bool] = lambda: False,
+) -> int:
+    """Apply every fact stored since each projection's position; return the rows written.
+
+    ``stopped`` is asked after each batch is written: a service told to stop in a long pass
+    (a backlog, a rebuild) stops at the next batch, its positions written, not at the end."""
     if not projections:
         return 0
     last_stored = projections[0].store.last_notification_id()
@@ -38,13 +45,13 @@ def catch_up_together(projections: Sequence[FactProjection], batch: int = 2_000)
         if not projection.borrow(behind):
             projection.warm_up()  # its state as of its position (a checkpoint, or a replay)
     try:
-        return _pass(behind, batch)
+        return _pass(behind, batch, stopped)
     finally:
         for projection in behind:
             projection.give_back()
 
 
-def _pass(behind: Sequence[FactProjection], batch: int) -> int:
+def _pass(behind: Sequence[FactProjection], batch: int, stopped: Callable[[], bool]) -> int:
     start = min(p.position for p in behind) + 1
     rows: list[list[tuple[object, ...]]] = [[] for _ in behind]
     applied = [p.position for p in behind]
@@ -59,6 +66,8 @@ def _pass(behind: Sequence[FactProjection], batch: int) -> int:
         if notification_id - batch_start >= batch:
             written += _write_all(behind, rows, applied)
             batch_start = notification_id
+            if stopped():
+                return written
     return written + _write_all(behind, rows, applied)
 
 
@@ -72,3 +81,18 @@ def _write_all(
             written += projection.write_batch(rows[i], applied[i])
             rows[i] = []
     return written
+
+
+def rest_together(projections: Sequence[FactProjection]) -> int:
+    """Store each projection's state at its position where none is stored there (a graceful
+    stop: the next start replays nothing); return how many checkpoints were stored.
+
+    A projection that lent or borrowed state in the last pass borrows it again to store it,
+    rather than replaying its way back to a state another projection holds."""
+    due = [p for p in projections if p.state_names and p.position > p.checkpointed]
+    borrowed = [p for p in due if not p.warm and p.borrow(projections)]
+    try:
+        return sum(p.rest() for p in due)
+    finally:
+        for projection in borrowed:
+            projection.give_back()

@@ -107,3 +107,47 @@ def test_a_service_killed_mid_pass_resumes_and_every_view_equals_a_rebuild(store
         assert mine.position == last
         if not isinstance(mine, RoundIndexProjection):
             assert _plain(view_rows(mine)) == _plain(view_rows(theirs)), mine.tracking_name
+
+
+@pytest.mark.parametrize("when", ["caught up", "mid-pass"])
+def test_a_service_stopped_by_sigterm_stores_its_state_and_restarts_reading_no_fact(tmp_path, when):
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TABLEWATCH_DATA_DIR": str(tmp_path / "d")}
+    env.pop("DATABASE_URL", None)
+    store_config = StoreConfig.sqlite(tmp_path / "d" / "tablewatch.sqlite")
+    days = DAYS if when == "mid-pass" else 2
+    store = _fed(store_config, days=days)
+    last = store.last_notification_id()
+    service = subprocess.Popen(
+        [sys.executable, "-m", "consumers.cli", "serve", "--port", str(_free_port())],
+        env=env, cwd=ROOT, stderr=subprocess.PIPE,
+    )  # fmt: skip
+
+    def far_enough() -> bool:
+        positions = _positions(store)
+        if when == "mid-pass":
+            return any(0 < p < last for p in positions)  # a batch written, not all
+        return positions == [last] * len(READ_MODELS)
+
+    try:
+        deadline = time.monotonic() + 90
+        while not far_enough():
+            assert service.poll() is None, service.stderr.read().decode()
+            assert time.monotonic() < deadline, "the service never got there"
+            time.sleep(0.02)
+    finally:
+        service.send_signal(signal.SIGTERM)
+        assert service.wait(timeout=60) == 0, service.stderr.read().decode()
+    if when == "mid-pass":  # stopped at a batch's end, not at the pass's
+        assert _positions(store) != [last] * len(READ_MODELS)
+    restarted = [kind(FactStore(store_config)) for kind in READ_MODELS]
+    for model in restarted:
+        model.warm_up()
+        assert model.facts_read == 0, model.tracking_name
+    catch_up_together(restarted)
+    rebuilt_store = _fed(StoreConfig.sqlite(tmp_path / "rebuilt.sqlite"), days=days)
+    rebuilt = [kind(rebuilt_store) for kind in READ_MODELS]
+    catch_up_together(rebuilt)
+    for mine, theirs in zip(restarted, rebuilt, strict=True):
+        assert mine.position == last
+        if not isinstance(mine, RoundIndexProjection):
+            assert _plain(view_rows(mine)) == _plain(view_rows(theirs)), mine.tracking_name
