@@ -1,9 +1,12 @@
 """Benchmark what history costs: restarts and queries on a store of N facts beside one of 4N.
 
-Run: ``python3 bench/history.py [--facts 200000 --cache DIR --repeats 20]``. History
-grows as it does on a floor, by gaming days of the same length: the store of N facts
-holds one gaming day of 99 Pai Gow tables (2 shifts, 2% irregular rounds), the store
-of 4N four such days, the same tables each day. Each is ingested into a SQLite store
+Run: ``python3 bench/history.py [--facts 200000 --cache DIR --repeats 20 --days 1]``.
+History grows as it does on a floor, by gaming days of the same length: the store of N
+facts holds ``--days`` gaming days of 99/days Pai Gow tables (2 shifts, 2% irregular
+rounds; by default one day of 99 tables), the store of 4N four times as many days, the
+same tables each day. Some state is held for a window of days by design (the accounts 7
+gaming days, the recurrence screen 30): inside it, state grows with the days; ``--days
+32`` puts the windows inside N, so that 4N/N measures history alone. Each is ingested into a SQLite store
 and every read model brought up to date, once: the stores are kept in ``--cache``
 (default outside the repository, in the system's temporary directory) and reused by
 later runs. Each measurement then works on a fresh copy of the cached store, so
@@ -26,6 +29,9 @@ no run changes what the next one measures. For each size:
 - replay: that round's replay (``load_replay``), its median seconds and the stored facts it
   reads, beside the same round replayed by the scan of every stored fact it replaced
   (the baseline, same store, same run). ``--only replay`` measures this alone.
+
+- state: the bytes of each read model's stored state (its checkpoint), what a restart
+  loads and the service holds: a figure free of the machine's noise.
 
 Target: every figure at 4N within 1.5x of the same figure at N. Last line: JSON.
 """
@@ -92,11 +98,11 @@ def _environment(data_dir: Path) -> dict[str, str]:
     return env
 
 
-def cached_store(cache: Path, facts_a_day: int, days: int) -> Path:
+def cached_store(cache: Path, facts_a_day: int, days: int, tables: int = TABLES) -> Path:
     """Return the directory of a caught-up store of ``days`` gaming days of about
-    ``facts_a_day`` stored events each, built once."""
-    rounds = max(1, round(facts_a_day / TABLES / EVENTS_PER_ROUND))
-    home = cache / f"paigow-{TABLES}x{rounds}x{days}d"
+    ``facts_a_day`` stored events each, on ``tables`` tables, built once."""
+    rounds = max(1, round(facts_a_day / tables / EVENTS_PER_ROUND))
+    home = cache / f"paigow-{tables}x{rounds}x{days}d"
     config = StoreConfig.sqlite(home / "data" / STORE)
     if (home / "ready").exists():
         _stop_gracefully(config)  # a checkpoint of other code is replaced, once
@@ -110,7 +116,7 @@ def cached_store(cache: Path, facts_a_day: int, days: int) -> Path:
     with events.open("w") as out:
         for day in range(days):
             start = FIRST_DAY + timedelta(days=day)
-            shift_config = ShiftConfig(TABLES, rounds, start=start, shifts=2)
+            shift_config = ShiftConfig(tables, rounds, start=start, shifts=2)
             shift, _ = careless_shift(shift_config, Random(2026 + day), IRREGULAR)
             ends: dict[str, int] = {}
             for event in shift:
@@ -300,10 +306,22 @@ def replay_reads(home: Path, repeats: int) -> dict[str, float]:
     }
 
 
+def checkpoint_bytes(home: Path) -> dict[str, float]:
+    """Return the size of each read model's stored state: what a restart loads and what the
+    service holds in memory, free of the machine's noise."""
+    config = StoreConfig.sqlite(home / "data" / STORE)
+    sizes: dict[str, float] = {}
+    for projection in PROJECTIONS:
+        stored = projection(FactStore(config)).view.checkpoint(projection.tracking_name)
+        if stored is not None:
+            sizes[f"state {projection.__name__} bytes"] = float(len(stored.state))
+    return sizes
+
+
 def measure(home: Path, repeats: int, only: str = "all") -> dict[str, float]:
     """Return every figure for one store, flat: name -> seconds (or MiB, or a count)."""
     facts = FactStore(StoreConfig.sqlite(home / "data" / STORE)).last_notification_id()
-    figures = {"stored events": float(facts)}
+    figures = {"stored events": float(facts)} | checkpoint_bytes(home)
     if only == "all":
         seconds, peak = ingest_restart(home)
         figures |= {"ingest restart s": seconds, "ingest peak MiB": peak}
@@ -325,12 +343,21 @@ def main() -> None:
     )  # fmt: skip
     parser.add_argument("--repeats", type=int, default=20, help="calls of each query (20)")
     parser.add_argument(
+        "--days", type=int, default=1,
+        help="gaming days in the store of N (4N holds four times as many), each on 99/DAYS "
+        "tables: 32 puts every window (the accounts' 7 days, the recurrence screen's 30) "
+        "inside N, so that 4N measures history alone (default 1)",
+    )  # fmt: skip
+    parser.add_argument(
         "--only", choices=("all", "replay"), default="all",
         help="every figure (default), or only the replay's beside its old scan",
     )  # fmt: skip
     args = parser.parse_args()
-    small = measure(cached_store(args.cache, args.facts, days=1), args.repeats, args.only)
-    large = measure(cached_store(args.cache, args.facts, days=4), args.repeats, args.only)
+    days, tables = args.days, max(1, round(TABLES / args.days))
+    small_store = cached_store(args.cache, args.facts // days, days, tables)
+    large_store = cached_store(args.cache, args.facts // days, 4 * days, tables)
+    small = measure(small_store, args.repeats, args.only)
+    large = measure(large_store, args.repeats, args.only)
     print(f"{'figure':40} {'N':>12} {'4N':>12} {'4N/N':>6}")
     ratios = {}
     for name, at_n in small.items():
