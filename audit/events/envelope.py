@@ -31,7 +31,7 @@ from pydantic import (
 )
 from pydantic.dataclasses import dataclass
 from pydantic.fields import FieldInfo
-from pydantic_core import ArgsKwargs
+from pydantic_core import ArgsKwargs, PydanticKnownError
 
 TableId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$")]
 RoundId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,79}$")]
@@ -59,10 +59,48 @@ def _money_on_the_wire(value: Any, info: ValidationInfo) -> Any:
     )
 
 
+_ZERO = Decimal(0)
+_MONEY_DIGITS = 12
+_MONEY_PLACES = 2
+
+
+def _width_and_places(value: Decimal) -> tuple[int, int]:
+    """Return how many digits ``value`` is written with, and how many after the point."""
+    _, digits, exponent = value.as_tuple()
+    if exponent >= 0:  # type: ignore[operator]  # an int: the value is finite
+        return len(digits) + exponent, 0  # type: ignore[operator]
+    places = -exponent  # type: ignore[operator]
+    return max(len(digits), places), places
+
+
+def _dollars_and_cents(value: Decimal) -> Decimal:
+    # What Field(ge=0, max_digits=12, decimal_places=2) checks, in its order and with its
+    # errors: behind a BeforeValidator, pydantic runs those as three Python validators
+    # counting the digits four times, a cost every stored amount pays when read.
+    if not value >= _ZERO:
+        raise PydanticKnownError("greater_than_equal", {"ge": 0})
+    _, digits, exponent = value.as_tuple()
+    if -_MONEY_PLACES <= exponent <= 0 and len(digits) <= _MONEY_DIGITS:  # type: ignore[operator]
+        return value  # nearly every amount: within both limits as written
+    # As pydantic, a limit is exceeded only if the normalised value exceeds it too: trailing
+    # zeros do not count ("1.500" has one place), nor digits lost to the context's precision.
+    width, places = _width_and_places(value)
+    normal_width, normal_places = _width_and_places(value.normalize())
+    if width > _MONEY_DIGITS and normal_width > _MONEY_DIGITS:
+        raise PydanticKnownError("decimal_max_digits", {"max_digits": _MONEY_DIGITS})
+    if places > _MONEY_PLACES and normal_places > _MONEY_PLACES:
+        raise PydanticKnownError("decimal_max_places", {"decimal_places": _MONEY_PLACES})
+    return value
+
+
+_MONEY_LIMITS = {"ge": 0, "max_digits": _MONEY_DIGITS, "decimal_places": _MONEY_PLACES}
+"""The limits as the exported JSON Schema has always named them (pydantic's own keys)."""
+
 Money = Annotated[
     Decimal,
     BeforeValidator(_money_on_the_wire),
-    Field(ge=0, max_digits=12, decimal_places=2),
+    AfterValidator(_dollars_and_cents),
+    Field(json_schema_extra=_MONEY_LIMITS),
 ]
 """Dollars, exact to the cent, never negative; direction is in the field's name."""
 
