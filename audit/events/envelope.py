@@ -85,7 +85,10 @@ def _dollars_and_cents(value: Decimal) -> Decimal:
     # As pydantic, a limit is exceeded only if the normalised value exceeds it too: trailing
     # zeros do not count ("1.500" has one place), nor digits lost to the context's precision.
     width, places = _width_and_places(value)
-    normal_width, normal_places = _width_and_places(value.normalize())
+    try:
+        normal_width, normal_places = _width_and_places(value.normalize())
+    except ArithmeticError:  # past the context's exponents ("1E+1000000"): no amount of money
+        raise PydanticKnownError("decimal_max_digits", {"max_digits": _MONEY_DIGITS}) from None
     if width > _MONEY_DIGITS and normal_width > _MONEY_DIGITS:
         raise PydanticKnownError("decimal_max_digits", {"max_digits": _MONEY_DIGITS})
     if places > _MONEY_PLACES and normal_places > _MONEY_PLACES:

@@ -65,6 +65,11 @@ def _same_everywhere(python: Any, json_text: str) -> None:
             for is_json, given_ in ((False, value), (True, text)):
                 want = _outcome(before, given_, is_json=is_json, context=context)
                 got = _outcome(after, given_, is_json=is_json, context=context)
+                if want[0] == "raised" and issubclass(want[1], ArithmeticError):
+                    # pydantic's own normalize() raised: the one difference meant, refused now
+                    assert got[0] == "refused", (shape, context, given_)
+                    assert got[1][0]["type"] == "decimal_max_digits", got
+                    continue
                 assert got == want, (shape, context, given_)
 
 
@@ -127,3 +132,10 @@ def test_a_stored_amount_out_of_bounds_is_refused_naming_the_field(amount, messa
 def test_trailing_zeros_do_not_count_and_are_kept():
     event = parse_event(json.dumps({**EXAMPLES["wager_placed"], "amount": "12.5000"}).encode())
     assert str(event.amount) == "12.5000"
+
+
+def test_an_amount_past_the_decimal_context_is_refused_naming_its_field_not_raised():
+    """Stored facts are read without the wire rules: pydantic's check raised decimal.Overflow
+    on such an amount, where a read must refuse it as any other."""
+    with pytest.raises(InvalidEventError, match="amount"):
+        parse_event(json.dumps({**EXAMPLES["wager_placed"], "amount": "1E+1000000"}).encode())
