@@ -45,7 +45,6 @@ import uvicorn
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from history import STORE, cached_store
 
-from audit.games.paigow.rulesets import build_house_way_tables
 from audit.store.application import FactStore, StoreConfig
 from consumers.replay_cli import load_replay
 from consumers.settings import Settings
@@ -173,7 +172,6 @@ def main() -> None:
         store = FactStore(StoreConfig.sqlite(scratch / STORE))
         facts = store.last_notification_id()
         rounds = pick_rounds(store, home / "shift.jsonl", 10)
-        build_house_way_tables()  # as `tablewatch serve` does before it serves: not timed
         points = storage(scratch / STORE)
         runs = {}
         for name, from_opening in (("from_opening", True), ("from_point", False)):

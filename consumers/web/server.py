@@ -5,7 +5,6 @@ pass; uvicorn serves the API and the console on the main thread and handles SIGT
 and SIGINT, after which the loop is asked to stop and finishes its pass. The app also
 answers the probes the service always had: ``/healthz``, ``/readyz`` (the last pass
 succeeded, else 503 with the reason) and ``/metrics`` (Prometheus), without a session.
-Pai Gow's house-way tables are built before either starts (:meth:`Served.run`).
 """
 
 from __future__ import annotations
@@ -21,7 +20,6 @@ from fastapi import FastAPI
 from fastapi.responses import PlainTextResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-from audit.games.paigow.rulesets import build_house_way_tables
 from consumers.serve import Service
 
 log = logging.getLogger(__name__)
@@ -83,13 +81,11 @@ class Served:
         self.server = _Server(config)
 
     def run(self) -> None:
-        """Build the house-way tables, then serve until SIGTERM or SIGINT, then stop the loop
-        after its pass.
+        """Serve until SIGTERM or SIGINT, then stop the loop after its pass.
 
-        The tables take seconds to build: built before the port opens and the loop's first
-        pass (``/readyz``), so no analyst's first replay waits for them.
+        Pai Gow's house-way tables are not built first: each works out a deal on its first
+        lookup (audit/games/paigow/deals.py), so a first replay waits microseconds for them.
         """
-        build_house_way_tables()
         self._loop.start()
         try:
             self.server.run()

@@ -3,11 +3,13 @@
 A rule that sets or judges four tiles reads only what their kinds give (rank, spots,
 pairs): two deals whose ascending tiles have the same kinds in the same order are set
 alike, place for place. So a table over every deal computes one deal per kind pattern
-and maps the answer onto the others by place (:func:`tabulate_by_kinds`); the house
-ways (house_way.py) and the regulatory dealer rule (dealer_rule.py) are tabled so.
+and maps the answer onto the others by place (:class:`DealTable`); the house ways
+(house_way.py) and the regulatory dealer rule (dealer_rule.py) are tabled so.
 
->>> len(list(all_deals()))
-35960
+>>> len(list(all_deals())) == DEAL_COUNT == 35960
+True
+>>> deal_of_mask(deal_mask((9, 2, 30, 4))), first_deal(kind_pattern((1, 2, 5, 9)))
+((2, 4, 9, 30), (0, 2, 4, 8))
 >>> deal_mask((3, 0, 2, 1)) == deal_mask((0, 1, 2, 3)) == 0b1111
 True
 >>> setting = Setting.of_distinct((9, 2), (30, 4))
@@ -17,14 +19,17 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import combinations
 
 from audit.games.paigow.setting import Setting
-from audit.games.paigow.tiles import TILE_KINDS, Tile
+from audit.games.paigow.tiles import KIND_COUNT, TILE_KINDS, Tile
 
 Deal = tuple[Tile, Tile, Tile, Tile]
 """Four distinct tiles, ascending."""
+
+DEAL_COUNT = 35_960
+"""C(32, 4): the number of four-tile deals."""
 
 
 def all_deals() -> Iterator[Deal]:
@@ -62,24 +67,86 @@ def setting_of_place_code(deal: Deal, code: int) -> Setting:
     return Setting.of_distinct(second, first) if code & 1 else Setting.of_distinct(first, second)
 
 
-def tabulate_by_kinds(settings_of: Callable[[Deal], Iterable[Setting]]) -> dict[int, list[Setting]]:
-    """Return ``settings_of(deal)`` for every deal, keyed by :func:`deal_mask`, in its order.
+# The tiles of each value of each byte of a mask (tiles 0-7, 8-15, 16-23, 24-31), ascending.
+_BYTE_TILES: tuple[tuple[tuple[Tile, ...], ...], ...] = tuple(
+    tuple(tuple(8 * i + bit for bit in range(8) if byte >> bit & 1) for byte in range(256))
+    for i in range(4)
+)
 
-    ``settings_of`` must read only the tiles' kinds and places (as every rule here does):
-    it is called once per kind pattern, and each other deal of the pattern gets its
-    settings with its own tiles put in the same places.
+
+def deal_of_mask(mask: int) -> Deal:
+    """Return the ascending tiles of a deal's :func:`deal_mask` (one bit per tile)."""
+    t0, t1, t2, t3 = _BYTE_TILES  # a byte at a time: a third of the time of a loop over bits
+    return t0[mask & 255] + t1[mask >> 8 & 255] + t2[mask >> 16 & 255] + t3[mask >> 24 & 255]  # type: ignore[return-value]
+
+
+# Each kind's tiles, ascending: a kind's tiles are numbered together, kinds in order (tiles.py).
+_KIND_TILES: tuple[tuple[Tile, ...], ...] = tuple(
+    tuple(t for t, kind in enumerate(TILE_KINDS) if kind == k) for k in range(KIND_COUNT)
+)
+
+
+def first_deal(kinds: Sequence[int]) -> Deal:
+    """Return the first deal (in :func:`all_deals`' order) of a :func:`kind_pattern`."""
+    a, b, c, d = kinds  # ascending; a kind repeats at most twice, taking its second tile then
+    tiles = _KIND_TILES
+    return tiles[a][0], tiles[b][b == a], tiles[c][c == b], tiles[d][d == c]
+
+
+# The places (high, high, low, low) in an ascending deal of each place code's setting.
+_PLACES: tuple[tuple[int, int, int, int], ...] = tuple(
+    (first + second if side == 0 else second + first)
+    for first, second in (((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2)))
+    for side in (0, 1)
+)
+
+
+class DealTable(Mapping[int, Setting]):
+    """A rule's setting of every deal, keyed by :func:`deal_mask`, worked out on first lookup.
+
+    The rule must read only the tiles' kinds and places (as every rule here does). It is
+    applied once per kind pattern, to the pattern's :func:`first_deal`, and each deal of the
+    pattern is set with its own tiles in the same places (its :func:`place_code`).
+
+    Nothing is computed up front: working out all 35,960 deals took about half a second
+    per table, paid by every process before its first lookup, and most processes look up
+    a small share of them. A first lookup costs the rule once per kind pattern (8,130 of
+    them) and a few microseconds per deal; after that a deal is one dict lookup in
+    :attr:`settings`. Concurrent first lookups are harmless: each writes the same values.
     """
-    places_by_kinds: dict[tuple[int, ...], list[tuple[int, int, int, int]]] = {}
-    table: dict[int, list[Setting]] = {}
-    for deal in all_deals():
-        kinds = tuple(TILE_KINDS[t] for t in deal)
-        places = places_by_kinds.get(kinds)
-        if places is None:
-            places = places_by_kinds[kinds] = [
-                tuple(deal.index(t) for t in setting.tiles)  # type: ignore[misc]
-                for setting in settings_of(deal)
-            ]
-        table[deal_mask(deal)] = [
-            Setting.of_distinct((deal[a], deal[b]), (deal[c], deal[d])) for a, b, c, d in places
-        ]
-    return table
+
+    __slots__ = ("_places", "_rule", "settings")
+
+    def __init__(self, rule: Callable[[Deal], Setting]) -> None:
+        self._rule = rule
+        self._places: dict[tuple[int, ...], tuple[int, int, int, int]] = {}  # by kind pattern
+        self.settings: dict[int, Setting] = {}
+        """The settings worked out so far, by deal mask: the hot path reads it directly."""
+
+    def lookup(self, mask: int) -> Setting | None:
+        """Return the setting of the deal ``mask`` keys, or None if it keys no deal."""
+        found = self.settings.get(mask)
+        if found is None and type(mask) is int and 0 < mask < 1 << 32 and mask.bit_count() == 4:
+            deal = deal_of_mask(mask)
+            a, b, c, d = deal
+            kinds = TILE_KINDS[a], TILE_KINDS[b], TILE_KINDS[c], TILE_KINDS[d]
+            places = self._places.get(kinds)
+            if places is None:
+                code = place_code(self._rule(first_deal(kinds)))
+                places = self._places[kinds] = _PLACES[code]
+            h0, h1, l0, l1 = places
+            found = Setting.of_distinct((deal[h0], deal[h1]), (deal[l0], deal[l1]))
+            self.settings[mask] = found
+        return found
+
+    def __getitem__(self, mask: int) -> Setting:
+        found = self.lookup(mask)
+        if found is None:
+            raise KeyError(mask)
+        return found
+
+    def __len__(self) -> int:
+        return DEAL_COUNT
+
+    def __iter__(self) -> Iterator[int]:
+        return map(deal_mask, all_deals())

@@ -2,8 +2,8 @@
 
 A house way is part of a table's configuration (the casino's Rules Submission,
 PA 621a.8(b), 621a.10(f); NJ 19:47-10.7(e)). It sets the dealer's and the
-co-bank's hands, and players may ask for it. Each way is computed once for all
-35,960 four-tile deals (per hand ranking, deals.py) and then looked up.
+co-bank's hands, and players may ask for it. Each way is looked up in a table of all
+35,960 four-tile deals (per hand ranking, deals.py), worked out as deals are first looked up.
 
 >>> from audit.games.paigow.tiles import parse_tiles
 >>> str(CALIFORNIA.setting(parse_tiles("6-6 6-6 4-6 1-4")))
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from audit.games.errors import InvalidSettingError
 from audit.games.paigow.dealer_rule import permitted_settings
-from audit.games.paigow.deals import all_deals, deal_mask, tabulate_by_kinds
+from audit.games.paigow.deals import DealTable, all_deals, deal_mask
 from audit.games.paigow.hands import PA_RANKING, HandRanking, describe_hand, pair_rank
 from audit.games.paigow.setting import Setting, orient, settings_for, splits
 from audit.games.paigow.tiles import DAY, TEEN, TILE_KINDS, TILE_RANKS, TILE_SPOTS, Tile
@@ -122,7 +122,7 @@ def _dealer_rule_max_low(tiles: tuple[Tile, ...], ranking: HandRanking) -> Setti
     return _best_low(sorted(permitted_settings(tiles, ranking), key=str), ranking)
 
 
-_TABLES: dict[tuple[str, bool], dict[int, Setting]] = {}
+_TABLES: dict[tuple[str, bool], DealTable] = {}
 
 
 @dataclass(frozen=True)
@@ -140,25 +140,26 @@ class HouseWay:
         splits(deal)  # Validates four distinct tiles.
         return self.procedure(deal, ranking)
 
-    def table(self, ranking: HandRanking = PA_RANKING) -> dict[int, Setting]:
-        """Return (building once) the setting of every deal, keyed by :func:`deal_mask`."""
+    def table(self, ranking: HandRanking = PA_RANKING) -> DealTable:
+        """Return this way's table under ``ranking``: every deal's setting, keyed by
+        :func:`deal_mask`, each worked out on its first lookup (:class:`DealTable`)."""
         cache_key = (self.name, ranking.zero_hands_tie)
-        if cache_key not in _TABLES:
-            _TABLES[cache_key] = self._build(ranking)
-        return _TABLES[cache_key]
-
-    def _build(self, ranking: HandRanking) -> dict[int, Setting]:
-        way = self.procedure
-        tabled = tabulate_by_kinds(lambda deal: (way(deal, ranking),))
-        return {mask: settings[0] for mask, settings in tabled.items()}
+        table = _TABLES.get(cache_key)
+        if table is None:
+            way = self.procedure
+            table = _TABLES[cache_key] = DealTable(lambda deal: way(deal, ranking))
+        return table
 
     def setting(self, tiles: Sequence[Tile], ranking: HandRanking = PA_RANKING) -> Setting:
         """Return this house way's setting for four tiles (a table lookup)."""
-        table = _TABLES.get((self.name, ranking.zero_hands_tie)) or self.table(ranking)
+        table = _TABLES.get((self.name, ranking.zero_hands_tie))
+        if table is None:
+            table = self.table(ranking)
         try:
-            found = table.get(deal_mask(tiles)) if len(tiles) == 4 else None
+            mask = deal_mask(tiles) if len(tiles) == 4 else 0
         except (TypeError, ValueError):  # not tile numbers: a negative shift, a string
-            found = None
+            mask = 0
+        found = table.settings.get(mask) or table.lookup(mask)  # the first: a deal seen before
         if found is None or len(set(tiles)) != 4:
             raise InvalidSettingError(f"a house way sets four distinct tiles: {tuple(tiles)!r}")
         return found

@@ -380,9 +380,3 @@ def get_rule_set(name: str) -> RuleSet:
         raise UnknownRuleSetError(
             f"unknown rule set: {name!r} (one of {sorted(RULE_SETS)})"
         ) from None
-
-
-def build_house_way_tables() -> None:
-    """Build every rule set's house-way table now rather than at its first use (seconds)."""
-    for ruleset in RULE_SETS.values():
-        ruleset.house_way.table(ruleset.ranking)

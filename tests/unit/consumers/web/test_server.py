@@ -1,17 +1,8 @@
-"""``tablewatch serve``'s process: Pai Gow's house-way tables are built before it serves."""
+"""``tablewatch serve``'s process: the read models' loop beside the port."""
 
 from fastapi import FastAPI
 
-from audit.games.paigow import house_way
-from audit.games.paigow.rulesets import RULE_SETS, build_house_way_tables
 from consumers.web import server
-
-
-def test_build_house_way_tables_builds_every_rule_set_s_table(monkeypatch):
-    monkeypatch.setattr(house_way, "_TABLES", {})
-    build_house_way_tables()
-    for ruleset in RULE_SETS.values():
-        assert (ruleset.house_way.name, ruleset.ranking.zero_hands_tie) in house_way._TABLES
 
 
 class _Service:
@@ -22,11 +13,9 @@ class _Service:
         self.calls.append("read models")
 
 
-def test_served_builds_the_tables_before_the_read_models_and_the_port(monkeypatch):
+def test_served_runs_the_read_models_and_the_port(monkeypatch):
     calls: list[str] = []
-    monkeypatch.setattr(server, "build_house_way_tables", lambda: calls.append("tables"))
     monkeypatch.setattr(server._Server, "run", lambda self: calls.append("port"))
     served = server.Served(FastAPI(), _Service(calls), "127.0.0.1", 0, 1.0)
     served.run()
-    assert calls[0] == "tables"
-    assert sorted(calls) == ["port", "read models", "tables"]
+    assert sorted(calls) == ["port", "read models"]
