@@ -6,10 +6,10 @@ facts holds ``--days`` gaming days of 99/days Pai Gow tables (2 shifts, 2% irreg
 rounds; by default one day of 99 tables), the store of 4N four times as many days, the
 same tables each day. Some state is held for a window of days by design (the accounts 7
 gaming days, the recurrence screen 30): inside it, state grows with the days; ``--days
-32`` puts the windows inside N, so that 4N/N measures history alone. Each is ingested into a SQLite store
-and every read model brought up to date, once: the stores are kept in ``--cache``
-(default outside the repository, in the system's temporary directory) and reused by
-later runs. Each measurement then works on a fresh copy of the cached store, so
+32`` puts the windows inside N, so that 4N/N measures history alone. Each is ingested
+into a SQLite store and every read model brought up to date, once: the stores are kept
+in ``--cache`` (default outside the repository, in the system's temporary directory)
+and reused by later runs. Each measurement then works on a fresh copy of the cached store, so
 no run changes what the next one measures. For each size:
 
 - ingest restart: ``tablewatch ingest --from-file`` in a child process (as run by hand,
@@ -311,10 +311,11 @@ def checkpoint_bytes(home: Path) -> dict[str, float]:
     service holds in memory, free of the machine's noise."""
     config = StoreConfig.sqlite(home / "data" / STORE)
     sizes: dict[str, float] = {}
-    for projection in PROJECTIONS:
-        stored = projection(FactStore(config)).view.checkpoint(projection.tracking_name)
+    for kind in PROJECTIONS:
+        projection = kind(FactStore(config))
+        stored = projection.view.checkpoint(projection.tracking_name)
         if stored is not None:
-            sizes[f"state {projection.__name__} bytes"] = float(len(stored.state))
+            sizes[f"state {type(projection).__name__} bytes"] = float(len(stored.state))
     return sizes
 
 
