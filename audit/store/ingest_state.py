@@ -23,6 +23,7 @@ brought up to date.
 
 from __future__ import annotations
 
+import selectors
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -130,7 +131,17 @@ _WRITE_STATE = (
 
 
 class PostgresFactRecorder(PostgresProcessRecorder):
-    """eventsourcing's PostgreSQL process recorder, writing a batch's ingest state with it."""
+    """eventsourcing's PostgreSQL process recorder, writing a batch's ingest state with it.
+
+    It also sends the whole batch before eventsourcing waits for the server's reply
+    (:meth:`_insert_stored_events`): psycopg does not, and a large batch hung.
+    """
+
+    def _insert_stored_events(
+        self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> None:
+        super()._insert_stored_events(curs, stored_events, **kwargs)
+        send_pipeline(curs.connection.pgconn)
 
     def _insert_events(
         self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any
@@ -157,6 +168,28 @@ class PostgresFactRecorder(PostgresProcessRecorder):
                 _joined([head.gaming_day or _NO_DAY for head in heads]),
             ),
         )
+
+
+def send_pipeline(pgconn: Any) -> None:
+    """Send everything libpq still holds of the pipeline's commands, reading replies meanwhile.
+
+    eventsourcing inserts a batch's events in a psycopg pipeline and then calls
+    ``Pipeline.sync()``, which waits for the server's reply. psycopg (3.3.9) sends a
+    pipeline's last command with one non-blocking flush, and if that flush did not
+    take it all (the socket buffers were full: a batch of megabytes, or a server held
+    on the table lock and not reading) the rest stays in libpq's buffer while
+    psycopg waits to read: the server waits for the rest of the message
+    (``pg_stat_activity``: active, ``ClientRead``) and both wait forever. Here the
+    buffer is flushed until empty, consuming the server's replies as they come so
+    that it never blocks writing them; after this only the few bytes of the
+    ``Sync`` are left for psycopg to send.
+    """
+    with selectors.DefaultSelector() as selector:
+        selector.register(pgconn.socket, selectors.EVENT_READ | selectors.EVENT_WRITE)
+        while pgconn.flush():  # 1: more to send; failures raise
+            for _, ready in selector.select():
+                if ready & selectors.EVENT_READ:
+                    pgconn.consume_input()
 
 
 class SQLiteFactRecorder(SQLiteProcessRecorder):

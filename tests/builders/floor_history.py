@@ -58,10 +58,11 @@ def history(days, *, rounds=6):
 
 
 BATCH = 500
-"""Events a test writes per transaction: the ingest's default batch. One transaction of a
-whole history sends eventsourcing's insert pipeline megabytes at once, and under load
-psycopg was seen to wait for the server's reply while the server waited for the rest of
-the pipeline (pg_stat_activity: active, ClientRead)."""
+"""Events a test writes per transaction: the ingest's default batch. (One transaction of a
+whole history, tens of megabytes, used to hang on PostgreSQL: psycopg left the part of the
+batch one flush could not send unsent while it waited for the server's reply, the server
+waiting for the rest (pg_stat_activity: active, ClientRead). The store now sends it all:
+``send_pipeline`` in ``audit/store/ingest_state.py``.)"""
 
 
 def store_days(config, days, *, rounds=6, projections=(FindingsProjection, RoundIndexProjection)):
