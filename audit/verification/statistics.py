@@ -44,7 +44,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Literal
 
@@ -54,7 +54,7 @@ from audit.events.paigow.play import BankAccepted, HandSet
 from audit.events.paigow.settlement import WagerSettled
 from audit.events.paigow.wagers import WagerKind, WagerPlaced, WagerWithdrawn
 from audit.events.rounds import RoundCompleted, RoundStarted
-from audit.events.table import DealerChanged, TableOpened
+from audit.events.table import DealerChanged, TableClosed, TableOpened
 from audit.games.baccarat21.probabilities import lookup as b21_lookup
 from audit.games.baccarat21.probabilities import lookup_moments
 from audit.games.baccarat21.rulesets import PA_681A
@@ -84,6 +84,20 @@ TRIAL_OUTCOMES = frozenset({"win", "push", "lose"})
 """Outcomes that count as trials; ``surrendered`` and ``returned`` do not."""
 _FALLBACK_SAMPLES = 200_000
 """Draws for a house way and ranking with no precomputed rates (about a second, once)."""
+
+
+@dataclass(slots=True)
+class _OpenRound:
+    """What a round's trials read until it completes."""
+
+    dealer: str | None = None
+    """The round's ``round_started`` dealer."""
+    banker: int = 0
+    """The banker's position (0, the dealer, unless a player's bank was accepted)."""
+    house_way: dict[int, bool] = field(default_factory=dict)
+    """Position -> whether its hand was set by the table's house way."""
+    stakes: dict[tuple[int, str], tuple[str | None, Cents]] = field(default_factory=dict)
+    """(position, bet) -> the player recorded and the chips staked."""
 
 
 @dataclass(frozen=True)
@@ -344,7 +358,8 @@ def _by_house_way(hand: HandSet, ruleset: RuleSet) -> bool:
 
 _READ = frozenset(
     {WagerPlaced, B21WagerPlaced, WagerWithdrawn, B21WagerRemoved, BankAccepted, HandSet,
-     TableOpened, DealerChanged, RoundStarted, B21WagerSettled, WagerSettled, RoundCompleted}
+     TableOpened, TableClosed, DealerChanged, RoundStarted, B21WagerSettled, WagerSettled,
+     RoundCompleted}
 )  # fmt: skip
 """The event classes :meth:`TrialReader.feed` reads; it passes over every other."""
 
@@ -368,11 +383,10 @@ class TrialReader:
         self.rules: dict[str, AnyRuleSet] = {}
         """Table -> the rules of the game its opening named."""
         self.table_dealers: dict[str, str] = {}
-        self.round_dealers: dict[str, str] = {}
-        self.house_way_hands: dict[tuple[str, str, int], bool] = {}
-        self.bankers: dict[tuple[str, str], int] = {}
-        self.stakes: dict[tuple[str, str, int, str], tuple[str | None, Cents]] = {}
-        """(table, round, position, bet) -> the player recorded and the chips staked."""
+        self.rounds: dict[tuple[str, str], _OpenRound] = {}
+        """(table, round) -> what a round's trials read, until it completes or its table
+        closes: a round never completed (voided, cut off) leaves with its table, so the
+        state holds the open tables' rounds, not every round ever left open."""
         self.default = rule_set_for("pa-2019", {})
 
     def feed(self, event: Event) -> SettledWager | None:
@@ -387,31 +401,39 @@ class TrialReader:
             case WagerWithdrawn() | B21WagerRemoved():
                 self._stake(event, round_key, placed=False)
             case BankAccepted():
-                self.bankers[round_key] = event.position
+                self._round(round_key).banker = event.position
             case HandSet():
                 ruleset = self.pai_gow_rules(table)
-                self.house_way_hands[(*round_key, event.position)] = _by_house_way(event, ruleset)
+                self._round(round_key).house_way[event.position] = _by_house_way(event, ruleset)
             case TableOpened():
+                self._leave(table)  # a close never recorded
                 options = dict(event.options or {})
                 self.rules[table] = RULES_FOR[event.game](event.rule_set, options)
                 self.table_dealers[table] = event.dealer_id
+            case TableClosed():
+                self._leave(table)
             case DealerChanged():
                 self.table_dealers[table] = event.incoming_dealer_id
             case RoundStarted() if event.round_id is not None:
-                self.round_dealers[event.round_id] = event.dealer_id
+                self._round(round_key).dealer = event.dealer_id
                 self.table_dealers[table] = event.dealer_id
             case B21WagerSettled() if event.outcome in TRIAL_OUTCOMES:
                 return self._b21(event, round_key)
             case WagerSettled():
                 return self._pai_gow(event, round_key)
             case RoundCompleted():
-                self.round_dealers.pop(event.round_id or "", None)
-                self.bankers.pop(round_key, None)
-                for key in [k for k in self.house_way_hands if k[:2] == round_key]:
-                    del self.house_way_hands[key]
-                for staked in [k for k in self.stakes if k[:2] == round_key]:
-                    del self.stakes[staked]
+                self.rounds.pop(round_key, None)
         return None
+
+    def _round(self, round_key: tuple[str, str]) -> _OpenRound:
+        found = self.rounds.get(round_key)
+        if found is None:
+            found = self.rounds[round_key] = _OpenRound()
+        return found
+
+    def _leave(self, table: str) -> None:
+        for key in [k for k in self.rounds if k[0] == table]:
+            del self.rounds[key]
 
     def _stake(
         self,
@@ -421,11 +443,11 @@ class TrialReader:
         placed: bool,
     ) -> None:
         bet = event.bet if isinstance(event, (B21WagerPlaced, B21WagerRemoved)) else event.kind
-        key = (*round_key, event.position, bet.value)
-        player, stake = self.stakes.get(key, (None, 0))
+        stakes, key = self._round(round_key).stakes, (event.position, bet.value)
+        player, stake = stakes.get(key, (None, 0))
         amount = to_cents(event.amount)
         player = getattr(event, "player_id", None) or player
-        self.stakes[key] = (player, stake + amount if placed else stake - amount)
+        stakes[key] = (player, stake + amount if placed else stake - amount)
 
     def _b21(self, event: B21WagerSettled, round_key: tuple[str, str]) -> SettledWager | None:
         found = self.rules.get(event.table_id)
@@ -433,14 +455,15 @@ class TrialReader:
         chance = _b21_win(rules, event.bet)
         if chance is None:
             return None
-        player, stake = self.stakes.get((*round_key, event.position, event.bet.value), (None, 0))
+        player, stake = self.staked(round_key, event.position, event.bet.value)
         moments = _b21_moments(rules, event.bet)
         if moments is None:
             stake, won, moments = 0, 0, (0.0, 0.0)  # no moments: its money is not counted
         else:
             won = to_cents(event.paid) - to_cents(event.collected)
         return SettledWager(
-            event.table_id, self._dealer(event), event.position, str(event.outcome), chance,
+            event.table_id, self._dealer(event, round_key), event.position, str(event.outcome),
+            chance,
             player, stake, won, *moments,
         )  # fmt: skip
 
@@ -449,27 +472,33 @@ class TrialReader:
         rules = self.rules.get(table_id)
         return rules if isinstance(rules, RuleSet) else self.default
 
-    def _dealer(self, event: Event) -> str | None:
-        return self.round_dealers.get(event.round_id or "") or self.table_dealers.get(
-            event.table_id
-        )
+    def _dealer(self, event: Event, round_key: tuple[str, str]) -> str | None:
+        found = self.rounds.get(round_key)
+        dealer = found.dealer if found is not None else None
+        return dealer or self.table_dealers.get(event.table_id)
+
+    def staked(
+        self, round_key: tuple[str, str], position: int, bet: str
+    ) -> tuple[str | None, Cents]:
+        """Return the player recorded and the chips staked on a bet of an open round."""
+        found = self.rounds.get(round_key)
+        return (None, 0) if found is None else found.stakes.get((position, bet), (None, 0))
 
     def _pai_gow(self, event: WagerSettled, round_key: tuple[str, str]) -> SettledWager | None:
         if event.kind is not WagerKind.PAI_GOW:
             return None  # Pair Fortunes is judged by its paytable, not as a contest
-        banker = self.bankers.get(round_key, 0)
-        contest = (self.house_way_hands.get((*round_key, event.position)),
-                   self.house_way_hands.get((*round_key, banker)))  # fmt: skip
+        found = self.rounds.get(round_key)
+        if found is None:
+            return None  # no hand set in it: not a contest of house ways
+        contest = (found.house_way.get(event.position), found.house_way.get(found.banker))
         if contest != (True, True):
             return None
         rule_set = self.pai_gow_rules(event.table_id)
-        player, stake = self.stakes.get(
-            (*round_key, event.position, WagerKind.PAI_GOW.value), (None, 0)
-        )
+        player, stake = self.staked(round_key, event.position, WagerKind.PAI_GOW.value)
         won = to_cents(event.paid) - to_cents(event.collected) - to_cents(event.vigorish)
         return SettledWager(
             table_id=event.table_id,
-            dealer_id=self._dealer(event),
+            dealer_id=self._dealer(event, round_key),
             position=event.position,
             outcome=str(event.outcome),
             expected_win=self.expected(rule_set),

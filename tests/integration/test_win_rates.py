@@ -63,9 +63,7 @@ def test_a_restart_loads_no_tally_however_many_players_were_seen(store_config):
     state = loads(stored.state)
     assert set(state) == {"reader"}  # the tallies live in the table alone
     reader = state["reader"]
-    assert reader.stakes == {}  # every round completed: nothing of one kept
-    assert reader.house_way_hands == {}
-    assert reader.round_dealers == {}
+    assert reader.rounds == {}  # every round completed: nothing of one kept
     assert len(projection.view.tallies("player")) > len(reader.rules)  # groups outnumber tables
 
 

@@ -248,7 +248,8 @@ class CollusionScreens:
         round_ = self.rounds.get(round_key) or _Round(self.table_dealers.get(event.table_id))
         bet = getattr(event, "bet", None) or getattr(event, "kind", None)
         bet_key = getattr(bet, "value", "pai_gow")
-        player, stake = self.trials.stakes.get((*round_key, event.position, bet_key), (None, 0))  # type: ignore[attr-defined]
+        position: int = event.position  # type: ignore[attr-defined]  # a settlement's
+        player, stake = self.trials.staked(round_key, position, bet_key)
         dealer = round_.dealer
         if day is None or player is None or dealer is None:
             return

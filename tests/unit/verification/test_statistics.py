@@ -301,3 +301,23 @@ def test_stats_by_player_from_a_file(clean_shift, tmp_path, capsys):
     assert out[0].startswith("dealer,player")
     assert out[1].split()[0].count(",") == 1
     assert out[-1].endswith("flagged: 0, money flagged: 0")
+
+
+def test_rounds_never_completed_leave_with_their_table(clean_shift):
+    """A voided or cut-off round has no ``round_completed``: its stakes and hands are dropped
+    when its table closes, so the reader holds the open tables' rounds, not every round ever
+    left open; the trials are those of the complete stream."""
+    rounds = sorted({e.round_id for e in clean_shift if e.type == "round_completed"})
+    left_open = set(rounds[::7])
+    events = [
+        e for e in clean_shift if not (e.type == "round_completed" and e.round_id in left_open)
+    ]
+    reader, most, trials = TrialReader(), 0, []
+    for event in events:
+        trial = reader.feed(event)
+        if trial is not None:
+            trials.append(trial)
+        most = max(most, len(reader.rounds))
+    assert most > 6  # the rounds left open were held while their tables played
+    assert reader.rounds == {}  # every table closed: none is held
+    assert trials == list(settled_wagers(clean_shift))
