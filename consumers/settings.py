@@ -27,6 +27,10 @@ from consumers.errors import ConfigError
 from consumers.kafka_io import KafkaConnection
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+MAX_BATCH_SIZE = 10_000
+"""The most messages one transaction may hold: a batch is held in memory, prepared, stored
+and, after a fault, retried whole, so its size bounds each of those (about 7 MB of stored
+state at 10,000 simulated events)."""
 """The two URI schemes libpq accepts."""
 
 
@@ -81,6 +85,7 @@ class Settings:
     ingest_partitions: tuple[int, ...] | None = None
     """The partitions of the events topic this ingest reads (None: every one)."""
     batch_size: int = 500
+    """Messages a database transaction holds, at most :data:`MAX_BATCH_SIZE`."""
     poll_timeout_ms: int = 1000
     fault_deadline_s: int = 300
     """How long the ingest retries a lost broker or database before it exits."""
@@ -114,7 +119,13 @@ class Settings:
             data_dir=Path(data_dir) if data_dir is not None else defaults.data_dir,
             partitions=_int(environ, "TABLEWATCH_PARTITIONS", defaults.partitions, minimum=1),
             ingest_partitions=_partitions(environ, "TABLEWATCH_INGEST_PARTITIONS"),
-            batch_size=_int(environ, "TABLEWATCH_BATCH_SIZE", defaults.batch_size, minimum=1),
+            batch_size=_int(
+                environ,
+                "TABLEWATCH_BATCH_SIZE",
+                defaults.batch_size,
+                minimum=1,
+                maximum=MAX_BATCH_SIZE,
+            ),
             poll_timeout_ms=_int(
                 environ, "TABLEWATCH_POLL_TIMEOUT_MS", defaults.poll_timeout_ms, minimum=0
             ),
@@ -234,8 +245,11 @@ def _get(environ: Mapping[str, str], name: str) -> str | None:
     return raw.strip()
 
 
-def _int(environ: Mapping[str, str], name: str, default: int, *, minimum: int) -> int:
-    """Return ``name`` as an int of at least ``minimum``, or ``default`` when unset."""
+def _int(
+    environ: Mapping[str, str], name: str, default: int, *, minimum: int, maximum: int | None = None
+) -> int:
+    """Return ``name`` as an int of at least ``minimum`` (and at most ``maximum``), or
+    ``default`` when unset."""
     raw = _get(environ, name)
     if raw is None:
         return default
@@ -245,6 +259,8 @@ def _int(environ: Mapping[str, str], name: str, default: int, *, minimum: int) -
         raise ConfigError(f"{name} must be a whole number, not {raw!r}") from None
     if value < minimum:
         raise ConfigError(f"{name} must be at least {minimum}, not {raw!r}")
+    if maximum is not None and value > maximum:
+        raise ConfigError(f"{name} must be at most {maximum:,}, not {raw!r}")
     return value
 
 

@@ -76,6 +76,10 @@ def test_settings_are_frozen():
         ({"TABLEWATCH_PARTITIONS": "0"}, "TABLEWATCH_PARTITIONS must be at least 1, not '0'"),
         ({"TABLEWATCH_BATCH_SIZE": "-5"}, "TABLEWATCH_BATCH_SIZE must be at least 1, not '-5'"),
         (
+            {"TABLEWATCH_BATCH_SIZE": "1000000"},
+            "TABLEWATCH_BATCH_SIZE must be at most 10,000, not '1000000'",
+        ),
+        (
             {"TABLEWATCH_POLL_TIMEOUT_MS": "soon"},
             "TABLEWATCH_POLL_TIMEOUT_MS must be a whole number, not 'soon'",
         ),
