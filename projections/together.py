@@ -52,33 +52,38 @@ def catch_up_together(
 
 
 def _pass(behind: Sequence[FactProjection], batch: int, stopped: Callable[[], bool]) -> int:
-    start = min(p.position for p in behind) + 1
+    positions = [p.position for p in behind]  # each takes only the facts after its own
+    start, top = min(positions) + 1, max(positions)
+    applies = [p.apply for p in behind]
     rows: list[list[tuple[object, ...]]] = [[] for _ in behind]
-    applied = [p.position for p in behind]
     written = 0
-    batch_start = start
+    batch_start, last = start, start - 1
     for notification_id, fact in behind[0].facts_after(start):
-        for i, projection in enumerate(behind):
-            if notification_id > projection.position:
-                if fact is not None:
-                    rows[i] += projection.apply(fact, notification_id)
-                applied[i] = notification_id
+        last = notification_id
+        if fact is not None:
+            every = notification_id > top  # past every position: no projection to skip
+            for i, apply in enumerate(applies):
+                if every or notification_id > positions[i]:
+                    found = apply(fact, notification_id)
+                    if found:
+                        rows[i] += found
         if notification_id - batch_start >= batch:
-            written += _write_all(behind, rows, applied)
+            written += _write_all(behind, rows, last)
             batch_start = notification_id
             if stopped():
                 return written
-    return written + _write_all(behind, rows, applied)
+    return written + _write_all(behind, rows, last)
 
 
 def _write_all(
-    projections: Sequence[FactProjection], rows: list[list[tuple[object, ...]]], applied: list[int]
+    projections: Sequence[FactProjection], rows: list[list[tuple[object, ...]]], last: int
 ) -> int:
-    """Write each projection's rows and position, if it moved; clear what was written."""
+    """Write each projection's rows and position ``last`` (the last stored event read), if it
+    moved: a projection is at ``last`` once given every fact up to it; clear what was written."""
     written = 0
     for i, projection in enumerate(projections):
-        if applied[i] > projection.position:
-            written += projection.write_batch(rows[i], applied[i])
+        if last > projection.position:
+            written += projection.write_batch(rows[i], last)
             rows[i] = []
     return written
 
