@@ -23,8 +23,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from http.server import ThreadingHTTPServer
 
-import psycopg
-from eventsourcing.persistence import InterfaceError, OperationalError
 from prometheus_client import (
     CollectorRegistry,
     Counter,
@@ -39,6 +37,7 @@ from projections.findings import FindingsProjection
 from projections.hand_history import HandHistoryProjection
 from projections.reconciliation import ReconciliationProjection
 from projections.round_index import RoundIndexProjection
+from projections.split import DATABASE_FAULTS, SPLIT_BACKLOG, catch_up_split
 from projections.table_state import TableStateProjection
 from projections.together import catch_up_together, rest_together
 from projections.win_rates import WinRatesProjection
@@ -56,8 +55,10 @@ READ_MODELS: tuple[Callable[[FactStore], FactProjection], ...] = (
 )
 """Every read model the service keeps caught up."""
 
-DATABASE_FAULTS = (psycopg.OperationalError, OperationalError, InterfaceError)
-"""Errors of a database that went away: retried. Anything else is a defect and stops."""
+KEPT_HERE = (FindingsProjection, ReconciliationProjection)
+"""The read models a split pass keeps in the service's own process: the findings' judge, and
+the reconciliation that borrows its reconciler (projections/split.py). The rest, about as
+much work again, go to the second process."""
 
 MAX_BACKOFF_S = 30.0
 
@@ -73,8 +74,18 @@ class Health:
 class Service:
     """Keeps every read model of one store caught up, pass after pass."""
 
-    def __init__(self, store: FactStore, registry: CollectorRegistry | None = None) -> None:
+    def __init__(
+        self,
+        store: FactStore,
+        registry: CollectorRegistry | None = None,
+        processes: int = 1,
+        split_backlog: int = SPLIT_BACKLOG,
+    ) -> None:
+        """``processes``: 2 lets a pass with a backlog of ``split_backlog`` stored events or
+        more run in two processes (projections/split.py); 1 keeps every pass in this one."""
         self.store = store
+        self.processes = processes
+        self.split_backlog = split_backlog
         self.health = Health()
         self.registry = registry or CollectorRegistry()
         self.read_models: Sequence[FactProjection] = self._open()
@@ -84,6 +95,8 @@ class Service:
                              registry=self.registry)  # fmt: skip
         self._passes = Counter("tablewatch_serve_passes", "catch-up passes", ["outcome"],
                                registry=self.registry)  # fmt: skip
+        self._split = Counter("tablewatch_serve_split_passes", "catch-up passes split across "
+                              "two processes", registry=self.registry)  # fmt: skip
         self._last_good = Gauge("tablewatch_serve_last_good_pass_timestamp_seconds",
                                 "when the last pass succeeded", registry=self.registry)  # fmt: skip
 
@@ -93,7 +106,11 @@ class Service:
     def run_pass(self, stopped: Callable[[], bool] = lambda: False) -> int:
         """Bring every read model up to date once (or until ``stopped``, at a batch's end);
         return the rows written."""
-        written = catch_up_together(self.read_models, stopped=stopped)
+        if self._split_due():
+            self._split.inc()
+            written = self._split_pass(stopped)
+        else:
+            written = catch_up_together(self.read_models, stopped=stopped)
         last = self.store.last_notification_id()
         for model in self.read_models:
             self._lag.labels(model.tracking_name).set(last - model.position)
@@ -102,6 +119,23 @@ class Service:
         self._last_good.set_to_current_time()
         self.health = Health(ready=True, reason="caught up")
         return written
+
+    def _split_due(self) -> bool:
+        if self.processes < 2:
+            return False
+        last = self.store.last_notification_id()
+        there = [m for m in self.read_models if not isinstance(m, KEPT_HERE)]
+        return any(last - model.position >= self.split_backlog for model in there)
+
+    def _split_pass(self, stopped: Callable[[], bool]) -> int:
+        """Catch the findings and reconciliation up here and the rest in a second process;
+        then open the rest afresh, from the state the second process stored at its end."""
+        kept = {type(m): m for m in self.read_models if isinstance(m, KEPT_HERE)}
+        there = [kind for kind in READ_MODELS if kind not in KEPT_HERE]
+        try:
+            return catch_up_split(list(kept.values()), there, self.store, stopped=stopped)
+        finally:
+            self.read_models = [kept[k] if k in kept else k(self.store) for k in READ_MODELS]
 
     def run(self, stopped: Callable[[], bool], poll_s: float = 1.0) -> None:
         """Pass after pass until ``stopped``; a database fault is retried with a back-off."""

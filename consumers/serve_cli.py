@@ -34,7 +34,9 @@ def _serve(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     store = open_store(settings)
     print(f"store: {store.config.describe()}", file=sys.stderr)
-    service = Service(store)
+    service = Service(
+        store, processes=settings.serve_processes, split_backlog=settings.split_backlog
+    )
     app = create_app(settings, store=store)
     mount_health(app, service)
     served = Served(app, service, args.host, args.port, args.poll)

@@ -25,6 +25,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from audit.store.application import mask_password
 from consumers.errors import ConfigError
 from consumers.kafka_io import KafkaConnection
+from projections.split import SPLIT_BACKLOG
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 MAX_BATCH_SIZE = 10_000
@@ -89,6 +90,11 @@ class Settings:
     poll_timeout_ms: int = 1000
     fault_deadline_s: int = 300
     """How long the ingest retries a lost broker or database before it exits."""
+    serve_processes: int = field(default_factory=lambda: 2 if (os.cpu_count() or 1) > 1 else 1)
+    """TABLEWATCH_SERVE_PROCESSES: 2 (the default with two cores or more) lets ``serve`` split a
+    long catch-up pass across two processes; 1 keeps every pass in one."""
+    split_backlog: int = SPLIT_BACKLOG
+    """TABLEWATCH_SPLIT_BACKLOG: stored events a read model must lack before a pass splits."""
     timezone: str = "UTC"
     """The casino's time zone (IANA name): the console shows times in it; all are stored in UTC."""
     secure_cookies: bool = False
@@ -131,6 +137,16 @@ class Settings:
             ),
             fault_deadline_s=_int(
                 environ, "TABLEWATCH_FAULT_DEADLINE_S", defaults.fault_deadline_s, minimum=1
+            ),
+            serve_processes=_int(
+                environ,
+                "TABLEWATCH_SERVE_PROCESSES",
+                defaults.serve_processes,
+                minimum=1,
+                maximum=2,
+            ),
+            split_backlog=_int(
+                environ, "TABLEWATCH_SPLIT_BACKLOG", defaults.split_backlog, minimum=1
             ),
             timezone=_timezone(environ, "TABLEWATCH_TIMEZONE", defaults.timezone),
             secure_cookies=_flag(

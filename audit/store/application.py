@@ -214,6 +214,8 @@ class FactStore(Application[UUID]):
         holds the migration lock, so stores opened together do not race.
         """
         self.config = config
+        self.create = create
+        """Whether this store, and every view opened on it, may run DDL."""
         if not create:
             _check_made(config)
         os.environ.update(config.libpq_env())  # libpq reads them for every connection

@@ -74,9 +74,33 @@ def test_health_readiness_and_metrics_follow_the_passes(tmp_path):
         server.shutdown()
 
 
-@pytest.mark.parametrize("store_config", ["sqlite", "postgres"], indirect=True)
-def test_a_service_killed_mid_pass_resumes_and_every_view_equals_a_rebuild(store_config, tmp_path):
+def _children(pid: int) -> set[int]:
+    """Return the processes ``pid`` started (every thread's), from /proc."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        found |= {int(child) for child in task.read_text().split()}
+    return found
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"  # a zombie is dead, waiting for its reaper
+
+
+@pytest.mark.parametrize(
+    ("store_config", "processes"),
+    [("sqlite", 1), ("sqlite", 2), ("postgres", 2)],
+    indirect=["store_config"],
+)
+def test_a_service_killed_mid_pass_resumes_and_every_view_equals_a_rebuild(
+    store_config, processes, tmp_path
+):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TABLEWATCH_DATA_DIR": str(tmp_path / "d")}
+    # Two processes: every pass is split (projections/split.py), and the kill must take both.
+    env.update(TABLEWATCH_SERVE_PROCESSES=str(processes), TABLEWATCH_SPLIT_BACKLOG="1")
     if store_config.postgres_url is not None:
         env["DATABASE_URL"] = store_config.postgres_url
     else:  # the store where the service's default puts it, so both open the same file
@@ -88,16 +112,22 @@ def test_a_service_killed_mid_pass_resumes_and_every_view_equals_a_rebuild(store
         [sys.executable, "-m", "consumers.cli", "serve", "--port", str(_free_port())],
         env=env, cwd=ROOT, stderr=subprocess.PIPE,
     )  # fmt: skip
+    children: set[int] = set()
     try:
         deadline = time.monotonic() + 60
-        while not any(0 < p < last for p in _positions(store)):  # some written, not all
+        while not any(0 < p < last for p in _positions(store)) or len(children) < processes - 1:
             assert service.poll() is None, service.stderr.read().decode()
             assert time.monotonic() < deadline, "the service never wrote a batch"
+            children |= _children(service.pid)
             time.sleep(0.02)
     finally:
         service.send_signal(signal.SIGKILL)
         service.wait(timeout=30)
     assert _positions(store) != [last] * len(READ_MODELS)  # killed before it was done
+    deadline = time.monotonic() + 10
+    while any(_running(child) for child in children):  # none left writing beside a successor
+        assert time.monotonic() < deadline, f"the service's processes outlived it: {children}"
+        time.sleep(0.05)
     resumed = [kind(FactStore(store_config)) for kind in READ_MODELS]
     catch_up_together(resumed)
     rebuilt_store = _fed(StoreConfig.sqlite(tmp_path / "rebuilt.sqlite"), days=DAYS)
@@ -109,9 +139,14 @@ def test_a_service_killed_mid_pass_resumes_and_every_view_equals_a_rebuild(store
             assert _plain(view_rows(mine)) == _plain(view_rows(theirs)), mine.tracking_name
 
 
-@pytest.mark.parametrize("when", ["caught up", "mid-pass"])
-def test_a_service_stopped_by_sigterm_stores_its_state_and_restarts_reading_no_fact(tmp_path, when):
+@pytest.mark.parametrize(
+    ("when", "processes"), [("caught up", 1), ("mid-pass", 1), ("mid-pass", 2)]
+)
+def test_a_service_stopped_by_sigterm_stores_its_state_and_restarts_reading_no_fact(
+    tmp_path, when, processes
+):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TABLEWATCH_DATA_DIR": str(tmp_path / "d")}
+    env.update(TABLEWATCH_SERVE_PROCESSES=str(processes), TABLEWATCH_SPLIT_BACKLOG="1")
     env.pop("DATABASE_URL", None)
     store_config = StoreConfig.sqlite(tmp_path / "d" / "tablewatch.sqlite")
     days = DAYS if when == "mid-pass" else 2

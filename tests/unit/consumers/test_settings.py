@@ -1,5 +1,6 @@
 """Settings.from_env: defaults, parsing, and errors that name the variable and quote the value."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,10 @@ def test_every_variable_is_read():
         }
     )
     assert settings.fault_deadline_s == 45
+    assert (settings.serve_processes, settings.split_backlog) == (
+        2 if os.cpu_count() > 1 else 1,
+        50_000,
+    )
     assert settings.kafka_bootstrap_servers == "kafka-1:9092,kafka-2:9092"
     assert settings.database_url.get_secret_value() == "postgresql://audit:pw@db:5432/tablewatch"
     assert settings.data_dir == Path("/var/lib/tablewatch")
@@ -75,6 +80,14 @@ def test_settings_are_frozen():
         ),
         ({"TABLEWATCH_PARTITIONS": "0"}, "TABLEWATCH_PARTITIONS must be at least 1, not '0'"),
         ({"TABLEWATCH_BATCH_SIZE": "-5"}, "TABLEWATCH_BATCH_SIZE must be at least 1, not '-5'"),
+        (
+            {"TABLEWATCH_SERVE_PROCESSES": "3"},
+            "TABLEWATCH_SERVE_PROCESSES must be at most 2, not '3'",
+        ),
+        (
+            {"TABLEWATCH_SPLIT_BACKLOG": "0"},
+            "TABLEWATCH_SPLIT_BACKLOG must be at least 1, not '0'",
+        ),
         (
             {"TABLEWATCH_BATCH_SIZE": "1000000"},
             "TABLEWATCH_BATCH_SIZE must be at most 10,000, not '1000000'",
@@ -249,3 +262,10 @@ def test_secure_cookies_is_a_flag():
     assert Settings.from_env({"TABLEWATCH_SECURE_COOKIES": "true"}).secure_cookies is True
     with pytest.raises(ConfigError, match="TABLEWATCH_SECURE_COOKIES must be true or false"):
         Settings.from_env({"TABLEWATCH_SECURE_COOKIES": "sometimes"})
+
+
+def test_serve_processes_and_split_backlog_are_read():
+    settings = Settings.from_env(
+        {"TABLEWATCH_SERVE_PROCESSES": "1", "TABLEWATCH_SPLIT_BACKLOG": "2000"}
+    )
+    assert (settings.serve_processes, settings.split_backlog) == (1, 2_000)
