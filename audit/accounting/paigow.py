@@ -40,7 +40,7 @@ from audit.events.paigow.settlement import (
 from audit.events.paigow.wagers import WagerKind, WagerPlaced, WagerWithdrawn
 from audit.events.rounds import RoundCompleted
 from audit.events.table import TableOpened
-from audit.games.money import Cents, decimal_cents, to_cents
+from audit.games.money import Cents, decimal_cents
 from audit.games.paigow.layout import Position
 from audit.games.paigow.options import rule_set_for
 from audit.games.paigow.probabilities import ExpectedRates, lookup
@@ -160,18 +160,21 @@ class PaiGowMoney:
     ) -> None:
         if mode is BankingMode.CALIFORNIA:
             return  # between players and the player-dealer; no vigorish in California
-        paid, collected = to_cents(event.paid), to_cents(event.collected)
-        replay.vigorish += to_cents(event.vigorish)
+        # Each amount in cents once: the band reads the same three.
+        paid, collected = decimal_cents(event.paid), decimal_cents(event.collected)
+        vig = decimal_cents(event.vigorish)
+        replay.vigorish += vig
         if event.outcome == "win" and event.kind is WagerKind.PAI_GOW:
             replay.vigorish_owed += vigorish(paid, self.rounding)
         if event.kind is WagerKind.PAIR_FORTUNES or mode is BankingMode.DEALER:
             replay.wagers += collected - paid
         if event.kind is WagerKind.PAI_GOW and mode is BankingMode.DEALER:
-            self._band(event, band)
+            self._band(event, collected - paid + vig, band)
 
-    def _band(self, event: WagerSettled, band: HoldBand) -> None:
+    def _band(self, event: WagerSettled, moved: Cents, band: HoldBand) -> None:
         """Add one house-banked wager's expected result and variance (house way against house
-        way, audit/games/paigow/probabilities.py)."""
+        way, audit/games/paigow/probabilities.py); ``moved``: what it moved to the house,
+        vigorish included."""
         rates = _rates(self.ruleset)
         stake = self._stakes.get((event.round_id or "", event.position), 0)
         if rates is None or event.outcome not in ("win", "lose", "push") or stake <= 0:
@@ -181,7 +184,7 @@ class PaiGowMoney:
         band.expected += stake * mean
         band.variance += stake * stake * (square - mean * mean)
         band.wagered += stake
-        band.observed += to_cents(event.collected) - to_cents(event.paid) + to_cents(event.vigorish)
+        band.observed += moved
 
 
 _Observer = Callable[[PaiGowMoney, Any, ReplayedWin, HoldBand], bool]
