@@ -24,11 +24,23 @@ uncollected or short vigorish shows as its own line.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from audit.accounting.ledger import HoldBand, ReplayedWin
 from audit.events.envelope import Event
-from audit.events.paigow.settlement import WagerSettled
+from audit.events.paigow.play import BankAccepted, CoBankRequested, RoundVoided
+from audit.events.paigow.settlement import (
+    BankSurplusSettled,
+    CoBankSplit,
+    CollectionFeeTaken,
+    DealerWagerSettled,
+    WagerSettled,
+)
 from audit.events.paigow.wagers import WagerKind, WagerPlaced, WagerWithdrawn
-from audit.games.money import Cents, to_cents
+from audit.events.rounds import RoundCompleted
+from audit.events.table import TableOpened
+from audit.games.money import Cents, decimal_cents
 from audit.games.paigow.layout import Position
 from audit.games.paigow.options import rule_set_for
 from audit.games.paigow.probabilities import ExpectedRates, lookup
@@ -80,61 +92,89 @@ class PaiGowMoney:
 
     def observe(self, event: Event, replay: ReplayedWin, band: HoldBand) -> bool:
         """Add what ``event`` moved to the house to ``replay``; return whether a round ended."""
-        kind = event.type_name()
-        if kind == "table_opened":
-            self.ruleset = rule_set_for(event.rule_set, dict(event.options))  # type: ignore[attr-defined]
-        elif kind == "bank_accepted":
-            co_bank = self._banks.get(event.round_id or "", (None, False))[1]
-            self._banks[event.round_id or ""] = (event.position, co_bank)  # type: ignore[attr-defined]
-        elif kind == "co_bank_requested":
-            bank_at = self._banks.get(event.round_id or "", (None, False))[0]
-            self._banks[event.round_id or ""] = (bank_at, True)
-        elif isinstance(event, WagerPlaced | WagerWithdrawn) and event.kind is WagerKind.PAI_GOW:
-            sign = 1 if isinstance(event, WagerPlaced) else -1
-            key = (event.round_id or "", event.position)
-            self._stakes[key] = self._stakes.get(key, 0) + sign * to_cents(event.amount)
-        elif isinstance(event, WagerSettled):
-            self._wager(event, self._mode(event.round_id), replay, band)
-        elif kind == "dealer_wager_settled":
-            amount = to_cents(event.amount)  # type: ignore[attr-defined]
-            outcome = event.outcome  # type: ignore[attr-defined]
-            replay.dealer_wager += {"win": amount, "lose": -amount}.get(outcome, 0)
-        elif kind == "bank_surplus_settled":
-            surplus = to_cents(event.surplus)  # type: ignore[attr-defined]
-            replay.surplus_vigorish += to_cents(event.vigorish)  # type: ignore[attr-defined]
-            replay.vigorish_owed += min(vigorish(surplus, self.rounding), surplus)
-        elif kind == "co_bank_split":
-            e = event
-            replay.co_bank += to_cents(e.surplus_to_house) - to_cents(e.shortfall_from_house)  # type: ignore[attr-defined]
-            taxed = to_cents(e.surplus_vigorish) + to_cents(e.surplus_to_co_bank)  # type: ignore[attr-defined]
-            replay.surplus_vigorish += to_cents(e.surplus_vigorish)  # type: ignore[attr-defined]
-            replay.vigorish_owed += min(vigorish(taxed, self.rounding), taxed)
-        elif kind == "collection_fee_taken":
-            replay.collection_fees += to_cents(event.amount)  # type: ignore[attr-defined]
-        elif kind in ("round_completed", "round_voided"):
-            self._banks.pop(event.round_id or "", None)
-            for key in [k for k in self._stakes if k[0] == event.round_id]:
-                del self._stakes[key]
-            return kind == "round_completed"
+        # One lookup by exact class, not a chain of tests per fact: the catalogue's classes are
+        # never subclassed (tests/unit/verification/paigow/test_round_view.py holds it).
+        observer = _OBSERVERS.get(type(event))
+        return False if observer is None else observer(self, event, replay, band)
+
+    def _opened(self, event: TableOpened, replay: ReplayedWin, band: HoldBand) -> bool:
+        self.ruleset = rule_set_for(event.rule_set, dict(event.options))
         return False
+
+    def _bank(self, event: BankAccepted, replay: ReplayedWin, band: HoldBand) -> bool:
+        co_bank = self._banks.get(event.round_id or "", (None, False))[1]
+        self._banks[event.round_id or ""] = (event.position, co_bank)
+        return False
+
+    def _co_bank(self, event: CoBankRequested, replay: ReplayedWin, band: HoldBand) -> bool:
+        bank_at = self._banks.get(event.round_id or "", (None, False))[0]
+        self._banks[event.round_id or ""] = (bank_at, True)
+        return False
+
+    def _staked(
+        self, event: WagerPlaced | WagerWithdrawn, replay: ReplayedWin, band: HoldBand
+    ) -> bool:
+        if event.kind is WagerKind.PAI_GOW:
+            sign = 1 if type(event) is WagerPlaced else -1
+            key = (event.round_id or "", event.position)
+            self._stakes[key] = self._stakes.get(key, 0) + sign * decimal_cents(event.amount)
+        return False
+
+    def _settled(self, event: WagerSettled, replay: ReplayedWin, band: HoldBand) -> bool:
+        self._wager(event, self._mode(event.round_id), replay, band)
+        return False
+
+    def _dealer_wager(self, event: DealerWagerSettled, replay: ReplayedWin, band: HoldBand) -> bool:
+        amount = decimal_cents(event.amount)
+        replay.dealer_wager += {"win": amount, "lose": -amount}.get(event.outcome, 0)
+        return False
+
+    def _surplus(self, event: BankSurplusSettled, replay: ReplayedWin, band: HoldBand) -> bool:
+        surplus = decimal_cents(event.surplus)
+        replay.surplus_vigorish += decimal_cents(event.vigorish)
+        replay.vigorish_owed += min(vigorish(surplus, self.rounding), surplus)
+        return False
+
+    def _split(self, event: CoBankSplit, replay: ReplayedWin, band: HoldBand) -> bool:
+        e = event
+        replay.co_bank += decimal_cents(e.surplus_to_house) - decimal_cents(e.shortfall_from_house)
+        taxed = decimal_cents(e.surplus_vigorish) + decimal_cents(e.surplus_to_co_bank)
+        replay.surplus_vigorish += decimal_cents(e.surplus_vigorish)
+        replay.vigorish_owed += min(vigorish(taxed, self.rounding), taxed)
+        return False
+
+    def _fee(self, event: CollectionFeeTaken, replay: ReplayedWin, band: HoldBand) -> bool:
+        replay.collection_fees += decimal_cents(event.amount)
+        return False
+
+    def _ended(
+        self, event: RoundCompleted | RoundVoided, replay: ReplayedWin, band: HoldBand
+    ) -> bool:
+        self._banks.pop(event.round_id or "", None)
+        for key in [k for k in self._stakes if k[0] == event.round_id]:
+            del self._stakes[key]
+        return type(event) is RoundCompleted
 
     def _wager(
         self, event: WagerSettled, mode: BankingMode, replay: ReplayedWin, band: HoldBand
     ) -> None:
         if mode is BankingMode.CALIFORNIA:
             return  # between players and the player-dealer; no vigorish in California
-        paid, collected = to_cents(event.paid), to_cents(event.collected)
-        replay.vigorish += to_cents(event.vigorish)
+        # Each amount in cents once: the band reads the same three.
+        paid, collected = decimal_cents(event.paid), decimal_cents(event.collected)
+        vig = decimal_cents(event.vigorish)
+        replay.vigorish += vig
         if event.outcome == "win" and event.kind is WagerKind.PAI_GOW:
             replay.vigorish_owed += vigorish(paid, self.rounding)
         if event.kind is WagerKind.PAIR_FORTUNES or mode is BankingMode.DEALER:
             replay.wagers += collected - paid
         if event.kind is WagerKind.PAI_GOW and mode is BankingMode.DEALER:
-            self._band(event, band)
+            self._band(event, collected - paid + vig, band)
 
-    def _band(self, event: WagerSettled, band: HoldBand) -> None:
+    def _band(self, event: WagerSettled, moved: Cents, band: HoldBand) -> None:
         """Add one house-banked wager's expected result and variance (house way against house
-        way, audit/games/paigow/probabilities.py)."""
+        way, audit/games/paigow/probabilities.py); ``moved``: what it moved to the house,
+        vigorish included."""
         rates = _rates(self.ruleset)
         stake = self._stakes.get((event.round_id or "", event.position), 0)
         if rates is None or event.outcome not in ("win", "lose", "push") or stake <= 0:
@@ -144,4 +184,22 @@ class PaiGowMoney:
         band.expected += stake * mean
         band.variance += stake * stake * (square - mean * mean)
         band.wagered += stake
-        band.observed += to_cents(event.collected) - to_cents(event.paid) + to_cents(event.vigorish)
+        band.observed += moved
+
+
+_Observer = Callable[[PaiGowMoney, Any, ReplayedWin, HoldBand], bool]
+_OBSERVERS: dict[type[Event], _Observer] = {
+    TableOpened: PaiGowMoney._opened,
+    BankAccepted: PaiGowMoney._bank,
+    CoBankRequested: PaiGowMoney._co_bank,
+    WagerPlaced: PaiGowMoney._staked,
+    WagerWithdrawn: PaiGowMoney._staked,
+    WagerSettled: PaiGowMoney._settled,
+    DealerWagerSettled: PaiGowMoney._dealer_wager,
+    BankSurplusSettled: PaiGowMoney._surplus,
+    CoBankSplit: PaiGowMoney._split,
+    CollectionFeeTaken: PaiGowMoney._fee,
+    RoundCompleted: PaiGowMoney._ended,
+    RoundVoided: PaiGowMoney._ended,
+}
+"""Event class -> what :meth:`PaiGowMoney.observe` does with it; any other moves no money."""

@@ -87,33 +87,30 @@ class StreamVerifier:
 
     def feed(self, event: Event) -> list[Finding]:
         """Take one event; return the findings it completes (often none)."""
-        return [*self.feed_all((event,))]
+        # Filed here, not through feed_all: a one-event generator per fact, most of which
+        # complete nothing, cost more than the filing itself.
+        table_id, round_id = event.table_id, event.round_id
+        if round_id is None:
+            return self._table_event(table_id, event)
+        rounds = self.open_rounds.get(table_id)
+        if rounds is None:
+            rounds = self.open_rounds[table_id] = {}
+        found = rounds.get(round_id)
+        if found is None:  # the round's first event: it is judged against this table
+            self._context(table_id)
+            found = rounds[round_id] = []
+        found.append(event)
+        # By exact class, not isinstance: the catalogue's classes are never subclassed
+        # (test_round_view.py holds it).
+        if type(event) is RoundCompleted:
+            return self._judge(table_id, round_id, rounds, found)
+        return []
 
     def feed_all(self, events: Iterable[Event]) -> Iterator[Finding]:
-        """Take events in order, yielding the findings each completes as it completes them.
-
-        The one loop that files events by table and round, for :meth:`feed` as for a whole
-        stream: a stream goes through it without a call per event, most of which complete
-        nothing.
-        """
-        open_rounds, completed = self.open_rounds, RoundCompleted
+        """Take events in order, yielding the findings each completes as it completes them."""
+        feed = self.feed
         for event in events:
-            table_id, round_id = event.table_id, event.round_id
-            if round_id is None:
-                yield from self._table_event(table_id, event)
-                continue
-            rounds = open_rounds.get(table_id)
-            if rounds is None:
-                rounds = open_rounds[table_id] = {}
-            found = rounds.get(round_id)
-            if found is None:  # the round's first event: it is judged against this table
-                self._context(table_id)
-                found = rounds[round_id] = []
-            found.append(event)
-            # By exact class, not isinstance: the catalogue's classes are never subclassed
-            # (test_round_view.py holds it).
-            if type(event) is completed:
-                yield from self._judge(table_id, round_id, rounds, found)
+            yield from feed(event)
 
     def _judge(
         self, table_id: str, round_id: str, rounds: dict[str, list[Event]], events: list[Event]
