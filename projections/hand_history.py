@@ -50,7 +50,7 @@ from audit.store.application import FactStore
 from audit.verification.paigow import RoundView, TableContext, banking, view_round
 from projections.baccarat21_hands import Baccarat21Hands
 from projections.checkpoint import Checkpoint, Checkpoints
-from projections.fact_projection import FactProjection
+from projections.fact_projection import FactProjection, fact_kind
 from projections.rows_view import open_view
 
 TRACKING_NAME = "hand-history<-tablewatch"
@@ -419,19 +419,25 @@ class HandHistoryProjection(FactProjection):
 
     def apply(self, fact: Event, notification_id: int) -> list[tuple[Any, ...]]:
         """Take one fact; return the rows of a round it completes (or its table closes out)."""
-        table = self._table(fact)
-        if fact.round_id is None:
+        kind = fact_kind(fact)
+        table = self.tables.get(fact.table_id)
+        if table is None or kind == "table_opened":
+            table = self._table(fact)
+        round_id = fact.round_id
+        if round_id is None:
             rows: list[tuple[Any, ...]] = []
-            if fact.type_name() == "table_closed":
+            if kind == "table_closed":
                 for key in [k for k in self.open_rounds if k[0] == fact.table_id]:
                     rows += self._close(key, notification_id)
             table.observe(fact)
             return rows
-        key = (fact.table_id, fact.round_id)
-        if key not in self.open_rounds:
+        key = (fact.table_id, round_id)
+        events = self.open_rounds.get(key)
+        if events is None:
             self._rules_at_start[key] = table.rules()
-        self.open_rounds.setdefault(key, []).append(fact)
-        if fact.type_name() == "round_completed":
+            events = self.open_rounds[key] = []
+        events.append(fact)
+        if kind == "round_completed":
             return self._close(key, notification_id)
         return []
 

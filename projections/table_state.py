@@ -32,7 +32,7 @@ from audit.events.table import TableOpened
 from audit.store.application import FactStore
 from audit.verification.paigow import TableContext, after_round, view_round
 from projections.checkpoint import Checkpoint, Checkpoints
-from projections.fact_projection import FactProjection
+from projections.fact_projection import FactProjection, fact_kind
 from projections.rows_view import open_view
 
 TRACKING_NAME = "table-state<-tablewatch"
@@ -245,14 +245,16 @@ class TableStateProjection(FactProjection):
 
     def apply(self, fact: Event, notification_id: int) -> list[tuple[Any, ...]]:
         """Take one fact into its table's state; rows are written at the batch's end."""
-        if fact.type_name() == "drop_counted":
+        kind = fact_kind(fact)
+        if kind == "drop_counted":
             return []  # the count room's station, not a table: no tiles, dice or rotation
-        state = self.tables.get(fact.table_id)
+        table_id = fact.table_id
+        state = self.tables.get(table_id)
         if state is None:
-            state = self.tables[fact.table_id] = TableState(TableContext(fact.table_id))
+            state = self.tables[table_id] = TableState(TableContext(table_id))
         state.last_event_at = fact.occurred_at
         state.notification_id = notification_id
-        self._changed.add(fact.table_id)
+        self._changed.add(table_id)
         if isinstance(fact, TableOpened):
             state.game = fact.game
             state.other_game_rules = None if fact.game == DEFAULT_GAME else fact.rule_set
@@ -260,7 +262,7 @@ class TableStateProjection(FactProjection):
 
     def _pai_gow(self, state: TableState, fact: Event) -> list[tuple[Any, ...]]:
         """A Pai Gow table: its context (rules, equipment, bank rotation) and its rounds."""
-        kind = fact.type_name()
+        kind = fact_kind(fact)
         if fact.round_id is None:
             state.context.observe(fact)
             if kind == "table_opened":
@@ -276,7 +278,10 @@ class TableStateProjection(FactProjection):
                 state.dice_set_id = fact.dice_set_id  # type: ignore[attr-defined]
             return []
         key = (fact.table_id, fact.round_id)
-        self.open_rounds.setdefault(key, []).append(fact)
+        events = self.open_rounds.get(key)
+        if events is None:
+            events = self.open_rounds[key] = []
+        events.append(fact)
         if kind == "round_started":
             state.context.dealer_id = fact.dealer_id  # type: ignore[attr-defined]
         elif kind == "round_completed":
@@ -287,7 +292,7 @@ class TableStateProjection(FactProjection):
 
     def _baccarat21(self, state: TableState, fact: Event) -> list[tuple[Any, ...]]:
         """A 21 Baccarat table: its opening, dealer, rounds and the shoe in play."""
-        kind = fact.type_name()
+        kind = fact_kind(fact)
         if isinstance(fact, TableOpened):
             state.is_open, state.gaming_day = True, fact.gaming_day.isoformat()
             state.context.dealer_id, state.rounds_played = fact.dealer_id, 0
