@@ -176,10 +176,8 @@ class SQLiteTableStateView(_Queries, Checkpoints, SQLiteTrackingRecorder):
     ) -> None:
         """Upsert table rows; write the position and the checkpoint in one transaction."""
         with self.datastore.transaction(commit=True) as cursor:
-            cursor.executemany(
-                _upsert("?"),
-                [tuple(int(v) if isinstance(v, bool) else v for v in row) for row in rows],
-            )
+            # sqlite3 binds a bool as the integer 1 or 0: no conversion needed
+            cursor.executemany(_upsert("?"), rows)
             self._insert_tracking(cursor, tracking)
             self._insert_checkpoint(cursor, tracking.application_name, checkpoint)
 
