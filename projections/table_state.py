@@ -257,11 +257,10 @@ class TableStateProjection(FactProjection):
         if isinstance(fact, TableOpened):
             state.game = fact.game
             state.other_game_rules = None if fact.game == DEFAULT_GAME else fact.rule_set
-        return STATES[state.game](self, state, fact)
+        return STATES[state.game](self, state, fact, kind)
 
-    def _pai_gow(self, state: TableState, fact: Event) -> list[tuple[Any, ...]]:
+    def _pai_gow(self, state: TableState, fact: Event, kind: str) -> list[tuple[Any, ...]]:
         """A Pai Gow table: its context (rules, equipment, bank rotation) and its rounds."""
-        kind = fact_kind(fact)
         if fact.round_id is None:
             state.context.observe(fact)
             if kind == "table_opened":
@@ -289,9 +288,8 @@ class TableStateProjection(FactProjection):
             after_round(view, state.context)
         return []
 
-    def _baccarat21(self, state: TableState, fact: Event) -> list[tuple[Any, ...]]:
+    def _baccarat21(self, state: TableState, fact: Event, kind: str) -> list[tuple[Any, ...]]:
         """A 21 Baccarat table: its opening, dealer, rounds and the shoe in play."""
-        kind = fact_kind(fact)
         if isinstance(fact, TableOpened):
             state.is_open, state.gaming_day = True, fact.gaming_day.isoformat()
             state.context.dealer_id, state.rounds_played = fact.dealer_id, 0
@@ -320,8 +318,10 @@ class TableStateProjection(FactProjection):
         return rows
 
 
-STATES: dict[str, Callable[[TableStateProjection, TableState, Event], list[tuple[Any, ...]]]] = {
+STATES: dict[
+    str, Callable[[TableStateProjection, TableState, Event, str], list[tuple[Any, ...]]]
+] = {
     "paigow": TableStateProjection._pai_gow,
     "baccarat21": TableStateProjection._baccarat21,
 }
-"""Game name -> how a table of that game takes one fact into its state."""
+"""Game name -> how a table of that game takes one fact (and its type name) into its state."""
