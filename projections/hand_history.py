@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any, Protocol
 
 from eventsourcing.persistence import Tracking
@@ -39,6 +40,7 @@ from eventsourcing.sqlite import SQLiteTrackingRecorder
 
 from audit.events.envelope import Event
 from audit.events.games import DEFAULT_GAME
+from audit.events.paigow.settlement import WagerSettled
 from audit.events.paigow.wagers import WagerKind
 from audit.events.table import TableOpened
 from audit.games.errors import RulesError
@@ -47,10 +49,11 @@ from audit.games.paigow.rulesets import RuleSet
 from audit.games.paigow.settlement import BankingMode
 from audit.games.paigow.tiles import parse_tile
 from audit.store.application import FactStore
-from audit.verification.paigow import RoundView, TableContext, banking, view_round
+from audit.verification.paigow import RoundView, TableContext, banking
 from projections.baccarat21_hands import Baccarat21Hands
 from projections.checkpoint import Checkpoint, Checkpoints
-from projections.fact_projection import FactProjection
+from projections.fact_projection import FactProjection, fact_kind
+from projections.round_views import viewed
 from projections.rows_view import open_view
 
 TRACKING_NAME = "hand-history<-tablewatch"
@@ -121,11 +124,25 @@ def _hand(tiles: Sequence[str] | None) -> tuple[str | None, str | None]:
     """Return a two-tile hand as written ('6-6a 4-5') and its name, if it can be named."""
     if not tiles:
         return None, None
+    return _named(tuple(tiles))
+
+
+@lru_cache(maxsize=4096)
+def _named(tiles: tuple[str, ...]) -> tuple[str, str | None]:
+    # Every hand set names two of 32 tiles: a few hundred pairs, named once each, not per
+    # row; the bound holds for any odd data.
     try:
         name = describe_hand(*(parse_tile(t) for t in tiles)).name
     except (RulesError, TypeError):
         name = None  # odd data (a tile twice): shown as recorded, not named
     return " ".join(tiles), name
+
+
+def _total(found: list[WagerSettled], field: str) -> str | None:
+    return _money(sum((getattr(s, field) for s in found), ZERO)) if found else None
+
+
+_NO_BACCARAT21 = (None,) * len(_BACCARAT21)
 
 
 _BANKED_BY = {
@@ -161,38 +178,43 @@ def hand_rows(view: RoundView, ruleset: RuleSet, notification_id: int) -> list[t
     fees: dict[int, Decimal] = {}
     for fee in view.fees:
         fees[fee.position] = fees.get(fee.position, ZERO) + fee.amount
+    settled: dict[int, list[WagerSettled]] = {}
+    for _, one in view.settled:
+        found = settled.get(one.position)
+        if found is None:
+            found = settled[one.position] = []
+        found.append(one)
+    # What every row of the round shares, read once.
     started = view.started
+    round_number = started.round_number if started else None
+    started_at = started.occurred_at.isoformat() if started else None
+    completed_at = view.completed.occurred_at.isoformat() if view.completed else None
+    voided = view.voided is not None
     rows = []
     for position in sorted(positions):
-        settled = [s for _, s in view.settled if s.position == position]
-        main = [s for s in settled if s.kind is WagerKind.PAI_GOW]
-        side = [s for s in settled if s.kind is WagerKind.PAIR_FORTUNES]
+        at = settled.get(position, [])
+        main = [s for s in at if s.kind is WagerKind.PAI_GOW]
+        side = [s for s in at if s.kind is WagerKind.PAIR_FORTUNES]
         hand = view.hands.get(position)
         high, high_name = _hand(hand.high if hand else None)
         low, low_name = _hand(hand.low if hand else None)
         tiles = delivered.get(position)
-
-        def total(field: str, found: list[Any] = main) -> str | None:
-            return _money(sum((getattr(s, field) for s in found), ZERO)) if found else None
-
         wager, outcome = pai_gow.get(position), main[-1].outcome if main else None
         if position == 0 and position != bank_position and view.dealer_wager is not None:
             wager = view.dealer_wager.amount  # the dealer's wager against the player bank
             settled_dealer = view.dealer_wager_settled
             outcome = settled_dealer.outcome if settled_dealer else None
         rows.append((
-            view.table_id, view.round_id, position,
-            started.round_number if started else None, view.dealer_id, players.get(position),
-            banked_by,
+            view.table_id, view.round_id, position, round_number, view.dealer_id,
+            players.get(position), banked_by,
             bank_position, position == bank_position, " ".join(tiles) if tiles else None,
             high, high_name, low, low_name, hand.set_by if hand else None,
             _money(wager), outcome,
-            total("paid"), total("collected"), total("vigorish"), total("returned"),
+            _total(main, "paid"), _total(main, "collected"), _total(main, "vigorish"),
+            _total(main, "returned"),
             _money(fees.get(position)), _money(pair_fortunes.get(position)),
-            side[-1].outcome if side else None, total("paid", side),
-            started.occurred_at.isoformat() if started else None,
-            view.completed.occurred_at.isoformat() if view.completed else None,
-            view.voided is not None, notification_id, "paigow", *(None for _ in _BACCARAT21),
+            side[-1].outcome if side else None, _total(side, "paid"),
+            started_at, completed_at, voided, notification_id, "paigow", *_NO_BACCARAT21,
         ))  # fmt: skip
     return rows
 
@@ -259,7 +281,7 @@ class SQLiteHandHistoryView(Checkpoints, SQLiteTrackingRecorder):
             cursor.executemany(
                 f"INSERT OR IGNORE INTO hand_history ({', '.join(COLUMNS)}) "
                 f"VALUES ({', '.join('?' * len(COLUMNS))})",
-                [tuple(int(v) if isinstance(v, bool) else v for v in row) for row in rows],
+                rows,  # sqlite3 binds a bool as the integer 1 or 0: no conversion needed
             )
             self._insert_tracking(cursor, tracking)
             self._insert_checkpoint(cursor, tracking.application_name, checkpoint)
@@ -383,7 +405,7 @@ class PaiGowHands:
 
     def rows(self, events: list[Event], rules: RuleSet, notification_id: int) -> list[Any]:
         """Return a round's rows."""
-        return hand_rows(view_round(events), rules, notification_id)
+        return hand_rows(viewed(events), rules, notification_id)
 
 
 HANDS: dict[str, Callable[[str], TableHands]] = {
@@ -419,19 +441,25 @@ class HandHistoryProjection(FactProjection):
 
     def apply(self, fact: Event, notification_id: int) -> list[tuple[Any, ...]]:
         """Take one fact; return the rows of a round it completes (or its table closes out)."""
-        table = self._table(fact)
-        if fact.round_id is None:
+        kind = fact_kind(fact)
+        table = self.tables.get(fact.table_id)
+        if table is None or kind == "table_opened":
+            table = self._table(fact)
+        round_id = fact.round_id
+        if round_id is None:
             rows: list[tuple[Any, ...]] = []
-            if fact.type_name() == "table_closed":
+            if kind == "table_closed":
                 for key in [k for k in self.open_rounds if k[0] == fact.table_id]:
                     rows += self._close(key, notification_id)
             table.observe(fact)
             return rows
-        key = (fact.table_id, fact.round_id)
-        if key not in self.open_rounds:
+        key = (fact.table_id, round_id)
+        events = self.open_rounds.get(key)
+        if events is None:
             self._rules_at_start[key] = table.rules()
-        self.open_rounds.setdefault(key, []).append(fact)
-        if fact.type_name() == "round_completed":
+            events = self.open_rounds[key] = []
+        events.append(fact)
+        if kind == "round_completed":
             return self._close(key, notification_id)
         return []
 

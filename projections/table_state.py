@@ -30,9 +30,10 @@ from audit.events.envelope import Event
 from audit.events.games import DEFAULT_GAME
 from audit.events.table import TableOpened
 from audit.store.application import FactStore
-from audit.verification.paigow import TableContext, after_round, view_round
+from audit.verification.paigow import TableContext, after_round
 from projections.checkpoint import Checkpoint, Checkpoints
-from projections.fact_projection import FactProjection
+from projections.fact_projection import FactProjection, fact_kind
+from projections.round_views import viewed
 from projections.rows_view import open_view
 
 TRACKING_NAME = "table-state<-tablewatch"
@@ -176,10 +177,8 @@ class SQLiteTableStateView(_Queries, Checkpoints, SQLiteTrackingRecorder):
     ) -> None:
         """Upsert table rows; write the position and the checkpoint in one transaction."""
         with self.datastore.transaction(commit=True) as cursor:
-            cursor.executemany(
-                _upsert("?"),
-                [tuple(int(v) if isinstance(v, bool) else v for v in row) for row in rows],
-            )
+            # sqlite3 binds a bool as the integer 1 or 0: no conversion needed
+            cursor.executemany(_upsert("?"), rows)
             self._insert_tracking(cursor, tracking)
             self._insert_checkpoint(cursor, tracking.application_name, checkpoint)
 
@@ -245,22 +244,23 @@ class TableStateProjection(FactProjection):
 
     def apply(self, fact: Event, notification_id: int) -> list[tuple[Any, ...]]:
         """Take one fact into its table's state; rows are written at the batch's end."""
-        if fact.type_name() == "drop_counted":
+        kind = fact_kind(fact)
+        if kind == "drop_counted":
             return []  # the count room's station, not a table: no tiles, dice or rotation
-        state = self.tables.get(fact.table_id)
+        table_id = fact.table_id
+        state = self.tables.get(table_id)
         if state is None:
-            state = self.tables[fact.table_id] = TableState(TableContext(fact.table_id))
+            state = self.tables[table_id] = TableState(TableContext(table_id))
         state.last_event_at = fact.occurred_at
         state.notification_id = notification_id
-        self._changed.add(fact.table_id)
+        self._changed.add(table_id)
         if isinstance(fact, TableOpened):
             state.game = fact.game
             state.other_game_rules = None if fact.game == DEFAULT_GAME else fact.rule_set
-        return STATES[state.game](self, state, fact)
+        return STATES[state.game](self, state, fact, kind)
 
-    def _pai_gow(self, state: TableState, fact: Event) -> list[tuple[Any, ...]]:
+    def _pai_gow(self, state: TableState, fact: Event, kind: str) -> list[tuple[Any, ...]]:
         """A Pai Gow table: its context (rules, equipment, bank rotation) and its rounds."""
-        kind = fact.type_name()
         if fact.round_id is None:
             state.context.observe(fact)
             if kind == "table_opened":
@@ -276,18 +276,20 @@ class TableStateProjection(FactProjection):
                 state.dice_set_id = fact.dice_set_id  # type: ignore[attr-defined]
             return []
         key = (fact.table_id, fact.round_id)
-        self.open_rounds.setdefault(key, []).append(fact)
+        events = self.open_rounds.get(key)
+        if events is None:
+            events = self.open_rounds[key] = []
+        events.append(fact)
         if kind == "round_started":
             state.context.dealer_id = fact.dealer_id  # type: ignore[attr-defined]
         elif kind == "round_completed":
-            view = view_round(self.open_rounds.pop(key))
+            view = viewed(self.open_rounds.pop(key))
             state.rounds_played += 1  # a voided round counts, as the verifier counts it
             after_round(view, state.context)
         return []
 
-    def _baccarat21(self, state: TableState, fact: Event) -> list[tuple[Any, ...]]:
+    def _baccarat21(self, state: TableState, fact: Event, kind: str) -> list[tuple[Any, ...]]:
         """A 21 Baccarat table: its opening, dealer, rounds and the shoe in play."""
-        kind = fact.type_name()
         if isinstance(fact, TableOpened):
             state.is_open, state.gaming_day = True, fact.gaming_day.isoformat()
             state.context.dealer_id, state.rounds_played = fact.dealer_id, 0
@@ -316,8 +318,10 @@ class TableStateProjection(FactProjection):
         return rows
 
 
-STATES: dict[str, Callable[[TableStateProjection, TableState, Event], list[tuple[Any, ...]]]] = {
+STATES: dict[
+    str, Callable[[TableStateProjection, TableState, Event, str], list[tuple[Any, ...]]]
+] = {
     "paigow": TableStateProjection._pai_gow,
     "baccarat21": TableStateProjection._baccarat21,
 }
-"""Game name -> how a table of that game takes one fact into its state."""
+"""Game name -> how a table of that game takes one fact (and its type name) into its state."""

@@ -496,6 +496,7 @@ class TrialReader:
         rule_set = self.pai_gow_rules(event.table_id)
         player, stake = self.staked(round_key, event.position, WagerKind.PAI_GOW.value)
         won = to_cents(event.paid) - to_cents(event.collected) - to_cents(event.vigorish)
+        unit_mean, unit_variance = pai_gow_moments(rule_set)
         return SettledWager(
             table_id=event.table_id,
             dealer_id=self._dealer(event, round_key),
@@ -505,8 +506,8 @@ class TrialReader:
             player_id=player,
             stake=stake,
             won=won,
-            unit_mean=pai_gow_moments(rule_set)[0],
-            unit_variance=pai_gow_moments(rule_set)[1],
+            unit_mean=unit_mean,
+            unit_variance=unit_variance,
         )
 
 
