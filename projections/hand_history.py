@@ -49,11 +49,10 @@ from audit.games.paigow.rulesets import RuleSet
 from audit.games.paigow.settlement import BankingMode
 from audit.games.paigow.tiles import parse_tile
 from audit.store.application import FactStore
-from audit.verification.paigow import RoundView, TableContext, banking
+from audit.verification.paigow import RoundView, TableContext, banking, view_round
 from projections.baccarat21_hands import Baccarat21Hands
 from projections.checkpoint import Checkpoint, Checkpoints
 from projections.fact_projection import FactProjection, fact_kind
-from projections.round_views import viewed
 from projections.rows_view import open_view
 
 TRACKING_NAME = "hand-history<-tablewatch"
@@ -405,7 +404,7 @@ class PaiGowHands:
 
     def rows(self, events: list[Event], rules: RuleSet, notification_id: int) -> list[Any]:
         """Return a round's rows."""
-        return hand_rows(viewed(events), rules, notification_id)
+        return hand_rows(view_round(events), rules, notification_id)
 
 
 HANDS: dict[str, Callable[[str], TableHands]] = {

@@ -30,10 +30,9 @@ from audit.events.envelope import Event
 from audit.events.games import DEFAULT_GAME
 from audit.events.table import TableOpened
 from audit.store.application import FactStore
-from audit.verification.paigow import TableContext, after_round
+from audit.verification.paigow import TableContext, after_round, view_round
 from projections.checkpoint import Checkpoint, Checkpoints
 from projections.fact_projection import FactProjection, fact_kind
-from projections.round_views import viewed
 from projections.rows_view import open_view
 
 TRACKING_NAME = "table-state<-tablewatch"
@@ -283,7 +282,7 @@ class TableStateProjection(FactProjection):
         if kind == "round_started":
             state.context.dealer_id = fact.dealer_id  # type: ignore[attr-defined]
         elif kind == "round_completed":
-            view = viewed(self.open_rounds.pop(key))
+            view = view_round(self.open_rounds.pop(key))
             state.rounds_played += 1  # a voided round counts, as the verifier counts it
             after_round(view, state.context)
         return []
