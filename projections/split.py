@@ -97,13 +97,12 @@ def catch_up_split(
         if worker.is_alive():
             worker.kill()  # a kill mid-write loses nothing: each batch is one transaction
         raise
-    finally:
-        if worker.is_alive() and stopped():
-            _stop(ours)
+    told = False  # told once: the second process only polls, and a pipe it never drains fills
     while worker.is_alive():
-        worker.join(timeout=0.1)
-        if stopped():
+        if not told and stopped():
             _stop(ours)
+            told = True
+        worker.join(timeout=0.1)
     outcome = _outcome(ours)
     if outcome is None:
         raise SecondProcessLostError(f"the second read-model process ended (exit code "
