@@ -78,7 +78,10 @@ def _children(pid: int) -> set[int]:
     """Return the processes ``pid`` started (every thread's), from /proc."""
     found: set[int] = set()
     for task in Path(f"/proc/{pid}/task").glob("*/children"):
-        found |= {int(child) for child in task.read_text().split()}
+        try:
+            found |= {int(child) for child in task.read_text().split()}
+        except FileNotFoundError:  # the thread ended between the listing and the read
+            continue
     return found
 
 
