@@ -65,6 +65,25 @@ def test_stored_v1_wager_reads_as_v2():
     assert event.amount == Decimal("25.00")
 
 
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_an_absent_schema_version_is_the_types_own(name):
+    """Without ``schema_version`` an event reads, and is built, at its class's SCHEMA_VERSION
+    (2 for a wager since Pair Fortunes), from JSON, from a dict and from Python code."""
+    cls = EVENT_TYPES[name]
+    example = {k: v for k, v in EXAMPLES[name].items() if k != "schema_version"}
+    from_json = parse_event(json.dumps(example))
+    assert from_json.schema_version == cls.SCHEMA_VERSION
+    assert parse_event(example).schema_version == cls.SCHEMA_VERSION
+    fields = {k: getattr(from_json, k) for k in event_fields(cls) if k != "schema_version"}
+    assert cls(**fields) == from_json
+
+
+def test_a_wager_of_a_stated_later_version_is_refused():
+    with pytest.raises(InvalidEventError, match="schema_version 3 is not 2"):
+        parse_event({**ENVELOPE, "type": "wager_placed", "schema_version": 3, "kind": "pai_gow",
+                     "position": 3, "amount": "25.00"})  # fmt: skip
+
+
 def test_a_current_wager_needs_its_kind():
     with pytest.raises(InvalidEventError, match="kind: Field required"):
         parse_event({**ENVELOPE, "type": "wager_placed", "position": 3, "amount": "25.00"})
