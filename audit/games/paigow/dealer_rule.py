@@ -23,6 +23,7 @@ from audit.games.paigow.deals import (
     setting_of_place_code,
 )
 from audit.games.paigow.hands import PA_RANKING, HandRanking, hand_value, pair_rank
+from audit.games.paigow.pattern_tables import shipped, table_name
 from audit.games.paigow.setting import Setting, settings_for
 from audit.games.paigow.tiles import TILE_RANKS, Tile
 
@@ -90,10 +91,11 @@ def complies(setting: Setting, ranking: HandRanking = PA_RANKING) -> bool:
 
 
 class _PatternCodes(dict[tuple[int, ...], int]):
-    """Each kind pattern's permitted place codes, worked out on its first lookup."""
+    """Each kind pattern's permitted place codes, as shipped (pattern_tables.py), or worked
+    out on its first lookup where none are."""
 
     def __init__(self, ranking: HandRanking) -> None:
-        super().__init__()
+        super().__init__(shipped(table_name("dealer-rule", ranking.zero_hands_tie)) or {})
         self.ranking = ranking
 
     def __missing__(self, pattern: tuple[int, ...]) -> int:
@@ -110,10 +112,10 @@ def permitted_codes(ranking: HandRanking = PA_RANKING) -> dict[tuple[int, ...], 
 
     Bit ``c`` of a pattern's entry is set where the setting of place code ``c`` (deals.py)
     is permitted. The rule reads only kinds and places, so every deal of a pattern is
-    permitted alike: an entry is the rule applied to the pattern's first deal, worked out
-    when the pattern is first looked up (8,130 patterns, against 35,960 deals; all of them
-    up front took a few tenths of a second that most processes do not need). Index it:
-    ``get`` and ``in`` see only the patterns looked up so far.
+    permitted alike: an entry is the rule applied to the pattern's first deal (8,130
+    patterns, against 35,960 deals), shipped with the code (pattern_tables.py) rather than
+    worked out in every process. Index it: were the shipped table missing, ``get`` and
+    ``in`` would see only the patterns looked up so far.
     """
     table = _CODES.get(ranking.zero_hands_tie)
     if table is None:

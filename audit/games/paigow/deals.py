@@ -108,18 +108,22 @@ class DealTable(Mapping[int, Setting]):
     applied once per kind pattern, to the pattern's :func:`first_deal`, and each deal of the
     pattern is set with its own tiles in the same places (its :func:`place_code`).
 
-    Nothing is computed up front: working out all 35,960 deals took about half a second
-    per table, paid by every process before its first lookup, and most processes look up
-    a small share of them. A first lookup costs the rule once per kind pattern (8,130 of
-    them) and a few microseconds per deal; after that a deal is one dict lookup in
-    :attr:`settings`. Concurrent first lookups are harmless: each writes the same values.
+    ``codes``, each kind pattern's place code as shipped (pattern_tables.py), spares the
+    rule altogether; without them a pattern's first lookup applies the rule once. No deal
+    is set up front: a first lookup costs a few microseconds, and after that a deal is one
+    dict lookup in :attr:`settings`. Concurrent first lookups are harmless: each writes the
+    same values.
     """
 
     __slots__ = ("_places", "_rule", "settings")
 
-    def __init__(self, rule: Callable[[Deal], Setting]) -> None:
+    def __init__(
+        self, rule: Callable[[Deal], Setting], codes: Mapping[tuple[int, ...], int] | None = None
+    ) -> None:
         self._rule = rule
-        self._places: dict[tuple[int, ...], tuple[int, int, int, int]] = {}  # by kind pattern
+        self._places: dict[tuple[int, ...], tuple[int, int, int, int]] = {  # by kind pattern
+            pattern: _PLACES[code] for pattern, code in (codes or {}).items()
+        }
         self.settings: dict[int, Setting] = {}
         """The settings worked out so far, by deal mask: the hot path reads it directly."""
 

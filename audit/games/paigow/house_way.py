@@ -3,7 +3,8 @@
 A house way is part of a table's configuration (the casino's Rules Submission,
 PA 621a.8(b), 621a.10(f); NJ 19:47-10.7(e)). It sets the dealer's and the
 co-bank's hands, and players may ask for it. Each way is looked up in a table of all
-35,960 four-tile deals (per hand ranking, deals.py), worked out as deals are first looked up.
+35,960 four-tile deals (per hand ranking, deals.py), read from the shipped place code of
+its kind pattern (pattern_tables.py) as deals are first looked up.
 
 >>> from audit.games.paigow.tiles import parse_tiles
 >>> str(CALIFORNIA.setting(parse_tiles("6-6 6-6 4-6 1-4")))
@@ -25,6 +26,7 @@ from audit.games.errors import InvalidSettingError
 from audit.games.paigow.dealer_rule import permitted_settings
 from audit.games.paigow.deals import DealTable, all_deals, deal_mask
 from audit.games.paigow.hands import PA_RANKING, HandRanking, describe_hand, pair_rank
+from audit.games.paigow.pattern_tables import shipped, table_name
 from audit.games.paigow.setting import Setting, orient, settings_for, splits
 from audit.games.paigow.tiles import DAY, TEEN, TILE_KINDS, TILE_RANKS, TILE_SPOTS, Tile
 
@@ -147,7 +149,8 @@ class HouseWay:
         table = _TABLES.get(cache_key)
         if table is None:
             way = self.procedure
-            table = _TABLES[cache_key] = DealTable(lambda deal: way(deal, ranking))
+            codes = shipped(table_name(f"house-way:{self.name}", ranking.zero_hands_tie))
+            table = _TABLES[cache_key] = DealTable(lambda deal: way(deal, ranking), codes)
         return table
 
     def setting(self, tiles: Sequence[Tile], ranking: HandRanking = PA_RANKING) -> Setting:
