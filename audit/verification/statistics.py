@@ -63,6 +63,7 @@ from audit.games.baccarat21.settlement import Bet
 from audit.games.confidence import DEFAULT_CONFIDENCE, wilson_interval, z_for
 from audit.games.errors import RulesError
 from audit.games.money import Cents, to_cents
+from audit.games.paigow.deals import deal_mask
 from audit.games.paigow.options import rule_set_for
 from audit.games.paigow.probabilities import (
     PRECOMPUTED_SEED,
@@ -72,7 +73,7 @@ from audit.games.paigow.probabilities import (
 )
 from audit.games.paigow.rulesets import RuleSet
 from audit.games.paigow.setting import Setting
-from audit.games.paigow.tiles import parse_tile
+from audit.games.paigow.tiles import TILE_BY_NAME, parse_tile
 from audit.games.paigow.vigorish import VIGORISH_PERCENT
 from audit.verification.rules_by_game import RULES_FOR, AnyRuleSet
 
@@ -348,6 +349,24 @@ def _b21_moments(rules: B21RuleSet | None, bet: Bet) -> tuple[float, float] | No
 
 def _by_house_way(hand: HandSet, ruleset: RuleSet) -> bool:
     """Return whether a recorded hand is the table's house way for its four tiles."""
+    # Nearly every hand: four distinct tiles by their canonical names, as events carry
+    # them, compared with the way's table directly; anything else takes the full reading.
+    by_name = TILE_BY_NAME
+    if len(hand.high) == 2 and len(hand.low) == 2:
+        (a, b), (c, d) = hand.high, hand.low
+        tiles = by_name.get(a), by_name.get(b), by_name.get(c), by_name.get(d)
+        if None not in tiles:
+            mask = deal_mask(tiles)  # type: ignore[arg-type]  # no None: checked
+            if mask.bit_count() == 4:
+                table = ruleset.house_way.table(ruleset.ranking)
+                way = table.settings.get(mask) or table.lookup(mask)
+                high, low = sorted(tiles[:2]), sorted(tiles[2:])  # type: ignore[type-var]
+                return way is not None and list(way.high) == high and list(way.low) == low
+    return _by_house_way_read(hand, ruleset)
+
+
+def _by_house_way_read(hand: HandSet, ruleset: RuleSet) -> bool:
+    """:func:`_by_house_way` for any recorded hand: each tile parsed, the setting checked."""
     try:
         high, low = (tuple(parse_tile(t) for t in tiles) for tiles in (hand.high, hand.low))
         recorded = Setting((high[0], high[1]), (low[0], low[1]))

@@ -5,16 +5,23 @@ from dataclasses import replace
 from decimal import Decimal
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from audit.events.catalogue import event_json
+from audit.events.catalogue import event_json, parse_event
+from audit.events.examples import EXAMPLES
+from audit.events.paigow.play import HandSet
 from audit.games.confidence import wilson_interval, z_for
 from audit.games.paigow.probabilities import PRECOMPUTED
-from audit.games.paigow.rulesets import get_rule_set
+from audit.games.paigow.rulesets import RULE_SETS, get_rule_set
+from audit.games.paigow.tiles import TILE_NAMES
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.verification.statistics import (
     GROUP_BYS,
     SettledWager,
     TrialReader,
+    _by_house_way,
+    _by_house_way_read,
     expected_win,
     group_stats,
     pai_gow_moments,
@@ -321,3 +328,29 @@ def test_rounds_never_completed_leave_with_their_table(clean_shift):
     assert most > 6  # the rounds left open were held while their tables played
     assert reader.rounds == {}  # every table closed: none is held
     assert trials == list(settled_wagers(clean_shift))
+
+
+def _hand(high: list[int], low: list[int]) -> HandSet:
+    names = {"high": [TILE_NAMES[t] for t in high], "low": [TILE_NAMES[t] for t in low]}
+    hand = parse_event({**EXAMPLES["hand_set"], **names})
+    assert isinstance(hand, HandSet)
+    return hand
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    tiles=st.lists(st.integers(0, 31), min_size=4, max_size=4),
+    rule_set=st.sampled_from(sorted(RULE_SETS)),
+)
+def test_the_house_way_shortcut_reads_every_hand_as_the_full_reading(tiles, rule_set):
+    """A hand is the house way by the table lookup exactly when it is by parsing and checking
+    its setting; a tile named twice is never the house way, and the way's own setting is,
+    however its tiles are listed."""
+    ruleset = RULE_SETS[rule_set]
+    hand = _hand(tiles[:2], tiles[2:])
+    assert _by_house_way(hand, ruleset) == _by_house_way_read(hand, ruleset)
+    if len(set(tiles)) < 4:
+        assert not _by_house_way(hand, ruleset)
+        return
+    way = ruleset.house_way.setting(tiles, ruleset.ranking)
+    assert _by_house_way(_hand(list(reversed(way.high)), list(way.low)), ruleset)
