@@ -85,8 +85,7 @@ class FactPages:
         params.append(limit)
         with self._datastore.transaction(commit=False) as cursor:
             cursor.execute(statement, params)
-            rows: list[Row] = cursor.fetchall()  # plain tuples: the store sets no row factory
-            return rows
+            return [(row[0], row[1], row[2]) for row in cursor.fetchall()]
 
     def _postgres_page(self, start: int, limit: int, stop: int | None) -> list[Row]:
         statement = SQL("SELECT notification_id, topic, state FROM {schema}.{table}").format(
