@@ -84,8 +84,13 @@ class FactPages:
         statement += "ORDER BY rowid LIMIT ?"
         params.append(limit)
         with self._datastore.transaction(commit=False) as cursor:
-            cursor.execute(statement, params)
-            return [(row[0], row[1], row[2]) for row in cursor.fetchall()]
+            # eventsourcing's connections make sqlite3.Row objects; this cursor makes plain
+            # tuples, not copied into tuples one by one (2% of a rebuild's samples).
+            plain = cursor.sqlite_cursor
+            plain.row_factory = None
+            plain.execute(statement, params)
+            rows: list[Row] = plain.fetchall()
+            return rows
 
     def _postgres_page(self, start: int, limit: int, stop: int | None) -> list[Row]:
         statement = SQL("SELECT notification_id, topic, state FROM {schema}.{table}").format(
