@@ -26,7 +26,7 @@ from audit.games.errors import InvalidSettingError
 from audit.games.paigow.dealer_rule import permitted_settings
 from audit.games.paigow.deals import DealTable, all_deals, deal_mask
 from audit.games.paigow.hands import PA_RANKING, HandRanking, describe_hand, pair_rank
-from audit.games.paigow.pattern_tables import shipped, table_name
+from audit.games.paigow.pattern_tables import house_way_table, shipped
 from audit.games.paigow.setting import Setting, orient, settings_for, splits
 from audit.games.paigow.tiles import DAY, TEEN, TILE_KINDS, TILE_RANKS, TILE_SPOTS, Tile
 
@@ -149,7 +149,7 @@ class HouseWay:
         table = _TABLES.get(cache_key)
         if table is None:
             way = self.procedure
-            codes = shipped(table_name(f"house-way:{self.name}", ranking.zero_hands_tie))
+            codes = shipped(house_way_table(self.name, ranking.zero_hands_tie))
             table = _TABLES[cache_key] = DealTable(lambda deal: way(deal, ranking), codes)
         return table
 
