@@ -39,7 +39,7 @@ from projections.reconciliation import ReconciliationProjection
 from projections.round_index import RoundIndexProjection
 from projections.split import DATABASE_FAULTS, SPLIT_BACKLOG, catch_up_split
 from projections.table_state import TableStateProjection
-from projections.together import catch_up_together, rest_together
+from projections.together import PASS_BATCH, catch_up_together, rest_together
 from projections.win_rates import WinRatesProjection
 
 log = logging.getLogger(__name__)
@@ -80,12 +80,15 @@ class Service:
         registry: CollectorRegistry | None = None,
         processes: int = 1,
         split_backlog: int = SPLIT_BACKLOG,
+        batch: int = PASS_BATCH,
     ) -> None:
         """``processes``: 2 lets a pass with a backlog of ``split_backlog`` stored events or
-        more run in two processes (projections/split.py); 1 keeps every pass in this one."""
+        more run in two processes (projections/split.py); 1 keeps every pass in this one.
+        ``batch``: stored events a pass applies between two writes."""
         self.store = store
         self.processes = processes
         self.split_backlog = split_backlog
+        self.batch = batch
         self.health = Health()
         self.registry = registry or CollectorRegistry()
         self.read_models: Sequence[FactProjection] = self._open()
@@ -110,7 +113,7 @@ class Service:
             self._split.inc()
             written = self._split_pass(stopped)
         else:
-            written = catch_up_together(self.read_models, stopped=stopped)
+            written = catch_up_together(self.read_models, self.batch, stopped=stopped)
         last = self.store.last_notification_id()
         for model in self.read_models:
             self._lag.labels(model.tracking_name).set(last - model.position)
@@ -133,7 +136,9 @@ class Service:
         kept = {type(m): m for m in self.read_models if isinstance(m, KEPT_HERE)}
         there = [kind for kind in READ_MODELS if kind not in KEPT_HERE]
         try:
-            return catch_up_split(list(kept.values()), there, self.store, stopped=stopped)
+            return catch_up_split(
+                list(kept.values()), there, self.store, self.batch, stopped=stopped
+            )
         finally:
             self.read_models = [kept[k] if k in kept else k(self.store) for k in READ_MODELS]
 

@@ -35,7 +35,10 @@ def _serve(args: argparse.Namespace) -> int:
     store = open_store(settings)
     print(f"store: {store.config.describe()}", file=sys.stderr)
     service = Service(
-        store, processes=settings.serve_processes, split_backlog=settings.split_backlog
+        store,
+        processes=settings.serve_processes,
+        split_backlog=settings.split_backlog,
+        batch=settings.pass_batch,
     )
     app = create_app(settings, store=store)
     mount_health(app, service)

@@ -47,7 +47,7 @@ from eventsourcing.persistence import InterfaceError, OperationalError
 
 from audit.store.application import FactStore, StoreConfig
 from projections.fact_projection import FactProjection
-from projections.together import catch_up_together, rest_together
+from projections.together import PASS_BATCH, catch_up_together, rest_together
 
 SPLIT_BACKLOG = 50_000
 """Stored events a read model of the second group must lack before ``tablewatch serve`` splits
@@ -73,7 +73,7 @@ def catch_up_split(
     here: Sequence[FactProjection],
     there: Sequence[ReadModelKind],
     store: FactStore,
-    batch: int = 2_000,
+    batch: int = PASS_BATCH,
     stopped: Callable[[], bool] = lambda: False,
 ) -> int:
     """Catch ``here`` up in this process while a second process catches ``there`` up from the

@@ -21,7 +21,9 @@ from tests.builders.gaming_days import Feed, gaming_day, view_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 DAYS = 8
-"""Enough facts that a pass writes several batches: the kill lands between two."""
+"""Enough facts (about 7,000) that a pass writes several batches: the kill lands between two."""
+PASS_BATCH = 1_000
+"""The service's batch here (TABLEWATCH_PASS_BATCH), well under a pass of DAYS."""
 
 
 def _fed(config: StoreConfig, days: int) -> FactStore:
@@ -103,6 +105,7 @@ def test_a_service_killed_mid_pass_resumes_and_every_view_equals_a_rebuild(
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TABLEWATCH_DATA_DIR": str(tmp_path / "d")}
     # Two processes: every pass is split (projections/split.py), and the kill must take both.
     env.update(TABLEWATCH_SERVE_PROCESSES=str(processes), TABLEWATCH_SPLIT_BACKLOG="1")
+    env["TABLEWATCH_PASS_BATCH"] = str(PASS_BATCH)
     if store_config.postgres_url is not None:
         env["DATABASE_URL"] = store_config.postgres_url
     else:  # the store where the service's default puts it, so both open the same file
@@ -147,6 +150,7 @@ def test_a_service_stopped_by_sigterm_stores_its_state_and_restarts_reading_no_f
 ):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TABLEWATCH_DATA_DIR": str(tmp_path / "d")}
     env.update(TABLEWATCH_SERVE_PROCESSES=str(processes), TABLEWATCH_SPLIT_BACKLOG="1")
+    env["TABLEWATCH_PASS_BATCH"] = str(PASS_BATCH)
     env.pop("DATABASE_URL", None)
     store_config = StoreConfig.sqlite(tmp_path / "d" / "tablewatch.sqlite")
     days = DAYS if when == "mid-pass" else 2

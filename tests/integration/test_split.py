@@ -157,3 +157,12 @@ def test_the_service_splits_only_a_long_pass(tmp_path, rebuilt):
     assert splits() == 1
     assert all(m.position == store.last_notification_id() for m in service.read_models)
     assert Service(store, processes=1, split_backlog=1)._split_due() is False
+
+
+@pytest.mark.parametrize("processes", [1, 2])
+def test_the_service_writes_a_pass_in_batches_of_its_own_size(tmp_path, processes):
+    store = _stored(StoreConfig.sqlite(tmp_path / "s.sqlite"))
+    service = Service(store, processes=processes, split_backlog=1, batch=300)
+    service.run_pass(stopped=lambda: True)  # stopped after the first write, split or not
+    positions = {kind.__name__: kind(store).position for kind in READ_MODELS}
+    assert positions == {kind.__name__: 1 + 300 for kind in READ_MODELS}  # from id 1, one batch

@@ -39,9 +39,10 @@ def test_every_variable_is_read():
         }
     )
     assert settings.fault_deadline_s == 45
-    assert (settings.serve_processes, settings.split_backlog) == (
+    assert (settings.serve_processes, settings.split_backlog, settings.pass_batch) == (
         2 if os.cpu_count() > 1 else 1,
         50_000,
+        10_000,
     )
     assert settings.kafka_bootstrap_servers == "kafka-1:9092,kafka-2:9092"
     assert settings.database_url.get_secret_value() == "postgresql://audit:pw@db:5432/tablewatch"
@@ -87,6 +88,10 @@ def test_settings_are_frozen():
         (
             {"TABLEWATCH_SPLIT_BACKLOG": "0"},
             "TABLEWATCH_SPLIT_BACKLOG must be at least 1, not '0'",
+        ),
+        (
+            {"TABLEWATCH_PASS_BATCH": "0"},
+            "TABLEWATCH_PASS_BATCH must be at least 1, not '0'",
         ),
         (
             {"TABLEWATCH_BATCH_SIZE": "1000000"},
@@ -264,8 +269,16 @@ def test_secure_cookies_is_a_flag():
         Settings.from_env({"TABLEWATCH_SECURE_COOKIES": "sometimes"})
 
 
-def test_serve_processes_and_split_backlog_are_read():
+def test_serve_processes_split_backlog_and_pass_batch_are_read():
     settings = Settings.from_env(
-        {"TABLEWATCH_SERVE_PROCESSES": "1", "TABLEWATCH_SPLIT_BACKLOG": "2000"}
+        {
+            "TABLEWATCH_SERVE_PROCESSES": "1",
+            "TABLEWATCH_SPLIT_BACKLOG": "2000",
+            "TABLEWATCH_PASS_BATCH": "750",
+        }
     )
-    assert (settings.serve_processes, settings.split_backlog) == (1, 2_000)
+    assert (settings.serve_processes, settings.split_backlog, settings.pass_batch) == (
+        1,
+        2_000,
+        750,
+    )
