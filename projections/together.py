@@ -31,8 +31,8 @@ PASS_BATCH = 10_000
 Each write is a transaction per read model, and some read models redo work per write
 (the win rates re-read and rewrite every tally the batch changed, the table state a row a
 table): on a rebuild of 4,000 rounds, 2,000-event batches spent 1.02 s of 5.03 s writing
-and 20,000-event ones 0.52 s; the rebuild on two cores took 3.87 s at 2,000, 3.66 s at
-5,000, 3.51 s at 10,000 (docs/rebuild-speed.md). A batch is also what a crash redoes and
+and 20,000-event ones 0.52 s; the rebuild on two cores took 3.87 s at 2,000 and 3.51 s at
+10,000, alternated (docs/rebuild-speed.md). A batch is also what a crash redoes and
 how long a stop waits, about a quarter of a second of work here at 10,000. A caught-up
 service's passes are far shorter than a batch, so there this changes nothing."""
 
