@@ -72,6 +72,9 @@ class ShiftConfig:
     """Pai Gow tables whose shaker is loaded (audit/simulation/paigow/loaded_dice.py)."""
     loaded_dice: LoadedDice = field(default_factory=LoadedDice)
     """How those tables' dice are loaded."""
+    table_numbers: tuple[int, ...] | None = None
+    """The tables' numbers (``PG-07`` is 7), one a table; None draws them from 1-99. Given,
+    a floor simulated day after day keeps the same tables (bench/history.py)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.shifts, int) or isinstance(self.shifts, bool) or self.shifts < 1:
@@ -93,6 +96,16 @@ class ShiftConfig:
                 raise InvalidShiftConfigError(f"unknown game: {game!r} (one of {tuple(GAMES)})")
             if not isinstance(share, int | float) or isinstance(share, bool) or share <= 0:
                 raise InvalidShiftConfigError(f"a game's share must be positive: {share!r}")
+        if self.table_numbers is not None:
+            numbers = self.table_numbers
+            if len(numbers) != self.tables or len(set(numbers)) != len(numbers):
+                raise InvalidShiftConfigError(
+                    f"table_numbers must be {self.tables} distinct numbers: {numbers!r}"
+                )
+            if any(not isinstance(n, int) or isinstance(n, bool) or n < 1 for n in numbers):
+                raise InvalidShiftConfigError(
+                    f"table_numbers must be whole numbers >= 1: {numbers!r}"
+                )
         if not self.rule_set_mix:
             raise InvalidShiftConfigError("rule_set_mix names no rule set")
         for name, share in self.rule_set_mix:
@@ -166,7 +179,10 @@ def set_up_pai_gow_table(
 
 def set_up_floor(config: ShiftConfig, rng: random.Random) -> list[SimTable]:
     """Return the shift's tables, numbered and given games and rule sets from ``rng``."""
-    numbers = sorted(rng.sample(range(1, max(99, config.tables) + 1), config.tables))
+    if config.table_numbers is not None:
+        numbers = sorted(config.table_numbers)
+    else:
+        numbers = sorted(rng.sample(range(1, max(99, config.tables) + 1), config.tables))
     games = apportion(config.games, config.tables)
     if len(config.games) > 1:
         rng.shuffle(games)

@@ -549,11 +549,24 @@ def test_voided_rounds_return_every_wager():
         ({"rule_set_mix": (("pa-2030", 1),)}, "pa-2030"),
         ({"rule_set_mix": (("nj", 0),)}, "positive"),
         ({"rule_set_mix": ()}, "names no rule set"),
+        ({"tables": 2, "table_numbers": (3,)}, "2 distinct numbers"),
+        ({"tables": 2, "table_numbers": (3, 3)}, "2 distinct numbers"),
+        ({"tables": 2, "table_numbers": (3, 0)}, ">= 1"),
     ],
 )
 def test_a_shift_config_refuses_what_it_cannot_run(changes, message):
     with pytest.raises(InvalidShiftConfigError, match=message):
         ShiftConfig(**changes)
+
+
+def test_given_table_numbers_keep_a_floor_the_same_tables_day_after_day():
+    def tables(seed: int, numbers: tuple[int, ...] | None) -> set[str]:
+        config = ShiftConfig(tables=3, rounds_per_table=1, table_numbers=numbers)
+        events = simulate_shift(config, random.Random(seed))
+        return {e.table_id for e in events if isinstance(e, TableOpened)}
+
+    assert tables(1, (12, 4, 30)) == tables(2, (12, 4, 30)) == {"PG-04", "PG-12", "PG-30"}
+    assert tables(1, None) != tables(2, None)  # drawn from 1-99 by each day's seed
 
 
 def test_a_frequency_must_be_a_probability():
