@@ -26,7 +26,7 @@ from audit.store.application import mask_password
 from consumers.errors import ConfigError
 from consumers.kafka_io import KafkaConnection
 from projections.split import SPLIT_BACKLOG
-from projections.together import PASS_BATCH
+from projections.together import MAX_PASS_BATCH, PASS_BATCH
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 MAX_BATCH_SIZE = 10_000
@@ -97,7 +97,8 @@ class Settings:
     split_backlog: int = SPLIT_BACKLOG
     """TABLEWATCH_SPLIT_BACKLOG: stored events a read model must lack before a pass splits."""
     pass_batch: int = PASS_BATCH
-    """TABLEWATCH_PASS_BATCH: stored events ``serve`` applies between two writes of a pass."""
+    """TABLEWATCH_PASS_BATCH: stored events ``serve`` applies between two writes of a pass, at
+    most :data:`~projections.together.MAX_PASS_BATCH`."""
     timezone: str = "UTC"
     """The casino's time zone (IANA name): the console shows times in it; all are stored in UTC."""
     secure_cookies: bool = False
@@ -151,7 +152,13 @@ class Settings:
             split_backlog=_int(
                 environ, "TABLEWATCH_SPLIT_BACKLOG", defaults.split_backlog, minimum=1
             ),
-            pass_batch=_int(environ, "TABLEWATCH_PASS_BATCH", defaults.pass_batch, minimum=1),
+            pass_batch=_int(
+                environ,
+                "TABLEWATCH_PASS_BATCH",
+                defaults.pass_batch,
+                minimum=1,
+                maximum=MAX_PASS_BATCH,
+            ),
             timezone=_timezone(environ, "TABLEWATCH_TIMEZONE", defaults.timezone),
             secure_cookies=_flag(
                 _get(environ, "TABLEWATCH_SECURE_COOKIES") or "false", "TABLEWATCH_SECURE_COOKIES"

@@ -36,6 +36,10 @@ and 20,000-event ones 0.52 s; the rebuild on two cores took 3.87 s at 2,000 and 
 how long a stop waits, about a quarter of a second of work here at 10,000. A caught-up
 service's passes are far shorter than a batch, so there this changes nothing."""
 
+MAX_PASS_BATCH = 100_000
+"""The largest batch ``serve`` accepts: a batch's rows are held in memory until it is written
+and a crash redoes it whole, so an unbounded one would hold a long backlog's rows at once."""
+
 
 def catch_up_together(
     projections: Sequence[FactProjection],

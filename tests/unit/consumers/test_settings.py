@@ -94,6 +94,10 @@ def test_settings_are_frozen():
             "TABLEWATCH_PASS_BATCH must be at least 1, not '0'",
         ),
         (
+            {"TABLEWATCH_PASS_BATCH": "1000000000"},
+            "TABLEWATCH_PASS_BATCH must be at most 100,000, not '1000000000'",
+        ),
+        (
             {"TABLEWATCH_BATCH_SIZE": "1000000"},
             "TABLEWATCH_BATCH_SIZE must be at most 10,000, not '1000000'",
         ),
