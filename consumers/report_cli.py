@@ -170,7 +170,7 @@ def variances_of(
     gaps = [g.as_dict() for g in series_gaps(
         _used(ledgers), lambda t: jurisdiction.get(t, "PA"), gaming_day)]  # fmt: skip
     rows = []
-    for finding in _variances(findings) + gaps:
+    for finding in _variances(findings, gaming_day) + gaps:
         shift = _ledger_of(finding, by_table.get(finding["table_id"], []))
         if shift is None and gaming_day is not None and finding not in gaps:
             continue  # completed in another gaming day's shift (or in none)
@@ -192,10 +192,16 @@ def variances_of(
     return rows
 
 
-def _variances(findings: FindingsView) -> list[dict[str, Any]]:
-    """Return every accounting finding, read through the view's code index, as found."""
-    rows = [row for code in sorted(ACCOUNTING_KINDS)
-            for row in findings.select(FindingFilter(code=code))]  # fmt: skip
+def _variances(findings: FindingsView, gaming_day: str | None) -> list[dict[str, Any]]:
+    """Return the accounting findings of ``gaming_day`` (or of every day), as found.
+
+    A variance is filed under the gaming day of the shift it was found in, the shift whose
+    ledger holds its completing event (``Reconciler._finding``), which is the shift
+    :func:`_ledger_of` then finds; so a day's report reads that day's findings through the
+    view's (gaming day, code) index, never every day's (#16: costs flat in history).
+    """
+    asked = [FindingFilter(code=code, gaming_day=gaming_day) for code in sorted(ACCOUNTING_KINDS)]
+    rows = [row for query in asked for row in findings.select(query)]
     return sorted(rows, key=lambda row: row["row_number"])
 
 

@@ -23,7 +23,7 @@ import psycopg
 from psycopg import sql
 
 SCHEMA_TABLE = "tablewatch_schema"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """Raise it whenever the DDL changes: a store migrated before is refused until migrated again.
 
 2: ``tablewatch_received``, the bytes each fact arrived as; the replay's
@@ -31,6 +31,10 @@ SCHEMA_VERSION = 3
 gaming_day and player_id (issue #22).
 3: the hand history's ``game`` and 21 Baccarat columns, and the table state's ``game`` and
 shoe columns (issue #19).
+4: two indexes (issue #16): the replay points' ``replay_contexts_day``, by which a gaming
+day's points are pruned, and the findings' ``findings_gaming_day_code``, by which a day's
+variance report reads that day's findings only. Both are made by every open that creates
+tables; a store at 3 ran without them.
 """
 _LOCK_KEY = 0x7461_626C_6577_6174  # any fixed bigint: "tablewat", as bytes
 _MARK_SQL = [

@@ -145,3 +145,32 @@ def test_a_days_variance_report_holds_that_days_variances_only(store_config):
     day_two = variance_rows(store, "2026-11-22")
     assert [r["code"] for r in day_two] == ["ACC-OPENER-MISMATCH"]
     assert variance_rows(store, "2026-11-20") == []  # no ledgers that day: nothing
+
+
+@pytest.mark.parametrize("store_config", ["sqlite", "postgres"], indirect=True)
+def test_a_days_variance_report_reads_only_that_days_findings(store_config, monkeypatch):
+    """#16: a day's report costs that day's findings, not every day's stored before it."""
+    events = _short_drop()
+    store = _store(store_config, events)
+    view = FindingsProjection(store).view
+    read: list[str | None] = []
+    select = type(view).select
+
+    def counted(self, query):
+        rows = select(self, query)
+        read.extend(row["gaming_day"] for row in rows)
+        return rows
+
+    monkeypatch.setattr(type(view), "select", counted)
+    everything = variance_rows(store, None)
+    assert {"ACC-DROP-BUYINS", "ACC-WIN-VARIANCE"} <= {r["code"] for r in everything}
+    assert set(read) == {"2026-11-21"}
+    read.clear()
+    assert variance_rows(store, "2026-11-22") == []
+    assert read == []  # day one's variances are stored, and not one was read for day two
+    read.clear()
+    assert {r["code"] for r in variance_rows(store, "2026-11-21")} == {
+        r["code"] for r in everything
+    }
+    assert read
+    assert set(read) == {"2026-11-21"}
