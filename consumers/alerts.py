@@ -381,6 +381,40 @@ class Alerter:
         log.info("alert %s posted to %s", finding_id, webhook.name)
 
 
+def open_alerter(
+    settings: Settings,
+    view: FindingsSource,
+    stack: contextlib.ExitStack,
+    *,
+    webhook_url: str | None,
+    follow: bool,
+    metrics: DeliveryMetrics | None = None,
+) -> Alerter:
+    """Return an alerter of the findings ``view`` to the configured legs; its producer, if
+    any, is closed with ``stack``. ``follow``: a failing webhook holds its leg and backs off
+    (a long-running alerter: ``alerts --follow``, ``serve``) instead of raising."""
+    bootstrap = kafka_connection(settings)
+    if bootstrap is None and webhook_url is None:
+        raise ConfigError(
+            "alerts need somewhere to go: KAFKA_BOOTSTRAP_SERVERS (the dev broker keeps "
+            "nothing) or a webhook (--webhook, or $TABLEWATCH_WEBHOOK_URL)"
+        )
+    # Following, the alerter's own back-off retries an outage without blocking the topic leg.
+    webhook = None if webhook_url is None else Webhook(webhook_url, retries=0 if follow else 5)
+    producer = None
+    if bootstrap is not None:
+        ensure_topics(
+            bootstrap,
+            {settings.alerts_topic: settings.partitions},
+            replication_factor=settings.replication_factor,
+        )
+        producer = stack.enter_context(make_producer(bootstrap, client_id="tablewatch-alerts"))
+    else:
+        log.warning("no KAFKA_BOOTSTRAP_SERVERS: alerts go to the webhook only")
+    return Alerter(view, producer, settings.alerts_topic, webhook,
+                   hold_webhook_failures=follow, metrics=metrics)  # fmt: skip
+
+
 def run_alerts(
     settings: Settings,
     store: FactStore,
@@ -399,28 +433,10 @@ def run_alerts(
     ``readiness`` is up once a pass has gone through, and down while the webhook leg is
     held by a failing webhook (the topic leg goes on meanwhile).
     """
-    bootstrap = kafka_connection(settings)
-    if bootstrap is None and webhook_url is None:
-        raise ConfigError(
-            "alerts need somewhere to go: KAFKA_BOOTSTRAP_SERVERS (the dev broker keeps "
-            "nothing) or a webhook (--webhook, or $TABLEWATCH_WEBHOOK_URL)"
-        )
-    # Following, the alerter's own back-off retries an outage without blocking the topic leg.
-    webhook = None if webhook_url is None else Webhook(webhook_url, retries=0 if follow else 5)
     projection = FindingsProjection(store)
     with contextlib.ExitStack() as stack:
-        producer = None
-        if bootstrap is not None:
-            ensure_topics(
-                bootstrap,
-                {settings.alerts_topic: settings.partitions},
-                replication_factor=settings.replication_factor,
-            )
-            producer = stack.enter_context(make_producer(bootstrap, client_id="tablewatch-alerts"))
-        else:
-            log.warning("no KAFKA_BOOTSTRAP_SERVERS: alerts go to the webhook only")
-        alerter = Alerter(projection.view, producer, settings.alerts_topic, webhook,
-                          hold_webhook_failures=follow, metrics=metrics)  # fmt: skip
+        alerter = open_alerter(settings, projection.view, stack, webhook_url=webhook_url,
+                               follow=follow, metrics=metrics)  # fmt: skip
         if not follow:
             projection.catch_up()
             return alerter.publish_new()

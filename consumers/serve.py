@@ -10,6 +10,14 @@ retried with a back-off, logged, and makes the service not ready; the read model
 then opened afresh from what is stored, since what they had applied but not written
 is gone with the failed transaction.
 
+With a destination for alerts (``KAFKA_BOOTSTRAP_SERVERS``, a webhook), each pass ends by
+delivering the new findings at warning or above (``consumers/alerts.py``'s legs, with their
+own positions): an alert goes out within a pass of the fact that completed it, from the
+findings this process judged. A failing webhook holds its leg and backs off; a broker that
+refuses an alert leaves the topic leg where it stood, and the next pass tries again. Neither
+stops the read models or the console: ``/readyz`` stays up and names the held leg, and the
+alerts' own metrics say how far each leg stands behind.
+
 Beside the loop, a small HTTP server (``consumers/health.py``) answers ``/healthz``,
 ``/readyz`` (the last pass succeeded) and ``/metrics`` (Prometheus text: each read
 model's lag behind the store, rows written, passes, failures, the last good pass).
@@ -30,6 +38,8 @@ from prometheus_client import (
 )
 
 from audit.store.application import FactStore
+from consumers.alerts import Alerter
+from consumers.errors import PublishError
 from consumers.health import serve_health
 from projections.equipment_stats import EquipmentStatsProjection
 from projections.fact_projection import FactProjection
@@ -81,11 +91,16 @@ class Service:
         processes: int = 1,
         split_backlog: int = SPLIT_BACKLOG,
         batch: int = PASS_BATCH,
+        alerter: Alerter | None = None,
     ) -> None:
         """``processes``: 2 lets a pass with a backlog of ``split_backlog`` stored events or
         more run in two processes (projections/split.py); 1 keeps every pass in this one.
-        ``batch``: stored events a pass applies between two writes."""
+        ``batch``: stored events a pass applies between two writes. ``alerter``: delivers
+        the new alerts at each pass's end (None: no destination, or ``serve --no-alerts``)."""
         self.store = store
+        self.alerter = alerter
+        self.alerts_held: str | None = None
+        """Why an alert leg is held (None while every leg delivers)."""
         self.processes = processes
         self.split_backlog = split_backlog
         self.batch = batch
@@ -120,8 +135,24 @@ class Service:
         self._rows.inc(written)
         self._passes.labels("ok").inc()
         self._last_good.set_to_current_time()
-        self.health = Health(ready=True, reason="caught up")
+        if self.alerter is not None:
+            self._deliver(self.alerter)
+        held = f"; alerts held: {self.alerts_held}" if self.alerts_held else ""
+        self.health = Health(ready=True, reason="caught up" + held)
         return written
+
+    def _deliver(self, alerter: Alerter) -> None:
+        """Send the new alerts; a leg that cannot deliver is held for the next pass, not raised:
+        the read models and the console go on (a database fault is raised, as in a pass)."""
+        try:
+            alerter.publish_new()
+        except PublishError as error:
+            self.alerts_held = f"the alerts topic: {error}"
+            log.warning("alerts: %s; the topic leg holds its position until the next pass", error)
+        else:
+            self.alerts_held = None if alerter.webhook_error is None else (
+                f"the webhook: {alerter.webhook_error}"
+            )  # fmt: skip
 
     def _split_due(self) -> bool:
         if self.processes < 2:

@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import logging
+import os
 import sys
 from typing import Any
 
+from prometheus_client import CollectorRegistry
+
+from audit.store.application import FactStore
+from consumers.alert_metrics import DeliveryMetrics
+from consumers.alerts import Alerter, open_alerter
+from consumers.alerts_cli import WEBHOOK_ENV
 from consumers.serve import Service
 from consumers.settings import Settings
 from consumers.wiring import open_store
+from projections.findings import FindingsProjection
+
+log = logging.getLogger(__name__)
 
 
 def register(commands: Any) -> None:
@@ -19,11 +31,16 @@ def register(commands: Any) -> None:
         description="Serve the JSON API (/api/, /openapi.json) and the console over HTTP, and "
         "keep every read model (findings, hand history, table state, win rates, reconciliation, "
         "the round index) caught up from the store, each fact read once, exactly once across "
-        "restarts. /healthz, /readyz and /metrics are served beside them.",
+        "restarts, and deliver each pass's new alerts to KAFKA_BOOTSTRAP_SERVERS' alerts topic "
+        f"and ${WEBHOOK_ENV}, when set. /healthz, /readyz and /metrics are served beside them.",
     )
     serve.add_argument("--host", default="127.0.0.1", help="HTTP address (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8090, help="HTTP port (default 8090)")
     serve.add_argument("--poll", type=float, default=1.0, help="seconds between passes (1)")
+    serve.add_argument(
+        "--no-alerts", action="store_true",
+        help="deliver no alerts (when `tablewatch alerts --follow` runs beside it instead)",
+    )  # fmt: skip
     serve.set_defaults(handler=_serve)
 
 
@@ -34,15 +51,35 @@ def _serve(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     store = open_store(settings)
     print(f"store: {store.config.describe()}", file=sys.stderr)
-    service = Service(
-        store,
-        processes=settings.serve_processes,
-        split_backlog=settings.split_backlog,
-        batch=settings.pass_batch,
-    )
-    app = create_app(settings, store=store)
-    mount_health(app, service)
-    served = Served(app, service, args.host, args.port, args.poll)
-    print(f"console and API on http://{args.host}:{args.port}/ (health: /readyz)", file=sys.stderr)
-    served.run()
+    with contextlib.ExitStack() as stack:
+        registry = CollectorRegistry()
+        alerter = None if args.no_alerts else _alerter(settings, store, stack, registry)
+        service = Service(
+            store,
+            registry=registry,
+            processes=settings.serve_processes,
+            split_backlog=settings.split_backlog,
+            batch=settings.pass_batch,
+            alerter=alerter,
+        )
+        app = create_app(settings, store=store)
+        mount_health(app, service)
+        served = Served(app, service, args.host, args.port, args.poll)
+        print(f"console and API on http://{args.host}:{args.port}/ (health: /readyz)",
+              file=sys.stderr)  # fmt: skip
+        served.run()
     return 0
+
+
+def _alerter(
+    settings: Settings, store: FactStore, stack: contextlib.ExitStack, registry: CollectorRegistry
+) -> Alerter | None:
+    """Return the alerter of the configured destinations, or None (said once) without any."""
+    webhook_url = os.environ.get(WEBHOOK_ENV, "").strip() or None
+    if settings.kafka_bootstrap_servers is None and webhook_url is None:
+        log.warning("alerts: no destination (KAFKA_BOOTSTRAP_SERVERS or $%s), none sent; "
+                    "findings are judged and kept all the same", WEBHOOK_ENV)  # fmt: skip
+        return None
+    view = FindingsProjection(store).view
+    return open_alerter(settings, view, stack, webhook_url=webhook_url, follow=True,
+                        metrics=DeliveryMetrics(registry))  # fmt: skip

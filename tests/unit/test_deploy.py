@@ -13,12 +13,13 @@ DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 COMPOSE = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
 SERVICES = COMPOSE["services"]
 TABLEWATCH = {name: s for name, s in SERVICES.items() if "build" in s}
-# The variables Settings.from_env reads: anything else set on a tablewatch service is a typo.
+# The variables Settings.from_env reads, and the webhook the alerters read (alerts_cli.py):
+# anything else set on a tablewatch service is a typo.
 KNOWN_VARIABLES = {
     "KAFKA_BOOTSTRAP_SERVERS", "DATABASE_URL", "TABLEWATCH_DATA_DIR", "TABLEWATCH_PARTITIONS",
     "TABLEWATCH_INGEST_PARTITIONS", "TABLEWATCH_BATCH_SIZE", "TABLEWATCH_POLL_TIMEOUT_MS",
     "TABLEWATCH_ENV", "TABLEWATCH_TIMEZONE", "TABLEWATCH_SECURE_COOKIES",
-    "TABLEWATCH_SERVE_PROCESSES", "TABLEWATCH_SPLIT_BACKLOG",
+    "TABLEWATCH_SERVE_PROCESSES", "TABLEWATCH_SPLIT_BACKLOG", "TABLEWATCH_WEBHOOK_URL",
 }  # fmt: skip
 _DEFAULTED = re.compile(r"\$\{[A-Z_]+:-([^}]*)\}")
 _REQUIRED = re.compile(r"\$\{[A-Z_]+:\?[^}]*\}")

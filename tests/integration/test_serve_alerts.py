@@ -1,0 +1,123 @@
+"""``tablewatch serve`` delivers each pass's new alerts; a leg that cannot deliver is held and
+never stops the read models. Real SQLite and PostgreSQL stores, the dev broker, a local
+webhook, and the service as a real process."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from audit.store.application import FactStore, StoreConfig
+from consumers import alerts
+from consumers.alerts import Alerter, Webhook
+from consumers.errors import PublishError
+from consumers.kafka_io import make_producer
+from consumers.serve import Service
+from projections.findings import FindingsProjection
+from tests.builders.alerts import ingest, reopen, warnings
+from tests.integration.test_alerts import finding_ids, read_topic
+from tests.integration.test_serve import _free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_a_pass_delivers_its_new_alerts_to_the_topic_and_the_webhook_in_order(
+    store_config, shift, hook, kafka_bootstrap
+):
+    store = FactStore(store_config)
+    ingest(store, shift[:200])
+    view = FindingsProjection(store).view
+    topic = f"alerts-{os.getpid()}-{time.monotonic_ns()}"
+    with make_producer(kafka_bootstrap) as producer:
+        alerter = Alerter(view, producer, topic, Webhook(hook.url, retries=0),
+                          hold_webhook_failures=True)  # fmt: skip
+        service = Service(store, alerter=alerter)
+        service.run_pass()
+        first = [f["finding_id"] for f in warnings(view)]
+        ingest(store, shift[200:], start=200)  # more of the shift: more findings, a later pass
+        service.run_pass()
+    _, reopened = reopen(store_config)
+    expected = [f["finding_id"] for f in warnings(reopened)]
+    assert first
+    assert len(expected) > len(first)
+    assert hook.accepted() == expected  # each once, in the order found
+    assert finding_ids(read_topic(kafka_bootstrap, topic)) == expected
+    assert service.health.reason == "caught up"
+
+
+@pytest.mark.parametrize("store_config", ["sqlite"], indirect=True)
+def test_a_failing_webhook_is_held_and_the_read_models_and_readiness_go_on(
+    store_config, shift, hook
+):
+    store = FactStore(store_config)
+    ingest(store, shift)
+    view = FindingsProjection(store).view
+    now = [0.0]
+    alerter = Alerter(view, None, "unused", Webhook(hook.url, retries=0),
+                      hold_webhook_failures=True, clock=lambda: now[0])  # fmt: skip
+    service = Service(store, alerter=alerter)
+    hook.answer(503)
+    assert service.run_pass() > 0  # the read models wrote their rows all the same
+    assert service.health.ready
+    assert service.health.reason.startswith("caught up; alerts held: the webhook: ")
+    assert all(m.position == store.last_notification_id() for m in service.read_models)
+    now[0] += 120  # past the back-off: the webhook answers again
+    service.run_pass()
+    assert service.health.reason == "caught up"
+    assert hook.accepted() == [f["finding_id"] for f in warnings(view)]
+
+
+@pytest.mark.parametrize("store_config", ["sqlite"], indirect=True)
+def test_a_broker_that_refuses_an_alert_holds_the_topic_leg_until_a_later_pass(
+    store_config, shift, kafka_bootstrap, monkeypatch
+):
+    store = FactStore(store_config)
+    ingest(store, shift)
+    view = FindingsProjection(store).view
+    topic = f"alerts-{os.getpid()}-{time.monotonic_ns()}"
+    published = alerts.publish
+
+    def refused(*args, **kwargs):
+        raise PublishError("the broker refused a message")
+
+    with make_producer(kafka_bootstrap) as producer:
+        service = Service(store, alerter=Alerter(view, producer, topic))
+        monkeypatch.setattr(alerts, "publish", refused)
+        service.run_pass()
+        assert service.health.ready
+        assert "alerts held: the alerts topic: the broker refused" in service.health.reason
+        assert service.alerter is not None
+        assert service.alerter.position == 0  # nothing recorded as sent
+        monkeypatch.setattr(alerts, "publish", published)
+        service.run_pass()
+    assert service.health.reason == "caught up"
+    expected = [f["finding_id"] for f in warnings(view)]
+    assert finding_ids(read_topic(kafka_bootstrap, topic)) == expected
+
+
+def test_the_serve_command_posts_alerts_to_the_webhook_in_the_environment(tmp_path, shift, hook):
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TABLEWATCH_DATA_DIR": str(tmp_path)}
+    env.pop("DATABASE_URL", None)
+    env.pop("KAFKA_BOOTSTRAP_SERVERS", None)
+    env.update(TABLEWATCH_WEBHOOK_URL=hook.url, TABLEWATCH_SERVE_PROCESSES="1")
+    config = StoreConfig.sqlite(tmp_path / "tablewatch.sqlite")
+    ingest(FactStore(config), shift)
+    service = subprocess.Popen(
+        [sys.executable, "-m", "consumers.cli", "serve", "--port", str(_free_port())],
+        env=env, cwd=ROOT, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    _, view = reopen(config)
+    try:
+        deadline = time.monotonic() + 60
+        while not (hook.requests and len(hook.accepted()) == len(warnings(view))):
+            assert service.poll() is None, service.stderr.read().decode()
+            assert time.monotonic() < deadline, "no alerts reached the webhook"
+            time.sleep(0.05)
+    finally:
+        service.send_signal(signal.SIGTERM)
+        assert service.wait(timeout=60) == 0, service.stderr.read().decode()
+    assert hook.accepted() == [f["finding_id"] for f in warnings(view)]
