@@ -39,6 +39,7 @@ import contextlib
 import functools
 import json
 import logging
+import os
 import time
 import urllib.error
 import urllib.request
@@ -49,6 +50,7 @@ from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from eventsourcing.persistence import Tracking
+from prometheus_client import CollectorRegistry
 
 from audit.findings.finding import Severity
 from audit.store.application import FactStore
@@ -62,6 +64,8 @@ from projections.findings_view import FindingFilter
 
 log = logging.getLogger(__name__)
 
+WEBHOOK_ENV = "TABLEWATCH_WEBHOOK_URL"
+"""The webhook ``serve`` and ``alerts`` POST to when no ``--webhook`` is given."""
 TRACKING_NAME = "alerts<-findings"
 """The topic leg's name in the findings view's tracking table; its position is a row number."""
 
@@ -413,6 +417,21 @@ def open_alerter(
         log.warning("no KAFKA_BOOTSTRAP_SERVERS: alerts go to the webhook only")
     return Alerter(view, producer, settings.alerts_topic, webhook,
                    hold_webhook_failures=follow, metrics=metrics)  # fmt: skip
+
+
+def serve_alerter(
+    settings: Settings, store: FactStore, stack: contextlib.ExitStack, registry: CollectorRegistry
+) -> Alerter | None:
+    """Return the alerter ``serve`` ends each pass with: to the configured destinations, its
+    metrics in the service's ``registry``; or None, said once in the log, without any."""
+    webhook_url = os.environ.get(WEBHOOK_ENV, "").strip() or None
+    if settings.kafka_bootstrap_servers is None and webhook_url is None:
+        log.warning("alerts: no destination (KAFKA_BOOTSTRAP_SERVERS or $%s), none sent; "
+                    "findings are judged and kept all the same", WEBHOOK_ENV)  # fmt: skip
+        return None
+    view = FindingsProjection(store).view
+    return open_alerter(settings, view, stack, webhook_url=webhook_url, follow=True,
+                        metrics=DeliveryMetrics(registry))  # fmt: skip
 
 
 def run_alerts(

@@ -9,13 +9,11 @@ import sys
 from typing import Any
 
 from consumers.alert_metrics import DeliveryMetrics
-from consumers.alerts import run_alerts
+from consumers.alerts import WEBHOOK_ENV, run_alerts
 from consumers.health import serve_health
 from consumers.readiness import Readiness
 from consumers.settings import Settings
 from consumers.wiring import open_store
-
-WEBHOOK_ENV = "TABLEWATCH_WEBHOOK_URL"
 
 
 def register(commands: Any) -> None:

@@ -4,23 +4,15 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import logging
-import os
 import sys
 from typing import Any
 
 from prometheus_client import CollectorRegistry
 
-from audit.store.application import FactStore
-from consumers.alert_metrics import DeliveryMetrics
-from consumers.alerts import Alerter, open_alerter
-from consumers.alerts_cli import WEBHOOK_ENV
+from consumers.alerts import WEBHOOK_ENV, serve_alerter
 from consumers.serve import Service
 from consumers.settings import Settings
 from consumers.wiring import open_store
-from projections.findings import FindingsProjection
-
-log = logging.getLogger(__name__)
 
 
 def register(commands: Any) -> None:
@@ -53,7 +45,7 @@ def _serve(args: argparse.Namespace) -> int:
     print(f"store: {store.config.describe()}", file=sys.stderr)
     with contextlib.ExitStack() as stack:
         registry = CollectorRegistry()
-        alerter = None if args.no_alerts else _alerter(settings, store, stack, registry)
+        alerter = None if args.no_alerts else serve_alerter(settings, store, stack, registry)
         service = Service(
             store,
             registry=registry,
@@ -69,17 +61,3 @@ def _serve(args: argparse.Namespace) -> int:
               file=sys.stderr)  # fmt: skip
         served.run()
     return 0
-
-
-def _alerter(
-    settings: Settings, store: FactStore, stack: contextlib.ExitStack, registry: CollectorRegistry
-) -> Alerter | None:
-    """Return the alerter of the configured destinations, or None (said once) without any."""
-    webhook_url = os.environ.get(WEBHOOK_ENV, "").strip() or None
-    if settings.kafka_bootstrap_servers is None and webhook_url is None:
-        log.warning("alerts: no destination (KAFKA_BOOTSTRAP_SERVERS or $%s), none sent; "
-                    "findings are judged and kept all the same", WEBHOOK_ENV)  # fmt: skip
-        return None
-    view = FindingsProjection(store).view
-    return open_alerter(settings, view, stack, webhook_url=webhook_url, follow=True,
-                        metrics=DeliveryMetrics(registry))  # fmt: skip

@@ -7,10 +7,14 @@ until Ctrl-C, keeping the read models caught up as ``tablewatch serve`` does.
 
 from __future__ import annotations
 
+import contextlib
 import socket
 from typing import TextIO
 
+from prometheus_client import CollectorRegistry
+
 from audit.store.application import FactStore
+from consumers.alerts import serve_alerter
 from consumers.serve import Service
 from consumers.settings import Settings
 from consumers.web.api.users import generated_password
@@ -34,23 +38,30 @@ def free_port(preferred: int) -> int:
 
 
 def serve_run(settings: Settings, store: FactStore, port: int, out: TextIO) -> None:
-    """Serve the run's store, printing the console's URL and the first users' credentials."""
-    app = create_app(settings, store=store)
-    service = Service(store)
-    mount_health(app, service)
-    known = {user["name"] for user in list_users(app.state.db)}
-    credentials = []
-    for name, role in FIRST_USERS:
-        if name in known:  # PostgreSQL keeps users across runs: they have their passwords
-            continue
-        password = generated_password()
-        add_user(app.state.db, name, role, password)
-        credentials.append((name, role, password))
-    chosen = free_port(port)
-    served = Served(app, service, HOST, chosen, 1.0)
-    print(file=out)
-    print(f"console: http://{HOST}:{chosen}/  (Ctrl-C to stop)", file=out)
-    for name, role, password in credentials:
-        print(f"  {role}: user {name}, password {password}", file=out)
-    out.flush()
-    served.run()
+    """Serve the run's store, printing the console's URL and the first users' credentials.
+
+    Alerts go where ``tablewatch serve`` sends them: with ``TABLEWATCH_WEBHOOK_URL`` set, each
+    pass's new ones are POSTed there (the dev broker's topics end with the run, so no topic
+    leg)."""
+    with contextlib.ExitStack() as stack:
+        app = create_app(settings, store=store)
+        registry = CollectorRegistry()
+        alerter = serve_alerter(settings, store, stack, registry)
+        service = Service(store, registry=registry, alerter=alerter)
+        mount_health(app, service)
+        known = {user["name"] for user in list_users(app.state.db)}
+        credentials = []
+        for name, role in FIRST_USERS:
+            if name in known:  # PostgreSQL keeps users across runs: they have their passwords
+                continue
+            password = generated_password()
+            add_user(app.state.db, name, role, password)
+            credentials.append((name, role, password))
+        chosen = free_port(port)
+        served = Served(app, service, HOST, chosen, 1.0)
+        print(file=out)
+        print(f"console: http://{HOST}:{chosen}/  (Ctrl-C to stop)", file=out)
+        for name, role, password in credentials:
+            print(f"  {role}: user {name}, password {password}", file=out)
+        out.flush()
+        served.run()
