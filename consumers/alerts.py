@@ -420,13 +420,19 @@ def open_alerter(
 
 
 def serve_alerter(
-    settings: Settings, store: FactStore, stack: contextlib.ExitStack, registry: CollectorRegistry
+    settings: Settings,
+    store: FactStore,
+    stack: contextlib.ExitStack,
+    registry: CollectorRegistry,
+    *,
+    unset_level: int = logging.WARNING,
 ) -> Alerter | None:
     """Return the alerter ``serve`` ends each pass with: to the configured destinations, its
-    metrics in the service's ``registry``; or None, said once in the log, without any."""
+    metrics in the service's ``registry``; or None, logged once at ``unset_level``, without
+    any (a warning for ``serve``; ``make run``'s demonstration expects none)."""
     webhook_url = os.environ.get(WEBHOOK_ENV, "").strip() or None
     if settings.kafka_bootstrap_servers is None and webhook_url is None:
-        log.warning("alerts: no destination (KAFKA_BOOTSTRAP_SERVERS or $%s), none sent; "
+        log.log(unset_level, "alerts: no destination (KAFKA_BOOTSTRAP_SERVERS or $%s), none sent; "
                     "findings are judged and kept all the same", WEBHOOK_ENV)  # fmt: skip
         return None
     view = FindingsProjection(store).view

@@ -7,6 +7,7 @@ maintenance database.
 """
 
 import os
+import threading
 import uuid
 from collections.abc import Iterator
 
@@ -14,6 +15,7 @@ import psycopg
 import pytest
 
 from audit.store.application import StoreConfig
+from tests.builders.alerts import Hook
 
 ADMIN_URL = os.environ.get(
     "TABLEWATCH_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -44,3 +46,14 @@ def store_config(request, tmp_path) -> StoreConfig:
     if request.param == "sqlite":
         return StoreConfig.sqlite(tmp_path / "store.sqlite")
     return StoreConfig.postgres(request.getfixturevalue("pg_url"))
+
+
+@pytest.fixture
+def hook():
+    """Yield a local webhook receiver, serving on a thread until the test ends."""
+    receiver = Hook()
+    thread = threading.Thread(target=receiver.server.serve_forever, daemon=True)
+    thread.start()
+    yield receiver
+    receiver.server.shutdown()
+    receiver.server.server_close()

@@ -8,6 +8,7 @@ until Ctrl-C, keeping the read models caught up as ``tablewatch serve`` does.
 from __future__ import annotations
 
 import contextlib
+import logging
 import socket
 from typing import TextIO
 
@@ -46,7 +47,7 @@ def serve_run(settings: Settings, store: FactStore, port: int, out: TextIO) -> N
     with contextlib.ExitStack() as stack:
         app = create_app(settings, store=store)
         registry = CollectorRegistry()
-        alerter = serve_alerter(settings, store, stack, registry)
+        alerter = serve_alerter(settings, store, stack, registry, unset_level=logging.INFO)
         service = Service(store, registry=registry, alerter=alerter)
         mount_health(app, service)
         known = {user["name"] for user in list_users(app.state.db)}

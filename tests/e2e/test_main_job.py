@@ -1,6 +1,17 @@
 """The README's main job end to end: dev broker, exactly-once ingest, projections, findings."""
 
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
 from consumers.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_main_job_runs_a_shift_through_every_part(tmp_path, monkeypatch, capsys):
@@ -56,3 +67,44 @@ def test_a_rate_out_of_range_is_one_line(tmp_path, monkeypatch, capsys):
     err = capsys.readouterr().err
     assert "--irregularities must be a rate from 0 to 1" in err
     assert "Traceback" not in err
+
+
+def test_make_run_ends_serving_the_console_and_sends_its_alerts_to_the_webhook(tmp_path, hook):
+    """The README's first command as a user runs it (``tablewatch run ... --serve``): the console's
+    URL last, the console answering there, the run's alerts POSTed to the webhook, Ctrl-C."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TABLEWATCH_DATA_DIR": str(tmp_path / "data")}
+    for variable in ("KAFKA_BOOTSTRAP_SERVERS", "DATABASE_URL"):
+        env.pop(variable, None)
+    env["TABLEWATCH_WEBHOOK_URL"] = hook.url
+    args = ["run", "--tables", "3", "--rounds", "8", "--seed", "7", "--irregularities", "0.2"]
+    run = subprocess.Popen(
+        [sys.executable, "-m", "consumers.cli", *args, "--serve", "--port", "0"],
+        env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        console = None
+        assert run.stdout is not None
+        for line in run.stdout:  # the run's report, then the console's address
+            if line.startswith("console: "):
+                console = line.split()[1]
+                break
+        assert console is not None, run.stderr.read() if run.stderr else ""
+        deadline = time.monotonic() + 60
+        while True:  # the address is printed as the server starts: it listens a moment later
+            try:
+                with urllib.request.urlopen(console + "login", timeout=10) as page:
+                    assert page.status == 200
+                break
+            except urllib.error.URLError:
+                assert run.poll() is None, run.stderr.read() if run.stderr else ""
+                assert time.monotonic() < deadline, "the console never answered"
+                time.sleep(0.1)
+        while not hook.accepted():  # a careless day has warnings: the first pass sends them
+            assert run.poll() is None, run.stderr.read() if run.stderr else ""
+            assert time.monotonic() < deadline, "no alert reached the webhook"
+            time.sleep(0.1)
+    finally:
+        run.send_signal(signal.SIGINT)
+        code = run.wait(timeout=60)
+    assert code == 0
+    assert all(body["severity"] in ("warning", "critical") for _, body, _ in hook.requests)

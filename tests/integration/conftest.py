@@ -7,7 +7,6 @@ one dev broker (Tansu, memory storage) is started for the whole session.
 
 import os
 import random
-import threading
 import uuid
 
 import psycopg
@@ -19,7 +18,6 @@ from audit.events.catalogue import event_dict, parse_event
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from consumers.devbroker import DevBroker
 from consumers.kafka_io import ensure_topics
-from tests.builders.alerts import Hook
 from tests.conftest import ADMIN_URL
 
 
@@ -68,17 +66,6 @@ def shift():
         raw[i]["paid"] = "999.00"
     del raw[40]
     return [parse_event(r) for r in raw]
-
-
-@pytest.fixture
-def hook():
-    """Yield a local webhook receiver, serving on a thread until the test ends."""
-    receiver = Hook()
-    thread = threading.Thread(target=receiver.server.serve_forever, daemon=True)
-    thread.start()
-    yield receiver
-    receiver.server.shutdown()
-    receiver.server.server_close()
 
 
 @pytest.fixture
