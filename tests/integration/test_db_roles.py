@@ -137,7 +137,6 @@ def test_concurrent_migrations_on_a_fresh_database_all_succeed(roles):
         **os.environ,
         "DATABASE_URL": roles["owner"],
         "PYTHONPATH": str(ROOT),
-        "TABLEWATCH_PURE_PYTHON": "1",
     }
     runs = [
         subprocess.Popen(
