@@ -31,7 +31,8 @@ next one measures. For each size:
   store's last :data:`REPLAYED` rounds with a finding in turn, each one's table found
   through the round index: what one replay reads depends on where its round falls after
   its table's last replay point, which one round alone would pick by chance) and
-  ``report mgr --gaming-day D`` (the last day), output discarded;
+  ``report mgr --gaming-day D`` and ``report variance --gaming-day D`` (the last day),
+  output discarded;
 - replay: the last 20 rounds with a finding replayed in turn (``load_replay``), the median
   seconds and the stored facts each reads (median and most), beside the last of them
   replayed by the scan of every stored fact it replaced (the baseline, same store, same
@@ -247,6 +248,7 @@ def query_latencies(home: Path, repeats: int) -> dict[str, float]:
             "findings --table --gaming-day": [["findings", "--table", table, "--gaming-day", day]],
             "replay": [["replay", round_id] for _, round_id in chosen],
             "report mgr --gaming-day": [["report", "mgr", "--gaming-day", day]],
+            "report variance --gaming-day": [["report", "variance", "--gaming-day", day]],
         }
         saved = {k: os.environ.get(k) for k in ("TABLEWATCH_DATA_DIR", "DATABASE_URL")}
         os.environ["TABLEWATCH_DATA_DIR"] = str(data)
