@@ -55,6 +55,9 @@ _INDEXES = (
     # A day's variances, code by code (``report variance``): both terms in one index, so
     # SQLite, which keeps no statistics here, never walks every day's rows of a code.
     "CREATE INDEX IF NOT EXISTS findings_gaming_day_code ON findings (gaming_day, code)",
+    # A table's day in the queue (its order is when the findings' events occurred).
+    "CREATE INDEX IF NOT EXISTS findings_day_table_time ON findings "
+    "(gaming_day, table_id, occurred_at)",
     "CREATE INDEX IF NOT EXISTS findings_player ON findings (player_id)",
 )
 """What ``tablewatch findings`` filters on, and a shift's findings (its rounds, its hours)."""
@@ -187,8 +190,11 @@ class FindingFilter:
 
 
 def _where(query: FindingFilter, placeholder: str) -> tuple[str, list[Any]]:
-    clauses: list[str] = ["row_number > " + placeholder]
-    params: list[Any] = [query.after_row]
+    # A term on row_number that every row meets is left out: SQLite (which keeps no statistics
+    # here) would otherwise take the index pairing it with one filter, and sort every match
+    # of that filter in history, rather than the index that yields the rows in order.
+    clauses: list[str] = ["row_number > " + placeholder] if query.after_row else ["1 = 1"]
+    params: list[Any] = [query.after_row] if query.after_row else []
     for column, value in (
         ("table_id", query.table_id),
         ("dealer_id", query.dealer_id),

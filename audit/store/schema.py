@@ -31,10 +31,11 @@ SCHEMA_VERSION = 4
 gaming_day and player_id (issue #22).
 3: the hand history's ``game`` and 21 Baccarat columns, and the table state's ``game`` and
 shoe columns (issue #19).
-4: two indexes (issue #16): the replay points' ``replay_contexts_day``, by which a gaming
-day's points are pruned, and the findings' ``findings_gaming_day_code``, by which a day's
-variance report reads that day's findings only. Both are made by every open that creates
-tables; a store at 3 ran without them.
+4: indexes (issue #16): the replay points' ``replay_contexts_day``, by which a gaming day's
+points are pruned; the findings' ``findings_gaming_day_code``, by which a day's variance
+report reads that day's findings only, and ``findings_day_table_time``, a table's day in the
+queue's order. Each is made by every open that creates tables; a store at 3 ran without
+them.
 """
 _LOCK_KEY = 0x7461_626C_6577_6174  # any fixed bigint: "tablewat", as bytes
 _MARK_SQL = [

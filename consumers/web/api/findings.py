@@ -60,6 +60,8 @@ class FindingsPage(BaseModel):
     page: int
     per_page: int
     total: int
+    total_exact: bool = True
+    """False: more than ``total`` findings match (a count stops at 10,000); narrow the filter."""
     pages: int
 
 
@@ -118,6 +120,7 @@ def list_findings(
         page=page,
         per_page=per_page,
         total=found.total,
+        total_exact=found.total_exact,
         pages=max(1, -(-found.total // per_page)),
     )
 

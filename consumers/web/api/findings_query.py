@@ -17,12 +17,19 @@ from projections.findings_view import FindingFilter, FindingsView
 NAMES = ("row_number", *findings_view._COLUMNS)
 
 
+COUNT_CAP = 10_000
+"""The most matches a page counts: past it the total reads "10,000 or more", so opening the
+queue costs the page, not every finding in history (#16)."""
+
+
 @dataclass(frozen=True)
 class Page:
-    """One page of findings and how many match in all."""
+    """One page of findings, and how many match in all (at most :data:`COUNT_CAP`)."""
 
     rows: list[dict[str, Any]]
     total: int
+    total_exact: bool = True
+    """False: more than ``total`` match; counting stopped there."""
 
 
 def _placeholder(view: FindingsView) -> str:
@@ -66,16 +73,21 @@ def select_page(
     """Return the findings the filter matches, ``limit`` from ``offset``, as they occurred."""
     p = _placeholder(view)
     where, params = _clauses(query, round_id, code_prefix, p)
-    total_rows = _run(view, f"SELECT COUNT(*) AS n FROM findings WHERE {where}", params)
+    cap = COUNT_CAP
+    total_rows = _run(
+        view,
+        f"SELECT COUNT(*) AS n FROM (SELECT 1 FROM findings WHERE {where} LIMIT {cap + 1}) AS m",
+        params,
+    )
     first = total_rows[0]
-    total = int(first["n"] if isinstance(first, dict) else first[0])
+    counted = int(first["n"] if isinstance(first, dict) else first[0])
     rows = _run(
         view,
         f"SELECT {', '.join(NAMES)} FROM findings WHERE {where} ORDER BY {query.order()} "
         f"LIMIT {int(limit)} OFFSET {int(offset)}",
         params,
     )
-    return Page([_as_dict(row) for row in rows], total)
+    return Page([_as_dict(row) for row in rows], min(counted, cap), counted <= cap)
 
 
 def select_one(view: FindingsView, finding_id: str) -> dict[str, Any] | None:

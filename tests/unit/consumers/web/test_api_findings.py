@@ -7,6 +7,8 @@ import pytest
 
 from audit.findings.finding import Severity
 from consumers.web.access_log import read_access
+from consumers.web.api import findings_query
+from projections import findings_view
 from projections.findings_view import FindingFilter
 
 
@@ -152,3 +154,46 @@ def test_every_view_of_findings_is_in_the_access_log(shift_app, shift_as):
     newest, before = read_access(shift_app.state.db, user="ann", limit=2)
     assert (newest.kind, newest.ref) == ("finding", row["finding_id"])
     assert (before.kind, before.ref) == ("findings", f"table={row['table_id']}")
+
+
+def test_the_count_stops_at_its_cap_and_says_so(shift_app, shift_as, monkeypatch):
+    """#16: opening the queue costs a page and a bounded count, not every finding in history."""
+    expected = [row["finding_id"] for row in every_finding(shift_app)]
+    client = shift_as("analyst")
+    monkeypatch.setattr(findings_query, "COUNT_CAP", 5)
+    body = client.get("/api/findings", params={"per_page": 3, "page": 2}).json()
+    assert (body["total"], body["total_exact"], body["pages"]) == (5, False, 2)
+    assert [f["finding_id"] for f in body["findings"]] == expected[3:6]  # the page is whole
+    page = client.get("/findings", params={"page": 1})
+    assert "More than 5 findings" in page.text
+    monkeypatch.setattr(findings_query, "COUNT_CAP", len(expected))
+    body = client.get("/api/findings").json()
+    assert (body["total"], body["total_exact"]) == (len(expected), True)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        FindingFilter(by_time=True),
+        FindingFilter(table_id="PG-01", by_time=True),
+        FindingFilter(table_id="PG-01", gaming_day="2026-11-21", by_time=True),
+        FindingFilter(table_id="PG-01"),
+    ],
+    ids=["everything", "a table", "a table's day", "a table as found"],
+)
+def test_a_queue_page_is_read_in_its_order_from_an_index_never_sorted_whole(shift_app, query):
+    """SQLite keeps no statistics here: the plan must take the rows in order from an index, so
+    a page of 50 reads about 50 rows however many years the view holds."""
+    view = shift_app.state.views.findings
+    if not isinstance(view, findings_view.SQLiteFindingsView):
+        pytest.skip("the plan is SQLite's")
+    where, params = findings_view._where(query, "?")
+    with view.datastore.transaction(commit=False) as cursor:
+        cursor.execute(
+            f"EXPLAIN QUERY PLAN SELECT * FROM findings WHERE {where} "
+            f"ORDER BY {query.order()} LIMIT 50",
+            params,
+        )
+        plan = " ".join(str(row[3]) for row in cursor.fetchall())
+    assert "USING INDEX" in plan
+    assert "TEMP B-TREE" not in plan, plan
