@@ -55,7 +55,8 @@ class TableOut(BaseModel):
 
 
 class FloorTable(TableOut):
-    """A table on the floor: its state, its alerts (warning and above) and the newest one."""
+    """A table on the floor: its state, its alerts (warning and above) in its gaming day, and
+    the newest of them."""
 
     alerts: int
     critical: int
@@ -84,25 +85,37 @@ def _table(row: dict[str, Any], now: datetime) -> dict[str, Any]:
     }
 
 
-def _alerts_by_table(views: Views) -> dict[str, tuple[int, int, str | None]]:
-    """Return each table's count of alerts, of criticals, and its newest alert's time."""
+def _alerts_by_table(views: Views, days: dict[str, str]) -> dict[str, tuple[int, int, str | None]]:
+    """Return each table's count of alerts in its gaming day (``days``: table -> its day), of
+    criticals, and its newest alert's time.
+
+    Read through the findings' gaming-day index: the floor costs the tables' days, never
+    every alert in history (#16).
+    """
+    if not days:
+        return {}
     view = views.findings
     p = "%s" if isinstance(view, PostgresFindingsView) else "?"
+    wanted = sorted(set(days.values()))
     sql = (
-        "SELECT table_id, COUNT(*) AS n, "
+        "SELECT table_id, gaming_day, COUNT(*) AS n, "
         f"SUM(CASE WHEN severity = {p} THEN 1 ELSE 0 END) AS c, MAX(occurred_at) AS last "
-        f"FROM findings WHERE severity IN ({p}, {p}) GROUP BY table_id"
+        f"FROM findings WHERE gaming_day IN ({', '.join([p] * len(wanted))}) "
+        f"AND severity IN ({p}, {p}) GROUP BY table_id, gaming_day"
     )
-    params = [Severity.CRITICAL.value, Severity.WARNING.value, Severity.CRITICAL.value]
+    params = [Severity.CRITICAL.value, *wanted, Severity.WARNING.value, Severity.CRITICAL.value]
     with view.datastore.transaction(commit=False) as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     found = {}
     for row in rows:
-        table, n, critical, last = (
-            (row["table_id"], row["n"], row["c"], row["last"]) if isinstance(row, dict) else row
+        table, day, n, critical, last = (
+            (row["table_id"], row["gaming_day"], row["n"], row["c"], row["last"])
+            if isinstance(row, dict)
+            else row
         )
-        found[table] = (int(n), int(critical or 0), last)
+        if days.get(table) == day:
+            found[table] = (int(n), int(critical or 0), last)
     return found
 
 
@@ -133,11 +146,13 @@ def table(
 
 @router.get("/floor", response_model=Floor)
 def floor(request: Request, user: Analyst, views: Annotated[Views, Depends(views_of)]) -> Floor:
-    """Return every table's state with its alerts: what a floor view shows."""
+    """Return every table's state with its alerts of its gaming day: what a floor view shows."""
     now = datetime.now(UTC)
-    alerts = _alerts_by_table(views)
+    states = views.table_state.select()
+    days = {row["table_id"]: row["gaming_day"] for row in states if row["gaming_day"]}
+    alerts = _alerts_by_table(views, days)
     out = []
-    for row in views.table_state.select():
+    for row in states:
         count, critical, last = alerts.get(row["table_id"], (0, 0, None))
         out.append(
             FloorTable.model_validate(

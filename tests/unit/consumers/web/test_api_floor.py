@@ -68,3 +68,35 @@ def test_the_chain_heads_are_the_ingests_and_the_status_verifies_them(shift_app,
 def test_the_floor_is_the_analysts(shift_as):
     assert shift_as("auditor").get("/api/floor").status_code == 403
     assert shift_as("admin").get("/api/tables").status_code == 403
+
+
+def test_the_floor_counts_only_each_tables_gaming_day(tmp_path):
+    """#16: the floor shows a table's alerts of its day, read by the day, not every alert since
+    the store began: a warning filed under an earlier day is in the queue, not on the floor."""
+    from dataclasses import replace
+
+    from eventsourcing.persistence import Tracking
+    from fastapi.testclient import TestClient
+
+    from audit.findings.finding import Severity
+    from projections.findings_view import FindingFilter
+    from tests.builders.alerts import AN_INFO_FINDING
+    from tests.builders.shift_store import careless_store
+    from tests.builders.web_app import login, make_app
+
+    store, _ = careless_store(tmp_path / "shift.sqlite")
+    app = make_app(tmp_path, store=store)
+    client = TestClient(app, base_url="http://testserver")
+    assert login(client, "ann").status_code == 303
+    before = client.get("/api/floor").json()
+    table = before["tables"][0]
+    earlier = str(int(table["gaming_day"][:4]) - 1) + table["gaming_day"][4:]
+    old = replace(AN_INFO_FINDING, code="TEST-OLD", severity=Severity.CRITICAL,
+                  table_id=table["table_id"], gaming_day=earlier)  # fmt: skip
+    app.state.views.findings.record([(old, 0)], Tracking("test-old", 1))
+    after = client.get("/api/floor").json()
+    assert after["alerts"] == before["alerts"]
+    assert after["tables"][0]["alerts"] == table["alerts"]
+    assert after["tables"][0]["critical"] == table["critical"]
+    queue = app.state.views.findings.select(FindingFilter(table_id=table["table_id"]))
+    assert "TEST-OLD" in {row["code"] for row in queue}  # recorded all the same
