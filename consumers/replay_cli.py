@@ -42,7 +42,7 @@ from consumers.replay_text.marks import MISMATCH
 from consumers.settings import Settings
 from consumers.wiring import open_store
 from projections.checkpoint import loads
-from projections.findings import FindingsProjection
+from projections.findings import FindingsProjection, open_findings_view
 from projections.round_index import RoundIndexProjection
 
 REPLAYS: dict[str, Callable[..., RoundReplay]] = {
@@ -94,18 +94,25 @@ def load_replay(
     *,
     errors: TextIO = sys.stderr,
     from_opening: bool = False,
+    catch_up: bool = True,
 ) -> RoundReplay:
     """Return the replay of one stored round: what the command, the API and the console show.
 
     ``from_opening`` reads from the table's opening, not its last replay point: the
     same replay at the cost replays had before the points (``bench/api_replay.py``'s
-    baseline). Raises :class:`RoundNotFoundError` when the round is not stored (at ``table_id``)
-    and :class:`AmbiguousRoundError` when several tables have it and none is named.
+    baseline). ``catch_up`` False (the web, whose views ``tablewatch serve`` keeps) reads the
+    round index and the replay points as they stand, writing nothing: a round the index has
+    not reached yet is not found, rather than looked for by reading the store. Raises
+    :class:`RoundNotFoundError` when the round is not stored (at ``table_id``) and
+    :class:`AmbiguousRoundError` when several tables have it and none is named.
     """
     index = RoundIndexProjection(store)
-    index.catch_up()  # exactly once, so always safe
+    if catch_up:
+        index.catch_up()  # exactly once, so always safe
     table = table_id or find_table(store, round_id, index)
-    read = read_round(store, table, round_id, index, errors, from_opening=from_opening)
+    read = read_round(
+        store, table, round_id, index, errors, from_opening=from_opening, catch_up=catch_up
+    )
     game = read.game or next(
         (e.game for e in reversed(read.events) if isinstance(e, TableOpened)), DEFAULT_GAME
     )
@@ -161,6 +168,7 @@ def read_round(
     errors: TextIO = sys.stderr,
     *,
     from_opening: bool = False,
+    catch_up: bool = True,
 ) -> RoundRead:
     """Return the table's events from its last replay point before the round, up to the
     round's end.
@@ -181,17 +189,26 @@ def read_round(
     except AggregateNotFoundError:
         raise RoundNotFoundError(f"no round {round_id!r} at table {table_id!r}") from None
     contexts = index.view.contexts_of(table_id, round_id)
+    if not contexts and not catch_up:
+        raise RoundNotFoundError(
+            f"round {round_id!r} at table {table_id!r} is stored but not yet in the round "
+            "index: the service indexes it within a pass, try again in a moment"
+        )
     read = RoundRead([])
     facts: Iterator[StoredFact] | None = None
     if contexts and contexts[0] > 0:
-        findings = FindingsProjection(store)
-        findings.catch_up()
+        if catch_up:
+            findings = FindingsProjection(store)
+            findings.catch_up()
+            points = findings.view
+        else:
+            points = open_findings_view(store)
         first, last = contexts[0], contexts[-1]
-        openings = [] if from_opening else findings.view.replay_contexts(table_id, first, last)
+        openings = [] if from_opening else points.replay_contexts(table_id, first, last)
         if not openings or openings[0].position != first:
             # Asked for, or its point was pruned with its day (docs/history.md): the day's first.
-            first = findings.view.day_opening(table_id, first) or first
-            openings = findings.view.replay_contexts(table_id, first, last)
+            first = points.day_opening(table_id, first) or first
+            openings = points.replay_contexts(table_id, first, last)
         if openings and openings[0].position == first:
             state = loads(openings[0].state)["table"]
             read.state, read.game = state, openings[0].game

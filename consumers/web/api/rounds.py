@@ -158,7 +158,8 @@ def replay_of(store: FactStore, round_id: str, table_id: str | None) -> RoundRep
     """
     notes = io.StringIO()
     try:
-        replay = load_replay(store, round_id, table_id, errors=notes)
+        # Read the views as serve keeps them: a request never catches a projection up.
+        replay = load_replay(store, round_id, table_id, errors=notes, catch_up=False)
     except RoundNotFoundError as error:
         raise NotFoundError(str(error).replace("--table", "?table=")) from None
     except AmbiguousRoundError as error:

@@ -145,3 +145,34 @@ def test_the_replay_page_shows_each_steps_text_as_the_api_gives_it(floor, analys
         shown = re.findall(r"<summary>As text</summary><pre>(.*?)</pre>", html, re.S)
         assert shown == [str(escape("\n".join(step["lines"]))) for step in steps]
         assert all(step["lines"] for step in steps[:-1])  # each step but the last says something
+
+
+def test_a_request_reads_the_views_as_serve_keeps_them_and_writes_nothing(tmp_path):
+    """A replay request catches no projection up (serve is their one writer): a round stored
+    after the service's last pass is not found yet, and no view moves; after a pass it is."""
+    import random
+
+    from audit.simulation.shift import ShiftConfig, simulate_shift
+    from audit.store.ingest import Accepted, Ingestor
+    from consumers.serve import READ_MODELS, Service
+    from projections.table_state import TableStateProjection
+    from tests.builders.shift_store import careless_store
+
+    def store_tables(store):
+        return TableStateProjection(store).view.select()
+
+    store, _ = careless_store(tmp_path / "shift.sqlite")
+    client = signed_in(make_app(tmp_path, store), "ann")
+    later = list(simulate_shift(ShiftConfig(1, 2, table_numbers=(77,)), random.Random(5)))
+    assert later[0].table_id not in {row["table_id"] for row in store_tables(store)}
+    Ingestor(store).record_batch([Accepted(e, "t") for e in later], "later", len(later) - 1)
+    round_id = next(e.round_id for e in later if e.type_name() == "round_started")
+    positions = [kind(store).position for kind in READ_MODELS]
+    answer = client.get(f"/api/rounds/{round_id}", params={"table": later[0].table_id})
+    assert answer.status_code == 404
+    assert "not yet in the round index" in answer.json()["detail"]
+    assert [kind(store).position for kind in READ_MODELS] == positions  # nothing written
+    Service(store).run_pass()  # the service's next pass
+    answer = client.get(f"/api/rounds/{round_id}", params={"table": later[0].table_id})
+    assert answer.status_code == 200
+    assert answer.json()["round_id"] == round_id
