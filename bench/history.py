@@ -33,6 +33,9 @@ next one measures. For each size:
   its table's last replay point, which one round alone would pick by chance) and
   ``report mgr --gaming-day D`` and ``report variance --gaming-day D`` (the last day),
   output discarded;
+- console latency, p50 and p99 over ``--repeats`` requests through the app in process,
+  signed in as an analyst: the findings queue's first page (``/api/findings``) and the
+  floor (``/api/floor``), the two pages an analyst opens all day;
 - replay: the last 20 rounds with a finding replayed in turn (``load_replay``), the median
   seconds and the stored facts each reads (median and most), beside the last of them
   replayed by the scan of every stored fact it replaced (the baseline, same store, same
@@ -357,6 +360,41 @@ def checkpoint_bytes(home: Path) -> dict[str, float]:
     return sizes
 
 
+def console_latencies(home: Path, repeats: int) -> dict[str, float]:
+    """Return p50 and p99 seconds of the console's two daily pages, through the app's HTTP
+    interface in process (FastAPI's test client, signed in as an analyst): the findings queue's
+    first page (``/api/findings``, what ``/findings`` shows) and the floor (``/api/floor``)."""
+    from fastapi.testclient import TestClient  # the web's imports, only for these figures
+
+    from consumers.settings import Settings
+    from consumers.web.app import create_app
+    from consumers.web.auth import add_user
+
+    with fresh_copy(home) as data:
+        store = FactStore(StoreConfig.sqlite(data / STORE))
+        app = create_app(Settings(data_dir=data), store=store)
+        add_user(app.state.db, "bench", "analyst", "bench-password-1")
+        client = TestClient(app, base_url="http://testserver")
+        page = client.get("/login")
+        token = page.text.split('name="csrf_token" value="', 1)[1].split('"', 1)[0]
+        form = {"name": "bench", "password": "bench-password-1", "csrf_token": token, "next": "/"}
+        signed = client.post("/login", data=form, follow_redirects=False)
+        if signed.status_code != 303:
+            raise RuntimeError(f"the bench could not sign in: {signed.status_code}")
+        figures = {}
+        for name, path in (("console queue", "/api/findings"), ("console floor", "/api/floor")):
+            samples = []
+            for _ in range(repeats):
+                started = time.perf_counter()
+                answer = client.get(path)
+                samples.append(time.perf_counter() - started)
+                if answer.status_code != 200:
+                    raise RuntimeError(f"{path} answered {answer.status_code}")
+            figures[f"{name} p50 s"] = statistics.median(samples)
+            figures[f"{name} p99 s"] = _quantile(samples, 0.99)
+        return figures
+
+
 def measure(home: Path, repeats: int, only: str = "all") -> dict[str, float]:
     """Return every figure for one store, flat: name -> seconds (or MiB, or a count)."""
     facts = FactStore(StoreConfig.sqlite(home / "data" / STORE)).last_notification_id()
@@ -366,6 +404,7 @@ def measure(home: Path, repeats: int, only: str = "all") -> dict[str, float]:
         figures |= {"ingest restart s": seconds, "ingest peak MiB": peak}
         figures |= projection_restarts(home)
         figures |= query_latencies(home, repeats)
+        figures |= console_latencies(home, repeats)
     if only in ("all", "replay"):
         figures |= replay_reads(home, repeats)
     return figures
