@@ -118,10 +118,21 @@ def _csv(text: str, name: str) -> Response:
 
 
 @router.get("/gaming-days", response_model=GamingDays)
-def gaming_days(user: Auditor, views: Annotated[Views, Depends(views_of)]) -> GamingDays:
-    """Return the gaming days the reports can be asked for."""
-    rows = views.reconciliation.query("SELECT DISTINCT gaming_day FROM shift_ledgers ORDER BY 1")
-    return GamingDays(gaming_days=[row[0] for row in rows])
+def gaming_days(
+    user: Auditor,
+    views: Annotated[Views, Depends(views_of)],
+    limit: Annotated[int | None, Query(ge=1, le=10_000, description="the newest this many")] = None,
+) -> GamingDays:
+    """Return the gaming days the reports can be asked for (with ``limit``, the newest ones:
+    read from the newest end of the ledgers' day index, so the cost is the days asked for)."""
+    if limit is None:
+        sql, params = "SELECT DISTINCT gaming_day FROM shift_ledgers ORDER BY 1", []
+    else:
+        sql = "SELECT DISTINCT gaming_day FROM shift_ledgers ORDER BY 1 DESC LIMIT {p}"
+        params = [limit]
+    rows = views.reconciliation.query(sql, params)
+    days = [row[0] for row in rows]
+    return GamingDays(gaming_days=days if limit is None else days[::-1])
 
 
 @router.get("/mgr", response_model=Mgr, responses={200: {"content": {"text/csv": {}}}})

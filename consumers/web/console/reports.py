@@ -21,9 +21,14 @@ from consumers.web.render.hold_chart import HoldRow
 router = APIRouter()
 
 
+RECENT_DAYS = 62
+"""Gaming days the picker links to, the newest; any other is asked for by its date."""
+
+
 def _day(request: Request, user: Auditor, views: Views) -> tuple[str | None, list[str]]:
-    """Return the day asked for (the newest stored when none is) and every day stored."""
-    days = api.gaming_days(user, views).gaming_days
+    """Return the day asked for (the newest stored when none is) and the newest days stored:
+    the page costs those days, not every day in history (#16)."""
+    days = api.gaming_days(user, views, limit=RECENT_DAYS).gaming_days
     asked = gaming_day(request.query_params.get("gaming_day") or None)
     return asked or (days[-1] if days else None), days
 

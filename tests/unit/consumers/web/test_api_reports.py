@@ -98,3 +98,38 @@ def test_each_report_read_is_in_the_access_log(shift_app, shift_as):
     shift_as("auditor").get("/api/reports/mgr", params={"gaming_day": day, "format": "csv"})
     (newest,) = read_access(shift_app.state.db, user="aud", limit=1)
     assert (newest.role, newest.kind, newest.ref) == ("auditor", "report", f"mgr/{day}")
+
+
+def test_the_newest_days_are_listed_and_the_console_links_only_those(tmp_path, monkeypatch):
+    """#16: the report pages list the newest days, read from the newest end of the day index;
+    an older day is still one date away."""
+    from fastapi.testclient import TestClient
+
+    from audit.store.application import FactStore, StoreConfig
+    from consumers.serve import Service
+    from consumers.web.console import reports as console_reports
+    from tests.builders.gaming_days import Feed, gaming_day
+    from tests.builders.web_app import login, make_app
+
+    store = FactStore(StoreConfig.sqlite(tmp_path / "days.sqlite"))
+    feed = Feed(store)
+    for day in range(3):
+        feed(gaming_day(day, seed=40 + day))
+    Service(store).run_pass()
+    client = TestClient(make_app(tmp_path, store=store), base_url="http://testserver")
+    assert login(client, "aud").status_code == 303
+    every = client.get("/api/reports/gaming-days").json()["gaming_days"]
+    assert len(every) == 3
+    assert every == sorted(every)
+    newest = client.get("/api/reports/gaming-days", params={"limit": 2}).json()["gaming_days"]
+    assert newest == every[1:]
+    assert client.get("/api/reports/gaming-days", params={"limit": 0}).status_code == 422
+    monkeypatch.setattr(console_reports, "RECENT_DAYS", 2)
+    page = client.get("/reports/mgr").text
+    assert f"<strong>{every[-1]}</strong>" in page  # the newest, shown
+    assert f"?gaming_day={every[1]}" in page
+    assert f"?gaming_day={every[0]}" not in page  # older than the picker's days
+    assert 'name="gaming_day" type="date"' in page
+    older = client.get("/reports/mgr", params={"gaming_day": every[0]}).text
+    assert f"<strong>{every[0]}</strong>" not in older  # not a picker day, yet reported
+    assert f"Master Game Report, gaming day {every[0]}</h1>" in older
