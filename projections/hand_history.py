@@ -76,9 +76,14 @@ _BACCARAT21 = COLUMNS[COLUMNS.index("bet") :]
 """The 21 Baccarat columns, empty in a Pai Gow row."""
 _FLAGS = ("is_bank", "voided")
 _INDEXES = (
-    "CREATE INDEX IF NOT EXISTS hand_history_dealer ON hand_history (dealer_id)",
     "CREATE INDEX IF NOT EXISTS hand_history_round ON hand_history (round_id)",
-    "CREATE INDEX IF NOT EXISTS hand_history_player ON hand_history (player_id)",
+    # A dealer's or a player's hands in the queries' order: a page of them reads that page,
+    # not every hand of theirs in history sorted first (#16). They replace the single-column
+    # hand_history_dealer and hand_history_player, which an older store keeps unused.
+    "CREATE INDEX IF NOT EXISTS hand_history_dealer_order ON hand_history "
+    "(dealer_id, table_id, round_id, position)",
+    "CREATE INDEX IF NOT EXISTS hand_history_player_order ON hand_history "
+    "(player_id, table_id, round_id, position)",
 )
 """What the replay, the dealer and the player queries look hands up by (the key starts with
 the table)."""

@@ -333,3 +333,18 @@ def test_a_table_from_before_the_game_columns_gets_them_and_old_rows_read_pai_go
     assert old["game"] == "paigow"
     assert old["bet"] is None
     assert any(r["game"] == "baccarat21" and r["player_cards"] for r in projection.view.select())
+
+
+def test_a_dealers_or_players_hands_are_read_in_order_from_an_index(tmp_path):
+    """#16: SQLite keeps no statistics here; a page of a dealer's or a player's hands must come
+    in the query's order from an index, not from every hand of theirs in history sorted."""
+    from projections.hand_history import _query
+
+    projection = HandHistoryProjection(FactStore(StoreConfig.sqlite(tmp_path / "h.sqlite")))
+    for filters in ({"dealer_id": "D-1"}, {"player_id": "P-1"}, {"table_id": "PG-01"}):
+        sql, params = _query(filters, 100, "?")
+        with projection.view.datastore.transaction(commit=False) as cursor:
+            cursor.execute(f"EXPLAIN QUERY PLAN {sql}", params)
+            plan = " ".join(str(row[3]) for row in cursor.fetchall())
+        assert "USING INDEX" in plan, plan
+        assert "TEMP B-TREE" not in plan, (filters, plan)
