@@ -59,6 +59,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -364,7 +365,9 @@ def console_latencies(home: Path, repeats: int) -> dict[str, float]:
     """Return p50 and p99 seconds of the console's two daily pages, through the app's HTTP
     interface in process (FastAPI's test client, signed in as an analyst): the findings queue's
     first page (``/api/findings``, what ``/findings`` shows) and the floor (``/api/floor``)."""
-    from fastapi.testclient import TestClient  # the web's imports, only for these figures
+    with warnings.catch_warnings():  # the test client's notice about httpx, not a figure
+        warnings.filterwarnings("ignore", message=".*httpx.*")
+        from fastapi.testclient import TestClient  # the web's imports, only for these figures
 
     from consumers.settings import Settings
     from consumers.web.app import create_app
