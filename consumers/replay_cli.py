@@ -16,11 +16,13 @@ since, by aggregate (:func:`read_round`; docs/history.md).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import textwrap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any, TextIO
 
 from eventsourcing.application import AggregateNotFoundError
@@ -216,6 +218,8 @@ def read_round(
             rounds = set(index.view.rounds_in(table_id, first, last)) | _open_rounds(state)
             aggregates |= {round_aggregate_id(table_id, r) for r in rounds}
             facts = store.facts_of(aggregates, start=first)
+    if facts is None and contexts == [0]:
+        facts = _before_any_opening(store, table_id, index)
     if facts is None:
         facts = (f for f in store.facts() if table_id in f.fact_json)
     unreadable = 0
@@ -237,6 +241,32 @@ def read_round(
         print(f"tablewatch: {unreadable} stored fact(s) of {table_id} could not be read; "
               "replayed without them", file=errors)  # fmt: skip
     return read
+
+
+def _before_any_opening(
+    store: FactStore, table_id: str, index: RoundIndexProjection
+) -> Iterator[StoredFact]:
+    """Yield a table's facts from before it ever opened (the round index's context 0), read by
+    their aggregates, not by scanning the store.
+
+    Those rounds are the index's; the table's other facts then fall on the gaming day of their
+    UTC date (``audit/store/ingest.py``), so the days read are the dates from the first of
+    those rounds' facts to the last. A table fact recorded on a date before its first round
+    (a tile set received the day before, say) is not read, where the scan this replaced read
+    it: such a replay may miss what it set up (docs/history.md, "A table that never opened").
+    """
+    rounds = {round_aggregate_id(table_id, r) for r in index.view.rounds_in(table_id, 0, 0)}
+    dates = {
+        datetime.fromisoformat(json.loads(f.fact_json)["occurred_at"]).astimezone(UTC).date()
+        for f in store.facts_of(rounds)
+    }
+    days = set()
+    if dates:
+        day, last = min(dates), max(dates)
+        while day <= last:
+            days.add(table_day_id(table_id, day.isoformat()))
+            day += timedelta(days=1)
+    return store.facts_of(rounds | days)
 
 
 def _open_rounds(state: Any) -> set[str]:

@@ -134,3 +134,37 @@ def test_a_replay_late_in_a_long_day_reads_about_the_rounds_between_points(tmp_p
         assert points <= bound, (table, round_id, points, bound)
         assert len(facts_read) > 2 * points, (table, round_id, len(facts_read), points)
         assert replay.findings == opening.findings, (table, round_id)
+
+
+def test_a_round_at_a_table_never_opened_is_read_by_its_table_not_by_scanning(
+    tmp_path, facts_read, monkeypatch
+):
+    """A table whose ``table_opened`` never arrived (the round index's context 0): its round is
+    replayed from the table's own facts, as the scan of every stored fact replayed it."""
+    from audit.store.ingest import Accepted, Ingestor
+    from consumers import replay_cli
+    from projections.round_index import RoundIndexProjection
+    from tests.builders.floor_history import _with, history
+
+    store = store_days(StoreConfig.sqlite(tmp_path / "s.sqlite"), [0, 1, 2])
+    unopened = [
+        _with(e, table_id="PG-ORPHAN")
+        for e in history([3])
+        if e.table_id == "PG-T0" and e.type_name() not in ("table_opened", "table_closed")
+    ]
+    Ingestor(store).record_batch([Accepted(e, "t") for e in unopened], "orphan", len(unopened) - 1)
+    RoundIndexProjection(store).catch_up()
+    rounds = [e.round_id for e in unopened if e.type_name() == "round_completed"]
+    assert len(rounds) >= 4
+    for round_id in (rounds[0], rounds[len(rounds) // 2], rounds[-1]):
+        assert RoundIndexProjection(store).view.contexts_of("PG-ORPHAN", round_id) == [0]
+        facts_read.clear()
+        bounded = replay_cli.render(load_replay(store, round_id, "PG-ORPHAN"))
+        read = len(facts_read)
+        with monkeypatch.context() as scan:  # the read this replaced: every stored fact
+            scan.setattr(replay_cli, "_before_any_opening", lambda *args: None)
+            facts_read.clear()
+            scanned = replay_cli.render(load_replay(store, round_id, "PG-ORPHAN"))
+        assert bounded == scanned
+        assert len(facts_read) > store.last_notification_id() / 2
+        assert read <= 2 * len(unopened) + 50, (read, len(unopened))  # the table's, not the floor's
