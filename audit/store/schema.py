@@ -35,7 +35,8 @@ shoe columns (issue #19).
 points are pruned; the findings' ``findings_gaming_day_code``, by which a day's variance
 report reads that day's findings only, and ``findings_day_table_time``, a table's day in the
 queue's order; the hand history's ``hand_history_dealer_order`` and
-``hand_history_player_order``, a dealer's or a player's hands in the queries' order. Each is
+``hand_history_player_order``, a dealer's or a player's hands in the queries' order; the
+web access log's by user, kind and reference, newest first. Each is
 made by every open that creates tables; a store at 3 ran without them.
 """
 _LOCK_KEY = 0x7461_626C_6577_6174  # any fixed bigint: "tablewat", as bytes

@@ -36,3 +36,21 @@ def test_the_database_refuses_to_change_or_remove_a_record(app, statement):
     with pytest.raises(IntegrityError, match="append-only"):
         app.state.db.execute(statement)
     assert [a.user for a in read_access(app.state.db)] == ["ann"]
+
+
+@pytest.mark.parametrize("column", ["user_name", "kind", "ref"])
+def test_a_filtered_read_of_the_log_is_an_index_seek_newest_first(app, column):
+    """#16: the log gains a row on nearly every request; "who saw this round" must not walk it
+    all back from its newest row until enough rows match (SQLite, the embedded default)."""
+    if app.state.db.is_postgres:
+        pytest.skip("the plan is SQLite's")
+    plan = app.state.db.query(
+        f"EXPLAIN QUERY PLAN SELECT id FROM web_access_log WHERE {column} = {{p}} "
+        "ORDER BY id DESC LIMIT 1000",
+        ["x"],
+    )
+    text = " ".join(str(row[3]) for row in plan)
+    assert f"USING COVERING INDEX web_access_log_{column.split('_')[0]}" in text or (
+        f"USING INDEX web_access_log_{column.split('_')[0]}" in text
+    ), text
+    assert "TEMP B-TREE" not in text, text
