@@ -68,13 +68,16 @@ def _views(store: FactStore) -> tuple[FindingsProjection, ReconciliationProjecti
 
 def _game_findings(ledger: Mapping[str, Any], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Return a shift's game findings: those of its rounds, and those about the table (no
-    round) found between its opener and closer."""
+    round) found between its opener and closer; with no opener (itself a variance), those of
+    its gaming day up to its closer, never the table's since the store began."""
     table, start, end = ledger["key"]["table_id"], ledger["opened_at"], ledger["closed_at"]
+    day = ledger["key"]["gaming_day"]
     rounds = set(ledger["round_ids"])
 
     def within(row: dict[str, Any]) -> bool:
         when = row["occurred_at"]
-        return bool(when) and (start is None or when >= start) and (end is None or when <= end)
+        began = when >= start if start is not None else row.get("gaming_day") == day
+        return bool(when) and began and (end is None or when <= end)
 
     return [
         row
@@ -108,8 +111,9 @@ def mgr_of(
         at = (key["table_id"], key["gaming_day"], key["shift"])
         if at not in read:
             read[at] = findings.select_shift(
-                key["table_id"], ledger["round_ids"], ledger["opened_at"], ledger["closed_at"]
-            )
+                key["table_id"], ledger["round_ids"], ledger["opened_at"], ledger["closed_at"],
+                key["gaming_day"],
+            )  # fmt: skip
         return read[at]
 
     lines = mgr_lines(

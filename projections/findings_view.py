@@ -220,9 +220,16 @@ def _where(query: FindingFilter, placeholder: str) -> tuple[str, list[Any]]:
 
 
 def _shift_queries(
-    table_id: str, round_ids: Sequence[str], start: str | None, end: str | None, placeholder: str
+    table_id: str,
+    round_ids: Sequence[str],
+    start: str | None,
+    end: str | None,
+    placeholder: str,
+    gaming_day: str | None = None,
 ) -> list[tuple[str, list[Any]]]:
-    """Return the reads of a shift's findings: of its rounds, and of its table in its hours."""
+    """Return the reads of a shift's findings: of its rounds, and of its table in its hours
+    (a shift with no opener has no first hour: its table's findings of its gaming day, never
+    every round-less finding of the table since the store began)."""
     names = ", ".join(("row_number", *_COLUMNS))
     queries = []
     rounds = sorted(set(round_ids))
@@ -239,6 +246,9 @@ def _shift_queries(
     if start is not None:
         clauses.append(f"occurred_at >= {placeholder}")
         params.append(start)
+    elif gaming_day is not None:
+        clauses.append(f"gaming_day = {placeholder}")
+        params.append(gaming_day)
     if end is not None:
         clauses.append(f"occurred_at <= {placeholder}")
         params.append(end)
@@ -341,13 +351,19 @@ class SQLiteFindingsView(Checkpoints, SQLiteTrackingRecorder):
             return [_as_dict(tuple(row), names) for row in cursor.fetchall()]
 
     def select_shift(
-        self, table_id: str, round_ids: Sequence[str], start: str | None, end: str | None
+        self,
+        table_id: str,
+        round_ids: Sequence[str],
+        start: str | None,
+        end: str | None,
+        gaming_day: str | None = None,
     ) -> list[dict[str, Any]]:
-        """Return the findings a shift may own: its rounds', and its table's from start to end."""
+        """Return the findings a shift may own: its rounds', and its table's from start (or,
+        with no start, of ``gaming_day``) to end."""
         names = ("row_number", *_COLUMNS)
         found = []
         with self.datastore.transaction(commit=False) as cursor:
-            for sql, params in _shift_queries(table_id, round_ids, start, end, "?"):
+            for sql, params in _shift_queries(table_id, round_ids, start, end, "?", gaming_day):
                 cursor.execute(sql, params)
                 found += [_as_dict(tuple(row), names) for row in cursor.fetchall()]
         return sorted(found, key=lambda row: row["row_number"])
@@ -438,13 +454,19 @@ class PostgresFindingsView(Checkpoints, PostgresTrackingRecorder):
         return [_as_dict([row[name] for name in names], names) for row in rows]
 
     def select_shift(
-        self, table_id: str, round_ids: Sequence[str], start: str | None, end: str | None
+        self,
+        table_id: str,
+        round_ids: Sequence[str],
+        start: str | None,
+        end: str | None,
+        gaming_day: str | None = None,
     ) -> list[dict[str, Any]]:
-        """Return the findings a shift may own: its rounds', and its table's from start to end."""
+        """Return the findings a shift may own: its rounds', and its table's from start (or,
+        with no start, of ``gaming_day``) to end."""
         names = ("row_number", *_COLUMNS)
         found = []
         with self.datastore.transaction(commit=False) as cursor:
-            for sql, params in _shift_queries(table_id, round_ids, start, end, "%s"):
+            for sql, params in _shift_queries(table_id, round_ids, start, end, "%s", gaming_day):
                 cursor.execute(sql, params)
                 found += [_as_dict([row[n] for n in names], names) for row in cursor.fetchall()]
         return sorted(found, key=lambda row: row["row_number"])

@@ -174,3 +174,32 @@ def test_a_days_variance_report_reads_only_that_days_findings(store_config, monk
     }
     assert read
     assert set(read) == {"2026-11-21"}
+
+
+@pytest.mark.parametrize("store_config", ["sqlite", "postgres"], indirect=True)
+def test_a_shift_with_no_opener_owns_its_days_table_findings_not_the_tables_history(
+    store_config,
+):
+    """A shift recorded without its opener has no first hour: the MGR counts its table's
+    round-less findings of its gaming day, not every one since the store began."""
+    from eventsourcing.persistence import Tracking
+
+    from audit.findings.finding import Severity
+    from tests.builders.alerts import AN_INFO_FINDING
+
+    events = [e for e in paper_day() if not (e.type_name() == "opener_recorded"
+              and e.table_id == "PG-01" and e.shift == "swing")]  # fmt: skip
+    store = _store(store_config, events)
+
+    def counts():
+        document = json.loads(mgr_report(store, "2026-11-21", "json"))
+        return [(r["table"], r["shift"], r["findings"], r["at_stake"]) for r in document["rows"]]
+
+    before = counts()
+    assert any(ledger["opened_at"] is None and ledger["key"]["table_id"] == "PG-01"
+               for ledger in ReconciliationProjection(store).view.ledgers())  # fmt: skip
+    older = replace(AN_INFO_FINDING, code="TEST-OLDER", severity=Severity.WARNING,
+                    table_id="PG-01", gaming_day="2026-10-01", at_stake=Decimal("500.00"),
+                    occurred_at="2026-10-01T21:00:00+00:00")  # fmt: skip
+    FindingsProjection(store).view.record([(older, 0)], Tracking("test-older", 1))
+    assert counts() == before
