@@ -10,7 +10,6 @@ run's evidence. Without a chromium on the PATH the tests are skipped with that r
 from __future__ import annotations
 
 import shutil
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -19,17 +18,12 @@ from pathlib import Path
 import pytest
 import uvicorn
 
+from tests.builders.net import free_port
 from tests.builders.web_app import make_app
 from tests.builders.web_floor import build_floor
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
 CHROMIUM = shutil.which("chromium")
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +39,7 @@ def app(floor):
 @pytest.fixture(scope="module")
 def base_url(app) -> Iterator[str]:
     """Serve the app on a free port for the module; stop it after."""
-    port = _free_port()
+    port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -11,6 +11,8 @@ from eventsourcing.persistence import Tracking
 from audit.findings.finding import Finding, Severity
 from audit.store.application import FactStore
 from audit.store.ingest import Accepted, Ingestor
+from consumers.alerts import FINDING_ID_HEADER
+from consumers.kafka_io import PartitionReader
 from projections.findings import FindingsProjection, open_findings_view
 from projections.findings_view import FindingFilter
 
@@ -97,3 +99,23 @@ class Hook:
 
     def keys(self):
         return [headers["Idempotency-Key"] for headers, _, _ in self.requests]
+
+
+def read_topic(bootstrap, topic, deadline_s=10.0):
+    """Return every record on the topic, reading until the end offsets are reached."""
+    records = []
+    deadline = time.monotonic() + deadline_s
+    with PartitionReader(bootstrap, topic) as reader:
+        while time.monotonic() < deadline:
+            batch = reader.poll_batch(timeout_ms=300)
+            records += batch
+            if not batch and all(
+                reader.positions()[p] >= end for p, end in reader.end_offsets().items()
+            ):
+                break
+    return records
+
+
+def finding_ids(records):
+    """Return the finding ids of alert records, in order."""
+    return [r.header(FINDING_ID_HEADER).decode() for r in records]

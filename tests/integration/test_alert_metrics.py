@@ -3,7 +3,6 @@ while a webhook fails and comes back. A real process, the dev broker, SQLite, a 
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -20,14 +19,9 @@ from consumers.settings import Settings
 from consumers.wiring import open_store
 from tests.builders.alerts import ingest, reopen, store_with_findings, warnings
 from tests.builders.metrics import scrape
+from tests.builders.net import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def readyz(port: int) -> tuple[int, str]:

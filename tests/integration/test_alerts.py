@@ -16,7 +16,6 @@ import pytest
 
 from audit.store.application import FactStore
 from consumers.alerts import (
-    FINDING_ID_HEADER,
     TRACKING_NAME,
     WEBHOOK_TRACKING_NAME,
     AlertDeliveryError,
@@ -25,13 +24,15 @@ from consumers.alerts import (
     run_alerts,
 )
 from consumers.cli import main
-from consumers.kafka_io import PartitionReader, make_producer
+from consumers.kafka_io import make_producer
 from consumers.settings import Settings
 from consumers.wiring import open_store
 from projections.findings import FindingsProjection
 from tests.builders.alerts import (
     AN_INFO_FINDING,
+    finding_ids,
     ingest,
+    read_topic,
     reopen,
     store_with_findings,
     warnings,
@@ -42,25 +43,6 @@ from tests.builders.alerts import (
 def producer(kafka_bootstrap):
     with make_producer(kafka_bootstrap) as made:
         yield made
-
-
-def read_topic(bootstrap, topic, deadline_s=10.0):
-    """Return every record on the topic, reading until the end offsets are reached."""
-    records = []
-    deadline = time.monotonic() + deadline_s
-    with PartitionReader(bootstrap, topic) as reader:
-        while time.monotonic() < deadline:
-            batch = reader.poll_batch(timeout_ms=300)
-            records += batch
-            if not batch and all(
-                reader.positions()[p] >= end for p, end in reader.end_offsets().items()
-            ):
-                break
-    return records
-
-
-def finding_ids(records):
-    return [r.header(FINDING_ID_HEADER).decode() for r in records]
 
 
 def no_sleep():

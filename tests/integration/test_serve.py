@@ -3,7 +3,6 @@ health and metrics over HTTP. Real SQLite and PostgreSQL stores; the service a r
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,6 +16,7 @@ from audit.store.application import FactStore, StoreConfig
 from consumers.serve import READ_MODELS, Service, health_server
 from projections.together import catch_up_together
 from tests.builders.gaming_days import Feed, gaming_day, view_rows
+from tests.builders.net import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 DAYS = 8
@@ -31,12 +31,6 @@ def _fed(config: StoreConfig, days: int) -> FactStore:
     for day in range(days):
         feed(gaming_day(day, seed=20 + day))
     return store
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def _get(url: str) -> tuple[int, str]:
@@ -113,7 +107,7 @@ def test_a_service_killed_mid_pass_resumes_and_every_view_equals_a_rebuild(
     store = _fed(store_config, days=DAYS)
     last = store.last_notification_id()
     service = subprocess.Popen(
-        [sys.executable, "-m", "consumers.cli", "serve", "--port", str(_free_port())],
+        [sys.executable, "-m", "consumers.cli", "serve", "--port", str(free_port())],
         env=env, cwd=ROOT, stderr=subprocess.PIPE,
     )  # fmt: skip
     children: set[int] = set()
@@ -155,7 +149,7 @@ def test_a_service_stopped_by_sigterm_stores_its_state_and_restarts_reading_no_f
     store = _fed(store_config, days=days)
     last = store.last_notification_id()
     service = subprocess.Popen(
-        [sys.executable, "-m", "consumers.cli", "serve", "--port", str(_free_port())],
+        [sys.executable, "-m", "consumers.cli", "serve", "--port", str(free_port())],
         env=env, cwd=ROOT, stderr=subprocess.PIPE,
     )  # fmt: skip
 

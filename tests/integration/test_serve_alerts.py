@@ -18,9 +18,8 @@ from consumers.errors import PublishError
 from consumers.kafka_io import make_producer
 from consumers.serve import Service
 from projections.findings import FindingsProjection
-from tests.builders.alerts import ingest, reopen, warnings
-from tests.integration.test_alerts import finding_ids, read_topic
-from tests.integration.test_serve import _free_port
+from tests.builders.alerts import finding_ids, ingest, read_topic, reopen, warnings
+from tests.builders.net import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -107,7 +106,7 @@ def test_the_serve_command_posts_alerts_to_the_webhook_in_the_environment(tmp_pa
     config = StoreConfig.sqlite(tmp_path / "tablewatch.sqlite")
     ingest(FactStore(config), shift)
     service = subprocess.Popen(
-        [sys.executable, "-m", "consumers.cli", "serve", "--port", str(_free_port())],
+        [sys.executable, "-m", "consumers.cli", "serve", "--port", str(free_port())],
         env=env, cwd=ROOT, stderr=subprocess.PIPE,
     )  # fmt: skip
     _, view = reopen(config)

@@ -4,7 +4,6 @@ import os
 import random
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -16,14 +15,9 @@ from audit.simulation.irregularities import careless_shift
 from audit.simulation.shift import ShiftConfig
 from audit.store.application import FactStore, StoreConfig
 from audit.store.ingest import Accepted, Ingestor
+from tests.builders.net import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _run(env, *args, stdin=None):
@@ -42,7 +36,7 @@ def test_serve_answers_the_api_from_read_models_it_keeps_caught_up(tmp_path):
     added = _run(env, "users", "add", "ann", "--role", "analyst")
     assert added.returncode == 0, added.stderr
     password = re.search(r"password: (\S+)", added.stdout).group(1)
-    port = _free_port()
+    port = free_port()
     service = subprocess.Popen(
         [sys.executable, "-m", "consumers.cli", "serve", "--port", str(port), "--poll", "0.2"],
         env=env, cwd=ROOT, stderr=subprocess.PIPE, text=True,
