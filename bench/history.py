@@ -54,6 +54,7 @@ import io
 import json
 import os
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -162,6 +163,14 @@ def _stop_gracefully(config: StoreConfig) -> None:
     """Leave every read model as ``tablewatch serve`` leaves it on SIGTERM: its state stored
     at its position (``rest_together``), so the restart measured is a planned one."""
     rest_together([projection(FactStore(config)) for projection in PROJECTIONS])
+    # Opening the views also made any index this code adds (a cache built by older code): fold
+    # the write-ahead log into the file now, or each copy would lack those pages and every
+    # measured command would make them again and read through a large log.
+    assert config.sqlite_path is not None
+    with contextlib.closing(sqlite3.connect(config.sqlite_path)) as conn:
+        busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    if busy:
+        raise RuntimeError(f"the cached store's log could not be folded in: {config.sqlite_path}")
 
 
 @contextlib.contextmanager
