@@ -48,8 +48,11 @@ _INDEXES = (
     "CREATE INDEX IF NOT EXISTS findings_table_round ON findings (table_id, round_id)",
     "CREATE INDEX IF NOT EXISTS findings_table_time ON findings (table_id, occurred_at)",
     "CREATE INDEX IF NOT EXISTS findings_dealer ON findings (dealer_id)",
-    "CREATE INDEX IF NOT EXISTS findings_code ON findings (code)",
-    "CREATE INDEX IF NOT EXISTS findings_severity ON findings (severity)",
+    # A code's or a severity's findings in the queue's order (the time they occurred): a page
+    # of them reads that page, not every match in history sorted (#16). These replace the
+    # single-column findings_code and findings_severity, which an older store keeps.
+    "CREATE INDEX IF NOT EXISTS findings_code_time ON findings (code, occurred_at)",
+    "CREATE INDEX IF NOT EXISTS findings_severity_time ON findings (severity, occurred_at)",
     "CREATE INDEX IF NOT EXISTS findings_occurred ON findings (occurred_at)",
     "CREATE INDEX IF NOT EXISTS findings_gaming_day ON findings (gaming_day)",
     # A day's variances, code by code (``report variance``): both terms in one index, so

@@ -8,9 +8,10 @@ here as further clauses over columns the view already has.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from audit.findings.finding import Severity
 from projections import findings_view
 from projections.findings_view import FindingFilter, FindingsView
 
@@ -81,13 +82,45 @@ def select_page(
     )
     first = total_rows[0]
     counted = int(first["n"] if isinstance(first, dict) else first[0])
-    rows = _run(
-        view,
-        f"SELECT {', '.join(NAMES)} FROM findings WHERE {where} ORDER BY {query.order()} "
-        f"LIMIT {int(limit)} OFFSET {int(offset)}",
+    rows = _run(view, *_page_sql(query, round_id, code_prefix, p, int(limit), int(offset)))
+    return Page([_as_dict(row) for row in rows], min(counted, cap), counted <= cap)
+
+
+def _page_sql(
+    query: FindingFilter,
+    round_id: str | None,
+    code_prefix: str | None,
+    p: str,
+    limit: int,
+    offset: int,
+) -> tuple[str, list[Any]]:
+    """Return the page's SELECT. "This severity and above" is two or three severities: an
+    ``IN`` over them cannot come from the ``(severity, occurred_at)`` index in time order, so
+    every match in history would be sorted for one page. Instead each severity's first
+    ``offset + limit`` come in order from that index, and the few are merged (#16)."""
+    columns, order = ", ".join(NAMES), query.order()
+    severities = [] if query.min_severity is None else [
+        s.value for s in Severity if s.rank >= query.min_severity.rank
+    ]  # fmt: skip
+    if not query.by_time or len(severities) < 2:
+        where, params = _clauses(query, round_id, code_prefix, p)
+        return (
+            f"SELECT {columns} FROM findings WHERE {where} ORDER BY {order} "
+            f"LIMIT {limit} OFFSET {offset}",
+            params,
+        )
+    where, base = _clauses(replace(query, min_severity=None), round_id, code_prefix, p)
+    arms, params = [], []
+    for number, severity in enumerate(severities):
+        arms.append(
+            f"SELECT * FROM (SELECT {columns} FROM findings WHERE {where} AND severity = {p} "
+            f"ORDER BY {order} LIMIT {offset + limit}) AS s{number}"
+        )
+        params += [*base, severity]
+    return (
+        f"{' UNION ALL '.join(arms)} ORDER BY {order} LIMIT {limit} OFFSET {offset}",
         params,
     )
-    return Page([_as_dict(row) for row in rows], min(counted, cap), counted <= cap)
 
 
 def select_one(view: FindingsView, finding_id: str) -> dict[str, Any] | None:

@@ -178,8 +178,10 @@ def test_the_count_stops_at_its_cap_and_says_so(shift_app, shift_as, monkeypatch
         FindingFilter(table_id="PG-01", by_time=True),
         FindingFilter(table_id="PG-01", gaming_day="2026-11-21", by_time=True),
         FindingFilter(table_id="PG-01"),
+        FindingFilter(code="PG-DEAL-SEQUENCE", by_time=True),
+        FindingFilter(min_severity=Severity.CRITICAL, by_time=True),
     ],
-    ids=["everything", "a table", "a table's day", "a table as found"],
+    ids=["everything", "a table", "a table's day", "a table as found", "a code", "critical"],
 )
 def test_a_queue_page_is_read_in_its_order_from_an_index_never_sorted_whole(shift_app, query):
     """SQLite keeps no statistics here: the plan must take the rows in order from an index, so
@@ -197,3 +199,33 @@ def test_a_queue_page_is_read_in_its_order_from_an_index_never_sorted_whole(shif
         plan = " ".join(str(row[3]) for row in cursor.fetchall())
     assert "USING INDEX" in plan
     assert "TEMP B-TREE" not in plan, plan
+
+
+def test_this_severity_and_above_is_paged_in_order_from_each_severitys_index(shift_app, shift_as):
+    """Two severities cannot come in time order from one index: each comes from its own, the
+    first page's worth of each, merged; the pages are the filter's findings, in order."""
+    expected = [r["finding_id"] for r in every_finding(shift_app)
+                if Severity(r["severity"]).rank >= Severity.WARNING.rank]  # fmt: skip
+    assert len(expected) > 5
+    severities = [r["severity"] for r in every_finding(shift_app)]
+    assert {"warning", "critical"} <= set(severities)  # two arms to merge, interleaved in time
+    assert severities != sorted(severities, key=lambda s: s != "critical")
+    client, seen, page = shift_as("analyst"), [], 1
+    while True:
+        body = client.get(
+            "/api/findings", params={"severity": "warning", "per_page": 4, "page": page}
+        ).json()
+        seen += [f["finding_id"] for f in body["findings"]]
+        if page == body["pages"]:
+            break
+        page += 1
+    assert seen == expected
+    sql, params = findings_query._page_sql(
+        FindingFilter(min_severity=Severity.WARNING, by_time=True), None, None, "?", 50, 100
+    )
+    with shift_app.state.views.findings.datastore.transaction(commit=False) as cursor:
+        cursor.execute(f"EXPLAIN QUERY PLAN {sql}", params)
+        plan = [str(row[3]) for row in cursor.fetchall()]
+    arms = [step for step in plan if "findings" in step]
+    assert len(arms) == 2
+    assert all("USING INDEX findings_severity_time (severity=?)" in arm for arm in arms), plan
