@@ -47,21 +47,22 @@ _INDEXES = (
     "CREATE INDEX IF NOT EXISTS findings_table ON findings (table_id)",
     "CREATE INDEX IF NOT EXISTS findings_table_round ON findings (table_id, round_id)",
     "CREATE INDEX IF NOT EXISTS findings_table_time ON findings (table_id, occurred_at)",
-    "CREATE INDEX IF NOT EXISTS findings_dealer ON findings (dealer_id)",
-    # A code's or a severity's findings in the queue's order (the time they occurred): a page
-    # of them reads that page, not every match in history sorted (#16). These replace the
-    # single-column findings_code and findings_severity, which an older store keeps.
-    "CREATE INDEX IF NOT EXISTS findings_code_time ON findings (code, occurred_at)",
-    "CREATE INDEX IF NOT EXISTS findings_severity_time ON findings (severity, occurred_at)",
     "CREATE INDEX IF NOT EXISTS findings_occurred ON findings (occurred_at)",
     "CREATE INDEX IF NOT EXISTS findings_gaming_day ON findings (gaming_day)",
+    # A code's, a severity's, a dealer's or a player's findings in the queue's order (the time
+    # they occurred): a page of them reads that page, not every match in history sorted (#16).
+    # These four replace single-column indexes of the same names less "_time", which an older
+    # store keeps.
+    "CREATE INDEX IF NOT EXISTS findings_code_time ON findings (code, occurred_at)",
+    "CREATE INDEX IF NOT EXISTS findings_severity_time ON findings (severity, occurred_at)",
+    "CREATE INDEX IF NOT EXISTS findings_dealer_time ON findings (dealer_id, occurred_at)",
+    "CREATE INDEX IF NOT EXISTS findings_player_time ON findings (player_id, occurred_at)",
     # A day's variances, code by code (``report variance``): both terms in one index, so
     # SQLite, which keeps no statistics here, never walks every day's rows of a code.
     "CREATE INDEX IF NOT EXISTS findings_gaming_day_code ON findings (gaming_day, code)",
     # A table's day in the queue (its order is when the findings' events occurred).
     "CREATE INDEX IF NOT EXISTS findings_day_table_time ON findings "
     "(gaming_day, table_id, occurred_at)",
-    "CREATE INDEX IF NOT EXISTS findings_player ON findings (player_id)",
 )
 """What ``tablewatch findings`` filters on, and a shift's findings (its rounds, its hours)."""
 _CONTEXTS_CREATE = (

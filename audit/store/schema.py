@@ -34,8 +34,9 @@ shoe columns (issue #19).
 4: indexes (issue #16): the replay points' ``replay_contexts_day``, by which a gaming day's
 points are pruned; the findings' ``findings_gaming_day_code``, by which a day's variance
 report reads that day's findings only, and ``findings_day_table_time``, a table's day in the
-queue's order, and ``findings_code_time`` and ``findings_severity_time``, a code's or a
-severity's findings in that order; the hand history's ``hand_history_dealer_order`` and
+queue's order, and ``findings_code_time``, ``findings_severity_time``, ``findings_dealer_time`` and
+``findings_player_time``, a code's, a severity's, a dealer's or a player's findings in that
+order; the hand history's ``hand_history_dealer_order`` and
 ``hand_history_player_order``, a dealer's or a player's hands in the queries' order; the
 web access log's by user, kind and reference, newest first. Each is
 made by every open that creates tables; a store at 3 ran without them.

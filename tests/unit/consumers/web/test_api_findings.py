@@ -180,8 +180,19 @@ def test_the_count_stops_at_its_cap_and_says_so(shift_app, shift_as, monkeypatch
         FindingFilter(table_id="PG-01"),
         FindingFilter(code="PG-DEAL-SEQUENCE", by_time=True),
         FindingFilter(min_severity=Severity.CRITICAL, by_time=True),
+        FindingFilter(dealer_id="dealer-171", by_time=True),
+        FindingFilter(player_id="player-1", by_time=True),
     ],
-    ids=["everything", "a table", "a table's day", "a table as found", "a code", "critical"],
+    ids=[
+        "everything",
+        "a table",
+        "a table's day",
+        "a table as found",
+        "a code",
+        "critical",
+        "a dealer",
+        "a player",
+    ],
 )
 def test_a_queue_page_is_read_in_its_order_from_an_index_never_sorted_whole(shift_app, query):
     """SQLite keeps no statistics here: the plan must take the rows in order from an index, so
