@@ -55,7 +55,7 @@ from prometheus_client import CollectorRegistry
 from audit.findings.finding import Severity
 from audit.store.application import FactStore
 from consumers.alert_metrics import KAFKA, WEBHOOK, DeliveryMetrics
-from consumers.errors import ConfigError, TablewatchError
+from consumers.errors import ConfigError, PublishError, TablewatchError
 from consumers.kafka_io import Producer, StopFlag, ensure_topics, flush, make_producer, publish
 from consumers.readiness import Readiness
 from consumers.settings import Settings, kafka_connection
@@ -253,8 +253,10 @@ class Alerter:
 
     ``producer`` None: no topic leg (no real Kafka). ``hold_webhook_failures``: a webhook
     that fails leaves its leg where it is, to be tried again after a back-off, instead of
-    raising (:data:`OUTAGE_MAX_BACKOFF_S`). ``metrics`` counts each leg's deliveries
-    (``consumers/alert_metrics.py``).
+    raising (:data:`OUTAGE_MAX_BACKOFF_S`). ``hold_topic_failures``: a broker that refuses an
+    alert leaves the topic leg where it is, to be tried at the next pass, and the webhook leg
+    still runs (``serve``, which must not stop for it), instead of raising. ``metrics``
+    counts each leg's deliveries (``consumers/alert_metrics.py``).
     """
 
     def __init__(
@@ -267,12 +269,16 @@ class Alerter:
         hold_webhook_failures: bool = False,
         clock: Callable[[], float] = time.monotonic,
         metrics: DeliveryMetrics | None = None,
+        hold_topic_failures: bool = False,
     ) -> None:
         self.view = view
         self.producer = producer
         self.topic = topic
         self.webhook = webhook
         self.hold_webhook_failures = hold_webhook_failures
+        self.hold_topic_failures = hold_topic_failures
+        self.topic_error: str | None = None
+        """Why the topic leg last failed, while it is held (None while it delivers)."""
         self._clock = clock
         self.webhook_failures = 0
         """Failed passes of the webhook leg in a row (0 while it delivers)."""
@@ -301,10 +307,18 @@ class Alerter:
         rows = self.view.select(FindingFilter(min_severity=MIN_SEVERITY, after_row=min(legs)))
         sent = 0
         if self.producer is not None:
-            for row in rows:
-                if row["row_number"] > topic_at:
-                    self._publish(self.producer, row)
-                    sent += 1
+            try:
+                for row in rows:
+                    if row["row_number"] > topic_at:
+                        self._publish(self.producer, row)
+                        sent += 1
+            except PublishError as error:
+                if not self.hold_topic_failures:
+                    raise
+                self.topic_error = str(error)  # held where it stood; the webhook leg goes on
+                log.error("%s; the topic leg holds its position until the next pass", error)
+            else:
+                self.topic_error = None
             self._stand(KAFKA, self.topic, rows, topic_at, sent)
         if self.webhook is not None and hook_at is not None:
             sent_to_hook = self._webhook_leg(self.webhook, rows, hook_at)
@@ -393,10 +407,12 @@ def open_alerter(
     webhook_url: str | None,
     follow: bool,
     metrics: DeliveryMetrics | None = None,
+    hold_topic: bool = False,
 ) -> Alerter:
     """Return an alerter of the findings ``view`` to the configured legs; its producer, if
     any, is closed with ``stack``. ``follow``: a failing webhook holds its leg and backs off
-    (a long-running alerter: ``alerts --follow``, ``serve``) instead of raising."""
+    (a long-running alerter: ``alerts --follow``, ``serve``) instead of raising; ``hold_topic``:
+    so does a refusing broker (``serve``)."""
     bootstrap = kafka_connection(settings)
     if bootstrap is None and webhook_url is None:
         raise ConfigError(
@@ -415,8 +431,8 @@ def open_alerter(
         producer = stack.enter_context(make_producer(bootstrap, client_id="tablewatch-alerts"))
     else:
         log.warning("no KAFKA_BOOTSTRAP_SERVERS: alerts go to the webhook only")
-    return Alerter(view, producer, settings.alerts_topic, webhook,
-                   hold_webhook_failures=follow, metrics=metrics)  # fmt: skip
+    return Alerter(view, producer, settings.alerts_topic, webhook, hold_webhook_failures=follow,
+                   metrics=metrics, hold_topic_failures=hold_topic)  # fmt: skip
 
 
 def serve_alerter(
@@ -437,7 +453,7 @@ def serve_alerter(
         return None
     view = FindingsProjection(store).view
     return open_alerter(settings, view, stack, webhook_url=webhook_url, follow=True,
-                        metrics=DeliveryMetrics(registry))  # fmt: skip
+                        metrics=DeliveryMetrics(registry), hold_topic=True)  # fmt: skip
 
 
 def run_alerts(

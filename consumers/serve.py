@@ -143,16 +143,17 @@ class Service:
 
     def _deliver(self, alerter: Alerter) -> None:
         """Send the new alerts; a leg that cannot deliver is held for the next pass, not raised:
-        the read models and the console go on (a database fault is raised, as in a pass)."""
+        the read models, the console and the other leg go on (a database fault is raised, as
+        in a pass)."""
         try:
             alerter.publish_new()
-        except PublishError as error:
+        except PublishError as error:  # an alerter not told to hold its topic leg
             self.alerts_held = f"the alerts topic: {error}"
             log.warning("alerts: %s; the topic leg holds its position until the next pass", error)
-        else:
-            self.alerts_held = None if alerter.webhook_error is None else (
-                f"the webhook: {alerter.webhook_error}"
-            )  # fmt: skip
+            return
+        held = [f"the alerts topic: {alerter.topic_error}"] if alerter.topic_error else []
+        held += [f"the webhook: {alerter.webhook_error}"] if alerter.webhook_error else []
+        self.alerts_held = "; ".join(held) or None
 
     def _split_due(self) -> bool:
         if self.processes < 2:

@@ -71,8 +71,8 @@ def test_a_failing_webhook_is_held_and_the_read_models_and_readiness_go_on(
 
 
 @pytest.mark.parametrize("store_config", ["sqlite"], indirect=True)
-def test_a_broker_that_refuses_an_alert_holds_the_topic_leg_until_a_later_pass(
-    store_config, shift, kafka_bootstrap, monkeypatch
+def test_a_broker_that_refuses_an_alert_holds_the_topic_leg_and_the_webhook_goes_on(
+    store_config, shift, hook, kafka_bootstrap, monkeypatch
 ):
     store = FactStore(store_config)
     ingest(store, shift)
@@ -84,18 +84,21 @@ def test_a_broker_that_refuses_an_alert_holds_the_topic_leg_until_a_later_pass(
         raise PublishError("the broker refused a message")
 
     with make_producer(kafka_bootstrap) as producer:
-        service = Service(store, alerter=Alerter(view, producer, topic))
+        alerter = Alerter(view, producer, topic, Webhook(hook.url, retries=0),
+                          hold_webhook_failures=True, hold_topic_failures=True)  # fmt: skip
+        service = Service(store, alerter=alerter)
         monkeypatch.setattr(alerts, "publish", refused)
         service.run_pass()
+        expected = [f["finding_id"] for f in warnings(view)]
         assert service.health.ready
         assert "alerts held: the alerts topic: the broker refused" in service.health.reason
-        assert service.alerter is not None
-        assert service.alerter.position == 0  # nothing recorded as sent
+        assert alerter.position == 0  # nothing recorded as sent to the topic
+        assert hook.accepted() == expected  # the webhook leg went on all the same
         monkeypatch.setattr(alerts, "publish", published)
         service.run_pass()
     assert service.health.reason == "caught up"
-    expected = [f["finding_id"] for f in warnings(view)]
     assert finding_ids(read_topic(kafka_bootstrap, topic)) == expected
+    assert hook.accepted() == expected  # each once
 
 
 def test_the_serve_command_posts_alerts_to_the_webhook_in_the_environment(tmp_path, shift, hook):
