@@ -16,9 +16,11 @@ reloads and tries again.
 
 from __future__ import annotations
 
+import copy
 import csv
 import io
 import json
+import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal, TypeGuard, get_args
@@ -134,22 +136,46 @@ def _now() -> str:
 
 
 class Cases:
-    """The store's casebook: record case facts, read cases."""
+    """The store's casebook: record case facts, read cases.
+
+    The casebook is one stream, so loading it replays every case fact ever recorded. The app
+    keeps the casebook it last read and reads only the facts recorded since, by any writer
+    (#16: a request costs the facts since the last one, not the casebook's history). What it
+    keeps is never handed to a writer: a fact is recorded on a copy, which is kept only once
+    it is saved, so a collision leaves nothing half-applied behind.
+    """
 
     def __init__(self, store: FactStore) -> None:
         self.store = store
+        self._kept: Casebook | None = None
+        self._lock = threading.Lock()
+        self.facts_read = 0
+        """Casebook events read from the store (a full load counts every one)."""
 
     def _book(self) -> Casebook | None:
-        try:
-            book: Casebook = self.store.repository.get(casebook_id())
-        except AggregateNotFoundError:
-            return None
-        return book
+        """Return the casebook as stored now (shared: read it, never change it)."""
+        with self._lock:
+            book = self._kept
+            if book is None:
+                try:
+                    book = self.store.repository.get(casebook_id())
+                except AggregateNotFoundError:
+                    return None
+                self.facts_read += book.version
+            else:
+                for event in self.store.events.get(casebook_id(), gt=book.version):
+                    if not isinstance(event, Casebook.CaseRecorded):  # every one after Created
+                        raise TypeError(f"the casebook holds a {type(event).__name__}")
+                    event.mutate(book)
+                    self.facts_read += 1
+            self._kept = book
+            return book
 
     def _record(self, make: Any) -> dict[str, Any]:
         """Record the fact ``make(book)`` returns, retrying a collision; return its case."""
         for attempt in range(_ATTEMPTS):
-            book = self._book() or Casebook(CASEBOOK)
+            current = self._book()
+            book = copy.deepcopy(current) if current is not None else Casebook(CASEBOOK)
             fact: CaseFact = make(book)
             book.record(fact.type, fact.model_dump_json())
             try:
@@ -157,8 +183,11 @@ class Cases:
             except IntegrityError:
                 if attempt == _ATTEMPTS - 1:
                     raise
-                continue  # another writer recorded first: reload and judge again
-            return book.cases[fact.case_id]
+                continue  # another writer recorded first: read what it recorded, judge again
+            with self._lock:
+                if self._kept is None or self._kept.version < book.version:
+                    self._kept = book
+            return copy.deepcopy(book.cases[fact.case_id])
         raise AssertionError("unreachable")
 
     def open(self, user: User, finding: dict[str, Any], note: str = "") -> dict[str, Any]:
@@ -260,15 +289,16 @@ class Cases:
         case = None if book is None else book.cases.get(case_id)
         if case is None:
             raise CaseNotFoundError(f"no case {case_id!r}")
-        return case
+        return copy.deepcopy(case)  # the kept casebook's own dict stays the casebook's
 
     def select(self, query: CaseFilter) -> list[dict[str, Any]]:
         """Return the cases the filter keeps, newest first."""
         book = self._book()
         cases = [] if book is None else list(book.cases.values())
-        return sorted(
+        kept = sorted(
             (c for c in cases if query.keeps(c)), key=lambda c: c["case_id"], reverse=True
         )
+        return copy.deepcopy(kept)
 
     def facts(self) -> list[dict[str, Any]]:
         """Return every case fact as stored, with its chain link, in order (the export)."""

@@ -151,3 +151,30 @@ def test_cases_are_the_analysts(case_app, role):
     client = TestClient(case_app)
     login(client, {"auditor": "aud", "admin": "adm"}[role])
     assert client.get("/api/cases").status_code == 403
+
+
+def test_a_read_costs_the_case_facts_since_the_last_one_from_any_writer(case_app, analyst):
+    """#16: the casebook is one stream; a request reads only what was recorded since the app
+    last read it, its own writes and another process's alike, and reads what a full load reads."""
+    from audit.store.application import FactStore
+    from consumers.web.auth import User
+    from consumers.web.cases import CaseFilter, Cases
+
+    cases = case_app.state.cases
+    finding = a_finding(case_app)
+    for n in range(6):
+        asked = {"finding_id": finding["finding_id"], "note": f"n{n}"}
+        opened = analyst.post("/api/cases", json=asked)
+        assert opened.status_code == 201, opened.text
+    cases.get(opened.json()["case_id"])
+    read = cases.facts_read
+    assert analyst.get("/api/cases").status_code == 200
+    assert cases.facts_read == read  # nothing new: nothing read
+    other = Cases(FactStore(case_app.state.store.config))  # another process's app, say
+    other.note(User("ann", "analyst"), opened.json()["case_id"], "from elsewhere")
+    body = analyst.get(f"/api/cases/{opened.json()['case_id']}").json()
+    assert cases.facts_read == read + 1  # the other writer's one fact, not the casebook again
+    assert body["notes"][-1]["text"] == "from elsewhere"
+    fresh = Cases(FactStore(case_app.state.store.config))
+    assert fresh.select(CaseFilter()) == cases.select(CaseFilter())
+    assert fresh.facts_read > cases.facts_read - read  # a full load reads every fact
