@@ -21,9 +21,10 @@ import csv
 import io
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Literal, TypeGuard, get_args
+from typing import Any, Literal, TypeGuard, TypeVar, get_args
 
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
@@ -35,6 +36,7 @@ from audit.store.casebook import CASEBOOK, Casebook, casebook_id
 from consumers.errors import TablewatchError
 from consumers.web.auth import User
 
+_T = TypeVar("_T")
 Disposition = Literal["cleared", "procedure_violation", "referred"]
 DISPOSITIONS: tuple[Disposition, ...] = get_args(Disposition)
 
@@ -152,15 +154,16 @@ class Cases:
         self.facts_read = 0
         """Casebook events read from the store (a full load counts every one)."""
 
-    def _book(self) -> Casebook | None:
-        """Return the casebook as stored now (shared: read it, never change it)."""
+    def _read(self, take: Callable[[Casebook | None], _T]) -> _T:
+        """Return ``take`` of the casebook as stored now, under the lock: the kept casebook is
+        brought up to date in place, so no reader may hold it outside (take copies)."""
         with self._lock:
             book = self._kept
             if book is None:
                 try:
                     book = self.store.repository.get(casebook_id())
                 except AggregateNotFoundError:
-                    return None
+                    return take(None)
                 self.facts_read += book.version
             else:
                 for event in self.store.events.get(casebook_id(), gt=book.version):
@@ -169,13 +172,13 @@ class Cases:
                     event.mutate(book)
                     self.facts_read += 1
             self._kept = book
-            return book
+            return take(book)
 
     def _record(self, make: Any) -> dict[str, Any]:
         """Record the fact ``make(book)`` returns, retrying a collision; return its case."""
         for attempt in range(_ATTEMPTS):
-            current = self._book()
-            book = copy.deepcopy(current) if current is not None else Casebook(CASEBOOK)
+            current = self._read(copy.deepcopy)
+            book = current if current is not None else Casebook(CASEBOOK)
             fact: CaseFact = make(book)
             book.record(fact.type, fact.model_dump_json())
             try:
@@ -280,25 +283,26 @@ class Cases:
 
     def chain_head(self) -> tuple[str, int]:
         """Return the casebook chain's head and how many case facts it covers."""
-        book = self._book()
-        return (GENESIS, 0) if book is None else (book.chain_head, book.count)
+        return self._read(
+            lambda book: (GENESIS, 0) if book is None else (book.chain_head, book.count)
+        )
 
     def get(self, case_id: str) -> dict[str, Any]:
         """Return one case with its notes, rounds and closing."""
-        book = self._book()
-        case = None if book is None else book.cases.get(case_id)
+        case = self._read(lambda book: None if book is None else copy.deepcopy(
+            book.cases.get(case_id)))  # fmt: skip
         if case is None:
             raise CaseNotFoundError(f"no case {case_id!r}")
-        return copy.deepcopy(case)  # the kept casebook's own dict stays the casebook's
+        return case
 
     def select(self, query: CaseFilter) -> list[dict[str, Any]]:
         """Return the cases the filter keeps, newest first."""
-        book = self._book()
-        cases = [] if book is None else list(book.cases.values())
-        kept = sorted(
-            (c for c in cases if query.keeps(c)), key=lambda c: c["case_id"], reverse=True
-        )
-        return copy.deepcopy(kept)
+
+        def kept(book: Casebook | None) -> list[dict[str, Any]]:
+            cases = [] if book is None else [c for c in book.cases.values() if query.keeps(c)]
+            return copy.deepcopy(sorted(cases, key=lambda c: c["case_id"], reverse=True))
+
+        return self._read(kept)
 
     def facts(self) -> list[dict[str, Any]]:
         """Return every case fact as stored, with its chain link, in order (the export)."""

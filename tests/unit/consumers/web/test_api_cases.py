@@ -178,3 +178,42 @@ def test_a_read_costs_the_case_facts_since_the_last_one_from_any_writer(case_app
     fresh = Cases(FactStore(case_app.state.store.config))
     assert fresh.select(CaseFilter()) == cases.select(CaseFilter())
     assert fresh.facts_read > cases.facts_read - read  # a full load reads every fact
+
+
+def test_readers_and_a_writer_at_once_see_whole_cases(case_app):
+    """The kept casebook is brought up to date in place: readers on other threads copy it
+    under the lock, so none sees a case half-applied or a dict changing as it reads."""
+    import threading
+
+    from consumers.web.auth import User
+    from consumers.web.cases import CaseFilter
+
+    cases, user = case_app.state.cases, User("ann", "analyst")
+    finding = a_finding(case_app)
+    first = cases.open(user, finding)["case_id"]
+    failures: list[BaseException] = []
+    done = threading.Event()
+
+    def read() -> None:
+        try:
+            while not done.is_set():
+                listed = cases.select(CaseFilter())
+                assert all(c["status"] == "open" for c in listed)
+                cases.get(first)
+        except BaseException as error:  # reported by the test below
+            failures.append(error)
+
+    readers = [threading.Thread(target=read) for _ in range(3)]
+    for reader in readers:
+        reader.start()
+    try:
+        for n in range(30):
+            cases.open(user, {**finding, "finding_id": f"{finding['finding_id']}-{n}"})
+            cases.note(user, first, f"note {n}")
+    finally:
+        done.set()
+        for reader in readers:
+            reader.join()
+    assert failures == []
+    assert len(cases.get(first)["notes"]) == 30
+    assert len(cases.select(CaseFilter())) == 31
