@@ -10,13 +10,13 @@ retried with a back-off, logged, and makes the service not ready; the read model
 then opened afresh from what is stored, since what they had applied but not written
 is gone with the failed transaction.
 
-With a destination for alerts (``KAFKA_BOOTSTRAP_SERVERS``, a webhook), each pass ends by
-delivering the new findings at warning or above (``consumers/alerts.py``'s legs, with their
-own positions): an alert goes out within a pass of the fact that completed it, from the
-findings this process judged. A failing webhook holds its leg and backs off; a broker that
-refuses an alert leaves the topic leg where it stood, and the next pass tries again. Neither
-stops the read models or the console: ``/readyz`` stays up and names the held leg, and the
-alerts' own metrics say how far each leg stands behind.
+With a destination for alerts (``KAFKA_BOOTSTRAP_SERVERS``, a webhook), a thread beside the
+passes delivers the new findings at warning or above every poll (``consumers/alerts.py``'s
+legs, with their own positions): an alert goes out within a poll of the pass that judged it.
+A failing webhook holds its leg and backs off; a broker that refuses an alert leaves the
+topic leg where it stood until the next try. Neither stops nor slows the read models or the
+console: ``/readyz`` stays up and names the held leg, and the alerts' own metrics say how far
+each leg stands behind.
 
 Beside the loop, a small HTTP server (``consumers/health.py``) answers ``/healthz``,
 ``/readyz`` (the last pass succeeded) and ``/metrics`` (Prometheus text: each read
@@ -26,6 +26,7 @@ model's lag behind the store, rows written, passes, failures, the last good pass
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -39,7 +40,6 @@ from prometheus_client import (
 
 from audit.store.application import FactStore
 from consumers.alerts import Alerter
-from consumers.errors import PublishError
 from consumers.health import serve_health
 from projections.equipment_stats import EquipmentStatsProjection
 from projections.fact_projection import FactProjection
@@ -135,25 +135,38 @@ class Service:
         self._rows.inc(written)
         self._passes.labels("ok").inc()
         self._last_good.set_to_current_time()
-        if self.alerter is not None:
-            self._deliver(self.alerter)
-        held = f"; alerts held: {self.alerts_held}" if self.alerts_held else ""
-        self.health = Health(ready=True, reason="caught up" + held)
+        self.health = self._ready()
         return written
 
-    def _deliver(self, alerter: Alerter) -> None:
-        """Send the new alerts; a leg that cannot deliver is held for the next pass, not raised:
-        the read models, the console and the other leg go on (a database fault is raised, as
-        in a pass)."""
+    def _ready(self) -> Health:
+        held = f"; alerts held: {self.alerts_held}" if self.alerts_held else ""
+        return Health(ready=True, reason="caught up" + held)
+
+    def deliver_alerts(self) -> None:
+        """Send the new alerts once. A leg that cannot deliver (a webhook down, a broker that
+        refuses, its database gone) is held for the next delivery, logged and named on
+        ``/readyz``, never raised: the read models, the console and the other leg go on."""
+        alerter = self.alerter
+        if alerter is None:
+            return
         try:
             alerter.publish_new()
-        except PublishError as error:  # an alerter not told to hold its topic leg
-            self.alerts_held = f"the alerts topic: {error}"
-            log.warning("alerts: %s; the topic leg holds its position until the next pass", error)
-            return
-        held = [f"the alerts topic: {alerter.topic_error}"] if alerter.topic_error else []
-        held += [f"the webhook: {alerter.webhook_error}"] if alerter.webhook_error else []
-        self.alerts_held = "; ".join(held) or None
+        except Exception as error:  # held and said, on a thread of its own that must not end
+            log.exception("alerts: delivery failed; tried again in a moment")
+            self.alerts_held = f"{type(error).__name__}: {error}"
+        else:
+            held = [f"the alerts topic: {alerter.topic_error}"] if alerter.topic_error else []
+            held += [f"the webhook: {alerter.webhook_error}"] if alerter.webhook_error else []
+            self.alerts_held = "; ".join(held) or None
+        if self.health.ready:
+            self.health = self._ready()
+
+    def _deliver_until(self, stopped: Callable[[], bool], poll_s: float) -> None:
+        # Its own thread: a slow webhook or a broker waiting out its timeout delays alerts,
+        # never the read models' passes.
+        while not stopped():
+            self.deliver_alerts()
+            _sleep_unless(stopped, poll_s)
 
     def _split_due(self) -> bool:
         if self.processes < 2:
@@ -175,7 +188,13 @@ class Service:
             self.read_models = [kept[k] if k in kept else k(self.store) for k in READ_MODELS]
 
     def run(self, stopped: Callable[[], bool], poll_s: float = 1.0) -> None:
-        """Pass after pass until ``stopped``; a database fault is retried with a back-off."""
+        """Pass after pass until ``stopped``; a database fault is retried with a back-off. The
+        alerts, if any, are delivered beside the passes on a thread of their own."""
+        delivery = None
+        if self.alerter is not None:
+            delivery = threading.Thread(target=self._deliver_until, args=(stopped, poll_s),
+                                        name="tablewatch-alerts", daemon=True)  # fmt: skip
+            delivery.start()
         failures = 0
         while not stopped():
             try:
@@ -193,6 +212,8 @@ class Service:
                 self.read_models = self._reopen()
             _sleep_unless(stopped, delay)
         self.rest()
+        if delivery is not None:
+            delivery.join(timeout=60)  # the alert in flight, if any, is sent or held
 
     def rest(self) -> int:
         """On a graceful stop, store every read model's state at its position, so the next

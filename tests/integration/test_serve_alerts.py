@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -36,9 +37,11 @@ def test_a_pass_delivers_its_new_alerts_to_the_topic_and_the_webhook_in_order(
                           hold_webhook_failures=True)  # fmt: skip
         service = Service(store, alerter=alerter)
         service.run_pass()
+        service.deliver_alerts()
         first = [f["finding_id"] for f in warnings(view)]
         ingest(store, shift[200:], start=200)  # more of the shift: more findings, a later pass
         service.run_pass()
+        service.deliver_alerts()
     _, reopened = reopen(store_config)
     expected = [f["finding_id"] for f in warnings(reopened)]
     assert first
@@ -61,11 +64,12 @@ def test_a_failing_webhook_is_held_and_the_read_models_and_readiness_go_on(
     service = Service(store, alerter=alerter)
     hook.answer(503)
     assert service.run_pass() > 0  # the read models wrote their rows all the same
+    service.deliver_alerts()
     assert service.health.ready
     assert service.health.reason.startswith("caught up; alerts held: the webhook: ")
     assert all(m.position == store.last_notification_id() for m in service.read_models)
     now[0] += 120  # past the back-off: the webhook answers again
-    service.run_pass()
+    service.deliver_alerts()
     assert service.health.reason == "caught up"
     assert hook.accepted() == [f["finding_id"] for f in warnings(view)]
 
@@ -89,16 +93,48 @@ def test_a_broker_that_refuses_an_alert_holds_the_topic_leg_and_the_webhook_goes
         service = Service(store, alerter=alerter)
         monkeypatch.setattr(alerts, "publish", refused)
         service.run_pass()
+        service.deliver_alerts()
         expected = [f["finding_id"] for f in warnings(view)]
         assert service.health.ready
         assert "alerts held: the alerts topic: the broker refused" in service.health.reason
         assert alerter.position == 0  # nothing recorded as sent to the topic
         assert hook.accepted() == expected  # the webhook leg went on all the same
         monkeypatch.setattr(alerts, "publish", published)
-        service.run_pass()
+        service.deliver_alerts()
     assert service.health.reason == "caught up"
     assert finding_ids(read_topic(kafka_bootstrap, topic)) == expected
     assert hook.accepted() == expected  # each once
+
+
+@pytest.mark.parametrize("store_config", ["sqlite"], indirect=True)
+def test_a_stalled_webhook_delays_alerts_never_the_read_models(store_config, shift, hook):
+    """Delivery runs beside the passes: while the webhook takes its time over an alert, later
+    facts are judged and written as usual."""
+    store = FactStore(store_config)
+    ingest(store, shift[:200])
+    view = FindingsProjection(store).view
+    alerter = Alerter(view, None, "unused", Webhook(hook.url, retries=0, timeout_s=30),
+                      hold_webhook_failures=True)  # fmt: skip
+    service = Service(store, alerter=alerter)
+    hook.answer(200, delay_s=4.0)  # the first alert's POST hangs
+    stop = threading.Event()
+    runner = threading.Thread(target=service.run, args=(stop.is_set, 0.05))
+    runner.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not hook.requests:  # the delivery thread is inside the slow POST
+            assert time.monotonic() < deadline, "no alert was tried"
+            time.sleep(0.01)
+        ingest(store, shift[200:], start=200)
+        last = store.last_notification_id()
+        started = time.monotonic()
+        while not all(m.position == last for m in service.read_models):
+            assert time.monotonic() - started < 3.0, "the passes waited on the webhook"
+            time.sleep(0.01)
+    finally:
+        stop.set()
+        runner.join(timeout=60)
+    assert not runner.is_alive()
 
 
 def test_the_serve_command_posts_alerts_to_the_webhook_in_the_environment(tmp_path, shift, hook):
