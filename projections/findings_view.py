@@ -290,8 +290,39 @@ def _as_dict(row: Sequence[Any], names: Sequence[str]) -> dict[str, Any]:
     return found
 
 
-class SQLiteFindingsView(Checkpoints, SQLiteTrackingRecorder):
+class _ShiftReads:
+    """A shift's findings, read alike from either database (its rows as tuples or dicts)."""
+
+    datastore: Any
+    placeholder: str
+
+    def select_shift(
+        self,
+        table_id: str,
+        round_ids: Sequence[str],
+        start: str | None,
+        end: str | None,
+        gaming_day: str | None = None,
+    ) -> list[dict[str, Any]]:
+        """Return the findings a shift may own: its rounds', and its table's from start (or,
+        with no start, of ``gaming_day``) to end."""
+        names = ("row_number", *_COLUMNS)
+        queries = _shift_queries(table_id, round_ids, start, end, self.placeholder, gaming_day)
+        found = []
+        with self.datastore.transaction(commit=False) as cursor:
+            for sql, params in queries:
+                cursor.execute(sql, params)
+                found += [
+                    _as_dict([row[n] for n in names] if isinstance(row, dict) else row, names)
+                    for row in cursor.fetchall()
+                ]
+        return sorted(found, key=lambda row: row["row_number"])
+
+
+class SQLiteFindingsView(_ShiftReads, Checkpoints, SQLiteTrackingRecorder):
     """The findings view in the embedded SQLite store."""
+
+    placeholder = "?"
 
     def create_table(self) -> None:
         """Create the tracking table and the findings table."""
@@ -354,24 +385,6 @@ class SQLiteFindingsView(Checkpoints, SQLiteTrackingRecorder):
             )
             return [_as_dict(tuple(row), names) for row in cursor.fetchall()]
 
-    def select_shift(
-        self,
-        table_id: str,
-        round_ids: Sequence[str],
-        start: str | None,
-        end: str | None,
-        gaming_day: str | None = None,
-    ) -> list[dict[str, Any]]:
-        """Return the findings a shift may own: its rounds', and its table's from start (or,
-        with no start, of ``gaming_day``) to end."""
-        names = ("row_number", *_COLUMNS)
-        found = []
-        with self.datastore.transaction(commit=False) as cursor:
-            for sql, params in _shift_queries(table_id, round_ids, start, end, "?", gaming_day):
-                cursor.execute(sql, params)
-                found += [_as_dict(tuple(row), names) for row in cursor.fetchall()]
-        return sorted(found, key=lambda row: row["row_number"])
-
     def replay_contexts(self, table_id: str, first: int, last: int) -> list[ReplayContext]:
         """Return a table's replay contexts at positions from ``first`` to ``last``."""
         with self.datastore.transaction(commit=False) as cursor:
@@ -387,8 +400,10 @@ class SQLiteFindingsView(Checkpoints, SQLiteTrackingRecorder):
         return None if row is None or row[0] is None else int(row[0])
 
 
-class PostgresFindingsView(Checkpoints, PostgresTrackingRecorder):
+class PostgresFindingsView(_ShiftReads, Checkpoints, PostgresTrackingRecorder):
     """The findings view in PostgreSQL."""
+
+    placeholder = "%s"
 
     def create_table(self) -> None:
         """Create the tracking table and the findings table."""
@@ -456,24 +471,6 @@ class PostgresFindingsView(Checkpoints, PostgresTrackingRecorder):
             )
             rows = cursor.fetchall()
         return [_as_dict([row[name] for name in names], names) for row in rows]
-
-    def select_shift(
-        self,
-        table_id: str,
-        round_ids: Sequence[str],
-        start: str | None,
-        end: str | None,
-        gaming_day: str | None = None,
-    ) -> list[dict[str, Any]]:
-        """Return the findings a shift may own: its rounds', and its table's from start (or,
-        with no start, of ``gaming_day``) to end."""
-        names = ("row_number", *_COLUMNS)
-        found = []
-        with self.datastore.transaction(commit=False) as cursor:
-            for sql, params in _shift_queries(table_id, round_ids, start, end, "%s", gaming_day):
-                cursor.execute(sql, params)
-                found += [_as_dict([row[n] for n in names], names) for row in cursor.fetchall()]
-        return sorted(found, key=lambda row: row["row_number"])
 
     def replay_contexts(self, table_id: str, first: int, last: int) -> list[ReplayContext]:
         """Return a table's replay contexts at positions from ``first`` to ``last``."""
