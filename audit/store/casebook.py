@@ -14,6 +14,7 @@ apply, so reading the casebook reads its own stream only, never the tables' fact
 
 from __future__ import annotations
 
+import copy
 import json
 import uuid
 from typing import Any
@@ -34,7 +35,12 @@ def casebook_id(name: str = CASEBOOK) -> uuid.UUID:
 
 
 def apply_case_fact(cases: dict[str, dict[str, Any]], fact: dict[str, Any]) -> None:
-    """Fold one case fact into the cases' state (the casebook's and any reader's)."""
+    """Fold one case fact into the cases' state (the casebook's and any reader's).
+
+    A case is never changed in place: the fact's case is replaced by a new dict (its notes
+    and rounds new lists), so a :meth:`Casebook.fork` may share every other case with the
+    casebook it was forked from (#16: a write copies the case it changes, not the casebook).
+    """
     kind, case_id = fact["type"], fact["case_id"]
     if kind == "case_opened":
         cases[case_id] = {**{k: v for k, v in fact.items() if k != "type"}, "status": "open",
@@ -44,14 +50,16 @@ def apply_case_fact(cases: dict[str, dict[str, Any]], fact: dict[str, Any]) -> N
     if case is None:
         return  # a fact about a case never opened: kept in the stream, shown by verification
     if kind == "case_note_added":
-        case["notes"].append({"at": fact["at"], "by": fact["by"], "text": fact["text"]})
+        note = {"at": fact["at"], "by": fact["by"], "text": fact["text"]}
+        cases[case_id] = {**case, "notes": [*case["notes"], note]}
     elif kind == "case_round_linked":
-        case["rounds"].append({"at": fact["at"], "by": fact["by"], "table_id": fact["table_id"],
-                               "round_id": fact["round_id"]})  # fmt: skip
+        linked = {"at": fact["at"], "by": fact["by"], "table_id": fact["table_id"],
+                  "round_id": fact["round_id"]}  # fmt: skip
+        cases[case_id] = {**case, "rounds": [*case["rounds"], linked]}
     elif kind == "case_closed":
-        case["status"] = "closed"
-        case["closed"] = {"at": fact["at"], "by": fact["by"], "disposition": fact["disposition"],
-                          "note": fact["note"]}  # fmt: skip
+        closed = {"at": fact["at"], "by": fact["by"], "disposition": fact["disposition"],
+                  "note": fact["note"]}  # fmt: skip
+        cases[case_id] = {**case, "status": "closed", "closed": closed}
 
 
 class Casebook(Aggregate):
@@ -86,6 +94,15 @@ class Casebook(Aggregate):
     @staticmethod
     def create_id(name: str) -> uuid.UUID:
         return casebook_id(name)
+
+    def fork(self) -> Casebook:
+        """Return a copy to record on: it shares every case dict (no fact changes one in
+        place) and has its own cases and pending events, so recording on it, saved or not,
+        leaves this casebook as it was."""
+        twin = copy.copy(self)
+        twin.cases = dict(self.cases)
+        twin._pending_events = []
+        return twin
 
     def record(self, fact_type: str, fact_json: str) -> None:
         """Record one case fact, chained to the casebook's previous one."""

@@ -143,8 +143,9 @@ class Cases:
     The casebook is one stream, so loading it replays every case fact ever recorded. The app
     keeps the casebook it last read and reads only the facts recorded since, by any writer
     (#16: a request costs the facts since the last one, not the casebook's history). What it
-    keeps is never handed to a writer: a fact is recorded on a copy, which is kept only once
-    it is saved, so a collision leaves nothing half-applied behind.
+    keeps is never handed to a writer: a fact is recorded on a fork (sharing the cases the
+    fact does not change), which is kept only once it is saved, so a collision leaves nothing
+    half-applied behind.
     """
 
     def __init__(self, store: FactStore) -> None:
@@ -177,7 +178,7 @@ class Cases:
     def _record(self, make: Any) -> dict[str, Any]:
         """Record the fact ``make(book)`` returns, retrying a collision; return its case."""
         for attempt in range(_ATTEMPTS):
-            current = self._read(copy.deepcopy)
+            current = self._read(lambda book: None if book is None else book.fork())
             book = current if current is not None else Casebook(CASEBOOK)
             fact: CaseFact = make(book)
             book.record(fact.type, fact.model_dump_json())

@@ -217,3 +217,28 @@ def test_readers_and_a_writer_at_once_see_whole_cases(case_app):
     assert failures == []
     assert len(cases.get(first)["notes"]) == 30
     assert len(cases.select(CaseFilter())) == 31
+
+
+def test_a_write_that_collides_with_another_writer_is_judged_again_and_recorded_once(case_app):
+    """Another process records between this app's read and its save: the save collides, the
+    fork is dropped, and the retry records on the casebook with the other's fact in it."""
+    from audit.store.application import FactStore
+    from consumers.web.auth import User
+    from consumers.web.cases import Cases
+
+    cases, user = case_app.state.cases, User("ann", "analyst")
+    case_id = cases.open(user, a_finding(case_app))["case_id"]
+    other = Cases(FactStore(case_app.state.store.config))
+    save, collided = cases.store.save, []
+
+    def save_after_the_other(*aggregates):
+        if not collided:
+            collided.append(other.note(user, case_id, "theirs"))
+        return save(*aggregates)
+
+    cases.store.save = save_after_the_other
+    assert [n["text"] for n in cases.note(user, case_id, "ours")["notes"]] == ["theirs", "ours"]
+    assert collided
+    fresh = Cases(FactStore(case_app.state.store.config))
+    assert fresh.get(case_id) == cases.get(case_id) == other.get(case_id)
+    assert [n["text"] for n in fresh.get(case_id)["notes"]] == ["theirs", "ours"]
