@@ -186,11 +186,15 @@ class FindingFilter:
     """Only rows stored after this row number (alerts resume from here)."""
     by_time: bool = False
     """In the order the findings' events occurred (a person's queue), not as found (alerts)."""
+    newest_first: bool = False
+    """The same order reversed: what happened last first (an analyst opening the queue)."""
 
     def order(self) -> str:
         """Return the ORDER BY clause the filter asks for."""
-        # occurred_at is UTC text of one format, so text order is time order.
-        return "occurred_at, row_number" if self.by_time else "row_number"
+        # occurred_at is UTC text of one format, so text order is time order. Reversed, every
+        # term is reversed, so each index that gives the order gives it read backwards.
+        terms = ("occurred_at", "row_number") if self.by_time else ("row_number",)
+        return ", ".join(f"{t} DESC" if self.newest_first else t for t in terms)
 
 
 def _where(query: FindingFilter, placeholder: str) -> tuple[str, list[Any]]:

@@ -2,7 +2,9 @@
 
 Filters: table, dealer, player, code or code prefix, least severity, gaming day, round,
 and a time range ``since``/``until`` each given with its UTC offset (the view keeps UTC
-and compares in UTC). Sorted by when the finding's event occurred. Every answer is
+and compares in UTC). Sorted by when the finding's event occurred, oldest first (a queue
+worked in order, and a script paging to the end) or, with ``order=newest``, newest first
+(the console's default: what just happened at the tables). Every answer is
 recorded in the access log: the list as ``findings`` with its query, one finding as
 ``finding`` with its id.
 """
@@ -28,6 +30,7 @@ router = APIRouter(prefix="/api/findings", tags=["findings"])
 Analyst = Annotated[User, Depends(require("analyst"))]
 CODE = r"^[A-Z0-9][A-Z0-9-]*$"
 MAX_PER_PAGE = 500
+Order = Literal["oldest", "newest"]
 
 
 class FindingOut(BaseModel):
@@ -89,6 +92,7 @@ def list_findings(
     until: Annotated[str | None, Query(description="ISO 8601 with its UTC offset")] = None,
     page: Annotated[int, Query(ge=1)] = 1,
     per_page: Annotated[int, Query(ge=1, le=MAX_PER_PAGE)] = 50,
+    order: Annotated[Order, Query(description="oldest first, or newest first")] = "oldest",
 ) -> FindingsPage:
     """Return a page of findings matching every filter given, as their events occurred."""
     start, end = moment(since, "since"), moment(until, "until")
@@ -105,6 +109,7 @@ def list_findings(
         gaming_day=day,
         player_id=player,
         by_time=True,
+        newest_first=order == "newest",
     )
     found = select_page(
         views.findings,

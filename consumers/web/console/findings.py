@@ -33,6 +33,8 @@ FILTERS = ("table", "dealer", "player", "code", "code_prefix", "severity", "gami
 _CODE = re.compile(api.CODE)
 _SEVERITIES = ("info", "warning", "critical")
 PER_PAGE = 50
+ORDERS: dict[str, api.Order] = {"newest": "newest", "oldest": "oldest"}
+"""The queue opens on what just happened; a shift worked through in order asks for oldest."""
 
 
 def in_casino_time(text: str | None, zone: str) -> str | None:
@@ -75,6 +77,14 @@ def _check(form: dict[str, str]) -> None:
             raise BadInputError(name, "at most 64 characters")
 
 
+def _order(request: Request) -> api.Order:
+    """Return the order asked for: newest first unless the analyst asks for oldest."""
+    text = request.query_params.get("order", "") or "newest"
+    if text not in ORDERS:
+        raise BadInputError("order", f"one of {', '.join(ORDERS)}, not {text!r}")
+    return ORDERS[text]
+
+
 def _page_number(request: Request) -> int:
     text = request.query_params.get("page", "1")
     if not text.isdigit() or int(text) < 1:
@@ -86,11 +96,12 @@ def _page_number(request: Request) -> int:
 def queue(
     request: Request, user: Analyst, views: Annotated[Views, Depends(views_of)]
 ) -> HTMLResponse:
-    """Show the findings queue: filtered, paged, in the order the findings occurred."""
+    """Show the findings queue: filtered, paged, newest first or oldest first."""
     form = _form(request)
-    context: dict[str, Any] = {"form": form, "result": None, "error": None}
+    context: dict[str, Any] = {"form": form, "result": None, "error": None, "order": "newest"}
     try:
         _check(form)
+        context["order"] = order = _order(request)
         number = _page_number(request)
         zone = request.app.state.settings.timezone
         context["result"] = api.list_findings(
@@ -101,13 +112,15 @@ def queue(
             gaming_day_=form.get("gaming_day"), round_=form.get("round"),
             since=in_casino_time(form.get("since"), zone),
             until=in_casino_time(form.get("until"), zone),
-            page=number, per_page=PER_PAGE,
+            page=number, per_page=PER_PAGE, order=order,
         )  # fmt: skip
     except BadInputError as error:
         context["error"], status = str(error), 422
     else:
         status = 200
-    context["link"] = lambda number: "/findings?" + urlencode({**form, "page": number})
+    context["link"] = lambda number: (
+        "/findings?" + urlencode({**form, "order": context["order"], "page": number})
+    )
     return page(request, "findings.html", context, status)
 
 

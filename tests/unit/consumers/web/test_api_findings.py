@@ -39,6 +39,29 @@ def test_the_queue_pages_every_finding_in_the_order_they_occurred(shift_app, shi
     assert times == sorted(times)
 
 
+def pages_of(client, **params):
+    seen, page = [], 1
+    while True:
+        body = client.get("/api/findings", params={**params, "page": page}).json()
+        seen += [f["finding_id"] for f in body["findings"]]
+        if page == body["pages"]:
+            return seen
+        page += 1
+
+
+@pytest.mark.parametrize("severity", [None, "info", "warning"])
+def test_newest_first_pages_the_same_findings_in_reverse(shift_app, shift_as, severity):
+    """ "warning" and above is two severities' pages merged: newest first too."""
+    client = shift_as("analyst")
+    params = {"per_page": 4} | ({"severity": severity} if severity else {})
+    oldest = pages_of(client, **params)
+    assert len(oldest) > 8
+    assert pages_of(client, order="newest", **params) == oldest[::-1]
+    assert pages_of(client, order="oldest", **params) == oldest
+    bad = client.get("/api/findings", params={"order": "sideways"})
+    assert bad.status_code == 422
+
+
 def test_each_finding_carries_its_rule_and_money_at_stake(shift_app, shift_as):
     cited = [r for r in every_finding(shift_app) if r["rule"].startswith(("PA ", "NJ ", "CA "))]
     row = max(cited, key=lambda r: Decimal(r["at_stake"]))
@@ -182,6 +205,10 @@ def test_the_count_stops_at_its_cap_and_says_so(shift_app, shift_as, monkeypatch
         FindingFilter(min_severity=Severity.CRITICAL, by_time=True),
         FindingFilter(dealer_id="dealer-171", by_time=True),
         FindingFilter(player_id="player-1", by_time=True),
+        FindingFilter(by_time=True, newest_first=True),
+        FindingFilter(table_id="PG-01", gaming_day="2026-11-21", by_time=True, newest_first=True),
+        FindingFilter(code="PG-DEAL-SEQUENCE", by_time=True, newest_first=True),
+        FindingFilter(dealer_id="dealer-171", by_time=True, newest_first=True),
     ],
     ids=[
         "everything",
@@ -192,6 +219,10 @@ def test_the_count_stops_at_its_cap_and_says_so(shift_app, shift_as, monkeypatch
         "critical",
         "a dealer",
         "a player",
+        "everything, newest first",
+        "a table's day, newest first",
+        "a code, newest first",
+        "a dealer, newest first",
     ],
 )
 def test_a_queue_page_is_read_in_its_order_from_an_index_never_sorted_whole(shift_app, query):

@@ -34,10 +34,32 @@ def rows(html):
 
 def test_the_queue_lists_what_the_api_lists(analyst):
     html = analyst.get("/findings").text
-    api = analyst.get("/api/findings", params={"per_page": 50}).json()
+    api = analyst.get("/api/findings", params={"per_page": 50, "order": "newest"}).json()
     assert rows(html) == [f["code"] for f in api["findings"]]
     assert "PG-SETTLE-PAYOUT" in rows(html)
     assert f"{api['total']} finding" in html
+
+
+def test_the_queue_opens_newest_first_and_asks_for_oldest_on_every_page(shift_as, monkeypatch):
+    from consumers.web.console import findings as console
+
+    client = shift_as("analyst")
+    monkeypatch.setattr(console, "PER_PAGE", 3)
+    oldest = client.get("/api/findings", params={"per_page": 500}).json()["findings"]
+    codes = [f["code"] for f in oldest]
+    assert len(set(codes)) > 3  # the two orders' first pages differ
+    html = client.get("/findings").text
+    assert rows(html) == codes[::-1][:3]  # what just happened opens the queue
+    assert '<option value="newest" selected>' in html
+    html = client.get("/findings?order=oldest").text
+    assert rows(html) == codes[:3]
+    assert '<option value="oldest" selected>' in html
+    next_link = html.split(">Next page<")[0].rsplit("href=", 1)[1]
+    assert next_link == '"/findings?order=oldest&amp;page=2"'
+    assert rows(client.get("/findings?order=oldest&page=2").text) == codes[3:6]
+    bad = client.get("/findings?order=sideways")
+    assert bad.status_code == 422
+    assert "order:" in bad.text
 
 
 def test_the_form_filters_by_code_prefix_and_leaves_empty_fields_out(analyst):
