@@ -5,7 +5,10 @@ file of events. Each closed window (a dice set, a table's gaming day, a dealer's
 day, a 21 Baccarat shoe) is shown with its count, its chi-squared test after pooling
 sparse cells, and its p-value; ALARM marks one below ``1 - confidence``
 (audit/verification/equipment.py). ``--screen tenure`` lists how long each tile set,
-dice set and shoe stayed in play. The exit status is 1 when a window alarms, else 0.
+dice set and shoe stayed in play. ``--gaming-day`` and ``--table`` narrow to the windows and
+tenures begun in that gaming day, at that table: from the store, read by the view's indexes,
+so a day's screen costs that day, not every day stored. The exit status is 1 when a window
+shown alarms, else 0.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from audit.verification.equipment import SCREEN_CONFIDENCE, EquipmentScreens, Tenure, WindowResult
+from consumers.findings_cli import parse_gaming_day
 from consumers.settings import Settings
 from consumers.stats_cli import _confidence
 from consumers.verify_cli import read_events
@@ -51,24 +55,40 @@ def register(commands: Any) -> None:
         "--confidence", type=_confidence, default=SCREEN_CONFIDENCE,
         help=f"a window alarms below p = 1 - this (default: {SCREEN_CONFIDENCE})",
     )  # fmt: skip
+    equipment.add_argument(
+        "--gaming-day", metavar="DATE",
+        help="only the windows and tenures begun in this gaming day, e.g. 2026-11-21",
+    )  # fmt: skip
+    equipment.add_argument("--table", help="only this table's windows and tenures")
     equipment.add_argument("--json", action="store_true", help="print one JSON line per row")
     equipment.set_defaults(handler=_equipment)
 
 
 def _read(args: argparse.Namespace) -> tuple[list[WindowResult], list[Tenure]]:
+    day, table = parse_gaming_day(args.gaming_day), args.table
     if args.file is None:
         projection = EquipmentStatsProjection(open_store(Settings.from_env()))
         projection.catch_up()  # exactly once, so always safe
-        return projection.view.windows(args.confidence), projection.view.tenures()
+        view = projection.view  # a day or a table is read by its index, not every window
+        return (
+            view.windows(args.confidence, gaming_day=day, table_id=table),
+            view.tenures(gaming_day=day, table_id=table),
+        )
     args.file.open("rb").close()  # a missing file fails before any work
     screens = EquipmentScreens(args.confidence)
     windows: list[WindowResult] = []
     tenures: list[Tenure] = []
     for event in read_events(args.file, sys.stderr):
         closed, ended = screens.feed(event)
-        windows += closed
-        tenures += ended
+        windows += [r for r in closed if _keeps(r.window.gaming_day, r.window.table_id, args)]
+        tenures += [t for t in ended if _keeps(t.gaming_day, t.table_id, args)]
     return windows, tenures
+
+
+def _keeps(gaming_day: str | None, table_id: str, args: argparse.Namespace) -> bool:
+    """Return whether a window or tenure of a file passes ``--gaming-day`` and ``--table``."""
+    day = parse_gaming_day(args.gaming_day)
+    return (day is None or gaming_day == day) and (args.table is None or table_id == args.table)
 
 
 def window_dict(result: WindowResult) -> dict[str, Any]:

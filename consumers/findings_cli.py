@@ -50,7 +50,8 @@ def _when(text: str | None, name: str) -> datetime | None:
     return moment
 
 
-def _day(text: str | None) -> str | None:
+def parse_gaming_day(text: str | None) -> str | None:
+    """Return ``--gaming-day`` as an ISO date, or None if not given; one line if mistyped."""
     if text is None:
         return None
     try:
@@ -60,7 +61,7 @@ def _day(text: str | None) -> str | None:
 
 
 def _findings(args: argparse.Namespace) -> int:
-    gaming_day = _day(args.gaming_day)  # a mistyped day fails before the store is opened
+    gaming_day = parse_gaming_day(args.gaming_day)  # mistyped: fails before the store opens
     store = open_store(Settings.from_env())
     projection = FindingsProjection(store)
     projection.catch_up()  # exactly once, so always safe: the view then reflects every fact

@@ -11,7 +11,6 @@ import csv
 import io
 import json
 from collections.abc import Mapping
-from datetime import date
 from typing import Any
 
 from audit.accounting.controls import ACCOUNTING_KINDS
@@ -27,7 +26,7 @@ from audit.accounting.report import (
 from audit.accounting.slips import SERIES, Used, series_gaps
 from audit.games.money import Cents, to_cents, to_dollars
 from audit.store.application import FactStore
-from consumers.errors import ConfigError
+from consumers.findings_cli import parse_gaming_day
 from consumers.settings import Settings
 from consumers.verify_cli import money_totals
 from consumers.wiring import open_store
@@ -48,15 +47,6 @@ def register(commands: Any) -> None:
         parser.add_argument("--gaming-day", help="YYYY-MM-DD (default: every day stored)")
         parser.add_argument("--format", choices=FORMATS, default="text")
         parser.set_defaults(handler=_mgr if name == "mgr" else _variance)
-
-
-def _day(text: str | None) -> str | None:
-    if text is None:
-        return None
-    try:
-        return date.fromisoformat(text).isoformat()
-    except ValueError:
-        raise ConfigError(f"--gaming-day is not a date (YYYY-MM-DD): {text!r}") from None
 
 
 def _views(store: FactStore) -> tuple[FindingsProjection, ReconciliationProjection]:
@@ -141,7 +131,7 @@ def mgr_report(store: FactStore, gaming_day: str | None, form: str = "text") -> 
 
 def _mgr(args: argparse.Namespace) -> int:
     store = open_store(Settings.from_env())
-    print(mgr_report(store, _day(args.gaming_day), args.format).rstrip("\n"))
+    print(mgr_report(store, parse_gaming_day(args.gaming_day), args.format).rstrip("\n"))
     return 0
 
 
@@ -233,7 +223,7 @@ def variance_csv(rows: list[dict[str, Any]]) -> str:
 
 
 def _variance(args: argparse.Namespace) -> int:
-    rows = variance_rows(open_store(Settings.from_env()), _day(args.gaming_day))
+    rows = variance_rows(open_store(Settings.from_env()), parse_gaming_day(args.gaming_day))
     if args.format == "json":
         print(json.dumps(rows))
         return 0

@@ -97,6 +97,13 @@ class _EquipmentTables(RowsView):
     """What both databases' views share: two tables, written and read."""
 
     create_sql = _CREATE_WINDOWS
+    index_sql = (
+        # A gaming day's windows and tenures (#16: the day asked for, not every day stored).
+        "CREATE INDEX IF NOT EXISTS equipment_windows_day ON equipment_windows "
+        "(gaming_day, notification_id)",
+        "CREATE INDEX IF NOT EXISTS equipment_windows_table ON equipment_windows "
+        "(table_id, notification_id)",
+    )
     write_sql = _WRITE_WINDOW
 
     def create_table(self) -> None:
@@ -104,6 +111,10 @@ class _EquipmentTables(RowsView):
         super().create_table()
         with self.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
             cursor.execute(_CREATE_TENURE)
+            cursor.execute(
+                "CREATE INDEX IF NOT EXISTS equipment_tenure_day ON equipment_tenure "
+                "(gaming_day, table_id, since)"
+            )
 
     def record(
         self,
@@ -121,11 +132,16 @@ class _EquipmentTables(RowsView):
             self._insert_tracking(cursor, tracking)  # type: ignore[attr-defined]
             self._insert_checkpoint(cursor, tracking.application_name, checkpoint)
 
-    def windows(self, confidence: float) -> list[WindowResult]:
-        """Return every closed window with its test at ``confidence``, in the order closed."""
+    def windows(
+        self, confidence: float, *, gaming_day: str | None = None, table_id: str | None = None
+    ) -> list[WindowResult]:
+        """Return the closed windows (of a gaming day, of a table, if given) with their tests
+        at ``confidence``, in the order closed."""
+        where, params = _narrowed(gaming_day, table_id)
         rows = self.query(
-            f"SELECT {', '.join(WINDOW_COLUMNS[:-1])} FROM equipment_windows "
-            "ORDER BY notification_id, screen, subject"
+            f"SELECT {', '.join(WINDOW_COLUMNS[:-1])} FROM equipment_windows{where} "
+            "ORDER BY notification_id, screen, subject",
+            params,
         )
         results = []
         for row in rows:
@@ -133,13 +149,26 @@ class _EquipmentTables(RowsView):
             results.append(WindowResult(window, window.test(), confidence))
         return results
 
-    def tenures(self) -> list[Tenure]:
-        """Return every tenure, by table and when it began."""
+    def tenures(
+        self, *, gaming_day: str | None = None, table_id: str | None = None
+    ) -> list[Tenure]:
+        """Return the tenures (of a gaming day, of a table, if given), by table and start."""
+        where, params = _narrowed(gaming_day, table_id)
         rows = self.query(
-            f"SELECT {', '.join(TENURE_COLUMNS[:-1])} FROM equipment_tenure "
-            "ORDER BY table_id, since, equipment"
+            f"SELECT {', '.join(TENURE_COLUMNS[:-1])} FROM equipment_tenure{where} "
+            "ORDER BY table_id, since, equipment",
+            params,
         )
         return [Tenure(*row) for row in rows]
+
+
+def _narrowed(gaming_day: str | None, table_id: str | None) -> tuple[str, list[str]]:
+    """Return a WHERE clause (``{p}`` placeholders) for a gaming day and a table, each if given:
+    a window and a tenure belong to the gaming day they began in."""
+    given = [(c, v) for c, v in (("gaming_day", gaming_day), ("table_id", table_id)) if v]
+    if not given:
+        return "", []
+    return " WHERE " + " AND ".join(f"{c} = {{p}}" for c, _ in given), [v for _, v in given]
 
 
 class SQLiteEquipmentView(_EquipmentTables, SQLiteTrackingRecorder):

@@ -23,7 +23,7 @@ import psycopg
 from psycopg import sql
 
 SCHEMA_TABLE = "tablewatch_schema"
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """Raise it whenever the DDL changes: a store migrated before is refused until migrated again.
 
 2: ``tablewatch_received``, the bytes each fact arrived as; the replay's
@@ -40,6 +40,9 @@ order; the hand history's ``hand_history_dealer_order`` and
 ``hand_history_player_order``, a dealer's or a player's hands in the queries' order; the
 web access log's by user, kind and reference, newest first. Each is
 made by every open that creates tables; a store at 3 ran without them.
+5: the equipment view's ``equipment_windows_day``, ``equipment_windows_table`` and
+``equipment_tenure_day`` (issue #16): ``tablewatch equipment --gaming-day``/``--table`` read
+that day's or that table's windows and tenures, not every one stored.
 """
 _LOCK_KEY = 0x7461_626C_6577_6174  # any fixed bigint: "tablewat", as bytes
 _MARK_SQL = [
