@@ -13,10 +13,16 @@ from audit.floor.verify import FloorVerifier
 from audit.store.application import StoreConfig
 from audit.verification.collusion import screens as collusion_screens
 from audit.verification.stream import as_stored
+from consumers.serve import READ_MODELS
 from projections.checkpoint import dumps
+from projections.equipment_stats import EquipmentStatsProjection
 from projections.fact_projection import FactProjection
 from projections.findings import FindingsProjection
+from projections.hand_history import HandHistoryProjection
 from projections.reconciliation import ReconciliationProjection
+from projections.round_index import RoundIndexProjection
+from projections.table_state import TableStateProjection
+from projections.win_rates import WinRatesProjection
 from tests.builders.floor_history import history, store_days
 
 WINDOW = 2
@@ -33,10 +39,17 @@ def window(monkeypatch):
     monkeypatch.setattr(FactProjection, "checkpoint_every", 1)
 
 
+STATEFUL = (
+    FindingsProjection, ReconciliationProjection, EquipmentStatsProjection,
+    HandHistoryProjection, RoundIndexProjection, TableStateProjection, WinRatesProjection,
+)  # fmt: skip
+"""Every read model that keeps state between facts, and so checkpoints it."""
+
+
 def _stored_checkpoints(store):
     """Return each projection's stored checkpoint size in bytes, and the ledgers it holds."""
     sizes = {}
-    for kind in (FindingsProjection, ReconciliationProjection):
+    for kind in STATEFUL:
         projection = kind(store)
         stored = projection.view.checkpoint(projection.tracking_name)
         assert stored is not None
@@ -48,11 +61,13 @@ def _stored_checkpoints(store):
 
 
 def test_the_checkpoints_hold_a_window_of_days_however_many_are_stored(tmp_path, window):
-    projections = (FindingsProjection, ReconciliationProjection)
+    """Every read model's state, the memory a service holds for it and what a restart loads,
+    is as large after 12 gaming days as after 3: it depends on the tables, not the history."""
+    assert set(STATEFUL) == {kind for kind in READ_MODELS if kind.state_names}  # none left out
     sizes, ledgers = {}, {}
     for days in (3, 12):
         store = store_days(
-            StoreConfig.sqlite(tmp_path / f"{days}.sqlite"), range(days), projections=projections
+            StoreConfig.sqlite(tmp_path / f"{days}.sqlite"), range(days), projections=STATEFUL
         )
         sizes[days], ledgers[days] = _stored_checkpoints(store)
     assert ledgers[12] == ledgers[3] == 8 * (WINDOW + 1)  # 4 tables, 2 shifts, the window's days
