@@ -34,8 +34,9 @@ next one measures. For each size:
   ``report mgr --gaming-day D`` and ``report variance --gaming-day D`` (the last day),
   output discarded;
 - console latency, p50 and p99 over ``--repeats`` requests through the app in process,
-  signed in as an analyst: the findings queue's first page (``/api/findings``) and the
-  floor (``/api/floor``), the two pages an analyst opens all day;
+  signed in as an analyst: the findings queue's first page, newest first as the console
+  opens it (``/api/findings?order=newest``), and the floor (``/api/floor``), the two pages
+  an analyst opens all day;
 - replay: the last 20 rounds with a finding replayed in turn (``load_replay``), the median
   seconds and the stored facts each reads (median and most), beside the last of them
   replayed by the scan of every stored fact it replaced (the baseline, same store, same
@@ -373,7 +374,8 @@ def checkpoint_bytes(home: Path) -> dict[str, float]:
 def console_latencies(home: Path, repeats: int) -> dict[str, float]:
     """Return p50 and p99 seconds of the console's two daily pages, through the app's HTTP
     interface in process (FastAPI's test client, signed in as an analyst): the findings queue's
-    first page (``/api/findings``, what ``/findings`` shows) and the floor (``/api/floor``)."""
+    first page newest first (``/api/findings?order=newest``, what ``/findings`` opens on) and
+    the floor (``/api/floor``)."""
     with warnings.catch_warnings():  # the test client's notice about httpx, not a figure
         warnings.filterwarnings("ignore", message=".*httpx.*")
         from fastapi.testclient import TestClient  # the web's imports, only for these figures
@@ -394,7 +396,8 @@ def console_latencies(home: Path, repeats: int) -> dict[str, float]:
         if signed.status_code != 303:
             raise RuntimeError(f"the bench could not sign in: {signed.status_code}")
         figures = {}
-        for name, path in (("console queue", "/api/findings"), ("console floor", "/api/floor")):
+        queue, floor = "/api/findings?order=newest", "/api/floor"
+        for name, path in (("console queue", queue), ("console floor", floor)):
             samples = []
             for _ in range(repeats):
                 started = time.perf_counter()
