@@ -133,6 +133,21 @@ class CaseFilter:
         )
 
 
+@dataclass(frozen=True)
+class CasePage:
+    """Cases, newest first, and how many the filter keeps in all."""
+
+    cases: list[dict[str, Any]]
+    total: int
+    more: bool
+    """Older cases the filter keeps follow the last one shown."""
+
+
+def case_number(case_id: str) -> int:
+    """Return a case id's number (``C-00042`` is 42): cases sort by it, past C-99999 too."""
+    return int(case_id.removeprefix("C-"))
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat()
 
@@ -296,12 +311,24 @@ class Cases:
             raise CaseNotFoundError(f"no case {case_id!r}")
         return case
 
-    def select(self, query: CaseFilter) -> list[dict[str, Any]]:
-        """Return the cases the filter keeps, newest first."""
+    def select(
+        self, query: CaseFilter, *, limit: int | None = None, before: str | None = None
+    ) -> CasePage:
+        """Return the cases the filter keeps, newest first: at most ``limit`` of them, older
+        than case ``before`` if given, with how many the filter keeps in all.
 
-        def kept(book: Casebook | None) -> list[dict[str, Any]]:
+        Only the cases returned are copied (#16: a page of a casebook of years costs the page;
+        the filter itself is a pass over the cases in memory, about a microsecond a case)."""
+        below = None if before is None else case_number(before)
+
+        def kept(book: Casebook | None) -> CasePage:
             cases = [] if book is None else [c for c in book.cases.values() if query.keeps(c)]
-            return copy.deepcopy(sorted(cases, key=lambda c: c["case_id"], reverse=True))
+            cases.sort(key=lambda c: case_number(c["case_id"]), reverse=True)
+            older = cases if below is None else [
+                c for c in cases if case_number(c["case_id"]) < below
+            ]  # fmt: skip
+            shown = older if limit is None else older[:limit]
+            return CasePage(copy.deepcopy(shown), len(cases), len(older) > len(shown))
 
         return self._read(kept)
 

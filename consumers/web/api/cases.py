@@ -20,12 +20,15 @@ from consumers.web.api.findings_query import select_one
 from consumers.web.api.inputs import BadInputError
 from consumers.web.api.views import Views, views_of
 from consumers.web.auth import User, check_csrf, require
-from consumers.web.cases import MAX_TEXT, CaseFilter, Cases, Disposition, cases_csv
+from consumers.web.cases import MAX_TEXT, CaseFilter, CasePage, Cases, Disposition, cases_csv
 from consumers.web.errors import NotFoundError
 
 router = APIRouter(prefix="/api/cases", tags=["cases"])
 Analyst = Annotated[User, Depends(require("analyst"))]
-CaseId = Annotated[str, Path(pattern=r"^C-\d{5,}$")]
+CASE_ID = r"^C-\d{5,}$"
+CaseId = Annotated[str, Path(pattern=CASE_ID)]
+MAX_CASES = 1_000
+"""The most cases one JSON answer lists: older ones are asked for with ``before``."""
 Changing = [Depends(check_csrf)]
 
 
@@ -142,9 +145,14 @@ def list_cases(
     table: Annotated[str | None, Query(max_length=64)] = None,
     finding: Annotated[str | None, Query(max_length=64)] = None,
     opened_by: Annotated[str | None, Query(max_length=64)] = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_CASES, description="at most this many")] = 100,
+    before: Annotated[
+        str | None, Query(pattern=CASE_ID, description="only cases older than this one")
+    ] = None,
     format: Literal["json", "csv"] = "json",
 ) -> list[CaseOut] | Response:
-    """Return the cases matching every filter, newest first (``format=csv`` to export)."""
+    """Return the cases matching every filter, newest first: the newest ``limit`` (older ones
+    with ``before`` = the last id returned), or with ``format=csv`` every one, to export."""
     query = CaseFilter(
         status=status,
         disposition=disposition,
@@ -152,15 +160,28 @@ def list_cases(
         finding_id=finding,
         opened_by=opened_by,
     )
-    found = cases.select(query)
-    record_access(request.app.state.db, user, "cases", str(request.url.query) or "all")
     if format == "csv":
         return Response(
-            cases_csv(found),
+            cases_csv(case_page(request, user, cases, query, limit=None, before=before).cases),
             media_type="text/csv; charset=utf-8",
             headers={"Content-Disposition": 'attachment; filename="cases.csv"'},
         )
-    return [_out(case) for case in found]
+    found = case_page(request, user, cases, query, limit=limit, before=before)
+    return [_out(case) for case in found.cases]
+
+
+def case_page(
+    request: Request,
+    user: User,
+    cases: Cases,
+    query: CaseFilter,
+    *,
+    limit: int | None,
+    before: str | None,
+) -> CasePage:
+    """Return a page of cases as the API and the console list them; the read is logged."""
+    record_access(request.app.state.db, user, "cases", str(request.url.query) or "all")
+    return cases.select(query, limit=limit, before=before)
 
 
 @router.get("/facts", response_model=list[dict[str, Any]])

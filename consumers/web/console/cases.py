@@ -9,6 +9,7 @@ in the access log. A form's bad field is named on the error page, never a traceb
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, TypeVar
 from urllib.parse import urlencode
 
@@ -20,7 +21,7 @@ from consumers.web.api import cases as api
 from consumers.web.api.inputs import BadInputError
 from consumers.web.api.views import Views, views_of
 from consumers.web.auth import check_csrf
-from consumers.web.cases import DISPOSITIONS, Cases
+from consumers.web.cases import DISPOSITIONS, CaseFilter, Cases
 from consumers.web.console.pages import Analyst, page
 
 router = APIRouter()
@@ -28,6 +29,7 @@ CasesDep = Annotated[Cases, Depends(api.cases_of)]
 ViewsDep = Annotated[Views, Depends(views_of)]
 CaseId = Annotated[str, Path(pattern=r"^C-\d{5,}$")]
 Changing = [Depends(check_csrf)]
+PER_PAGE = 50
 M = TypeVar("M", bound=BaseModel)
 
 
@@ -55,17 +57,27 @@ def _to_case(case_id: str) -> RedirectResponse:
 
 @router.get("/cases", response_class=HTMLResponse, include_in_schema=False)
 def cases_page(request: Request, user: Analyst, cases: CasesDep) -> HTMLResponse:
-    """List cases, newest first, narrowed by status, disposition and table."""
+    """List cases, newest first, a page at a time, narrowed by status, disposition and table."""
     params = request.query_params
     form = {name: params.get(name, "").strip() for name in ("status", "disposition", "table")}
-    found = api.list_cases(
-        request, user, cases,
+    before = params.get("before", "").strip() or None
+    if before is not None and not re.fullmatch(api.CASE_ID, before):
+        raise BadInputError("before", f"a case id such as C-00042, not {before!r}")
+    query = CaseFilter(
         status=_one_of(form["status"], ("open", "closed"), "status"),  # type: ignore[arg-type]
-        disposition=_one_of(form["disposition"], DISPOSITIONS, "disposition"),  # type: ignore[arg-type]
-        table=form["table"][:64] or None,
-    )  # fmt: skip
-    export = "/api/cases?" + urlencode({**{k: v for k, v in form.items() if v}, "format": "csv"})
-    return page(request, "cases.html", {"cases": found, "form": form, "export": export,
+        disposition=_one_of(form["disposition"], DISPOSITIONS, "disposition"),
+        table_id=form["table"][:64] or None,
+    )
+    found = api.case_page(request, user, cases, query, limit=PER_PAGE, before=before)
+    shown = {k: v for k, v in form.items() if v}
+    export = "/api/cases?" + urlencode({**shown, "format": "csv"})
+    older = None
+    if found.more:
+        older = "/cases?" + urlencode({**shown, "before": found.cases[-1]["case_id"]})
+    return page(request, "cases.html", {"cases": found.cases, "total": found.total,
+                                        "older": older, "newest": "/cases?" + urlencode(shown),
+                                        "newer": before is not None,
+                                        "form": form, "export": export,
                                         "dispositions": DISPOSITIONS})  # fmt: skip
 
 

@@ -134,7 +134,7 @@ def finding_page(
     """Show one finding: its rule, evidence, money at stake; its replay; open a case from it."""
     finding = api.one_finding(request, user, views, finding_id)  # 404s, and logs the view
     # The cases already opened from it, so a second analyst joins one rather than open another.
-    cases = request.app.state.cases.select(CaseFilter(finding_id=finding.finding_id))
+    cases = request.app.state.cases.select(CaseFilter(finding_id=finding.finding_id)).cases
     if cases:
         record_access(request.app.state.db, user, "cases", f"finding={finding.finding_id}")
     return page(request, "finding.html", {"finding": finding, "cases": cases})

@@ -8,6 +8,7 @@ from fastapi.testclient import TestClient
 from audit.store.verify import verify_chain
 from consumers.serve import Service
 from consumers.web.access_log import read_access
+from consumers.web.cases import CaseFilter
 from projections.findings_view import FindingFilter
 from tests.builders.shift_store import careless_store
 from tests.builders.web_app import csrf_of, login, make_app
@@ -158,7 +159,7 @@ def test_a_read_costs_the_case_facts_since_the_last_one_from_any_writer(case_app
     last read it, its own writes and another process's alike, and reads what a full load reads."""
     from audit.store.application import FactStore
     from consumers.web.auth import User
-    from consumers.web.cases import CaseFilter, Cases
+    from consumers.web.cases import Cases
 
     cases = case_app.state.cases
     finding = a_finding(case_app)
@@ -177,6 +178,7 @@ def test_a_read_costs_the_case_facts_since_the_last_one_from_any_writer(case_app
     assert body["notes"][-1]["text"] == "from elsewhere"
     fresh = Cases(FactStore(case_app.state.store.config))
     assert fresh.select(CaseFilter()) == cases.select(CaseFilter())
+    assert len(cases.select(CaseFilter()).cases) == 6
     assert fresh.facts_read > cases.facts_read - read  # a full load reads every fact
 
 
@@ -186,7 +188,6 @@ def test_readers_and_a_writer_at_once_see_whole_cases(case_app):
     import threading
 
     from consumers.web.auth import User
-    from consumers.web.cases import CaseFilter
 
     cases, user = case_app.state.cases, User("ann", "analyst")
     finding = a_finding(case_app)
@@ -197,7 +198,7 @@ def test_readers_and_a_writer_at_once_see_whole_cases(case_app):
     def read() -> None:
         try:
             while not done.is_set():
-                listed = cases.select(CaseFilter())
+                listed = cases.select(CaseFilter()).cases
                 assert all(c["status"] == "open" for c in listed)
                 cases.get(first)
         except BaseException as error:  # reported by the test below
@@ -216,7 +217,7 @@ def test_readers_and_a_writer_at_once_see_whole_cases(case_app):
             reader.join()
     assert failures == []
     assert len(cases.get(first)["notes"]) == 30
-    assert len(cases.select(CaseFilter())) == 31
+    assert cases.select(CaseFilter()).total == 31
 
 
 def test_a_write_that_collides_with_another_writer_is_judged_again_and_recorded_once(case_app):
@@ -242,3 +243,49 @@ def test_a_write_that_collides_with_another_writer_is_judged_again_and_recorded_
     fresh = Cases(FactStore(case_app.state.store.config))
     assert fresh.get(case_id) == cases.get(case_id) == other.get(case_id)
     assert [n["text"] for n in fresh.get(case_id)["notes"]] == ["theirs", "ours"]
+
+
+def test_the_list_is_a_page_newest_first_and_older_pages_follow(case_app, analyst):
+    """#16: a list answers a page (100 unless asked), copying only what it shows; older cases
+    follow with ``before``; the export is every case."""
+    finding = a_finding(case_app)
+    for _ in range(7):
+        analyst.post("/api/cases", json={"finding_id": finding["finding_id"]})
+    ids = [f"C-{n:05d}" for n in range(7, 0, -1)]
+    assert [c["case_id"] for c in analyst.get("/api/cases").json()] == ids
+    seen, before = [], None
+    while True:
+        page = analyst.get(
+            "/api/cases", params={"limit": 3} | ({"before": before} if before else {})
+        )
+        found = [c["case_id"] for c in page.json()]
+        if not found:
+            break
+        seen, before = seen + found, found[-1]
+    assert seen == ids
+    exported = analyst.get("/api/cases", params={"format": "csv", "limit": 1}).text
+    assert len(exported.splitlines()) == 1 + 7  # the export ignores the page
+    for bad in ({"limit": 0}, {"limit": 1001}, {"before": "7"}):
+        assert analyst.get("/api/cases", params=bad).status_code == 422
+    page = case_app.state.cases.select(CaseFilter(), limit=2, before="C-00005")
+    assert ([c["case_id"] for c in page.cases], page.total, page.more) == (
+        ["C-00004", "C-00003"],
+        7,
+        True,
+    )
+
+
+def test_cases_sort_by_their_number_past_c_99999(case_app):
+    import json
+
+    from audit.store.casebook import CASEBOOK, Casebook
+
+    book = Casebook(CASEBOOK)
+    for case_id in ("C-99998", "C-100000", "C-99999", "C-100001"):
+        book.record("case_opened", json.dumps({
+            "type": "case_opened", "case_id": case_id, "at": "t", "by": "ann", "role": "analyst",
+            "finding_id": "F", "code": "PG-X", "severity": "warning", "rule": "r", "title": "t",
+            "table_id": "PG-1", "round_id": None, "at_stake": "1.00"}))  # fmt: skip
+    case_app.state.store.save(book)
+    found = case_app.state.cases.select(CaseFilter(), limit=3)
+    assert [c["case_id"] for c in found.cases] == ["C-100001", "C-100000", "C-99999"]

@@ -103,3 +103,27 @@ def test_a_form_without_its_csrf_token_changes_nothing(analyst, finding):
 def test_an_unknown_finding_or_case_is_404(analyst):
     assert post(analyst, "/cases", finding_id="nothing").status_code == 404
     assert analyst.get("/cases/C-99999").status_code == 404
+
+
+def test_the_list_shows_a_page_and_links_the_older_cases(analyst, finding, monkeypatch):
+    from consumers.web.console import cases as console
+
+    for _ in range(3):
+        post(analyst, "/cases", finding_id=finding["finding_id"])
+    every = re.findall(r'data-case="(C-\d+)"', analyst.get("/cases?status=open").text)
+    assert len(every) >= 3
+    monkeypatch.setattr(console, "PER_PAGE", 2)
+    seen, url = [], "/cases?status=open"
+    while url:
+        html = analyst.get(url).text
+        assert f"{len(every)} cases" in html  # the count is every match, not the page
+        seen += re.findall(r'data-case="(C-\d+)"', html)
+        older = re.search(r'<a href="([^"]+)">Older cases</a>', html)
+        url = older.group(1).replace("&amp;", "&") if older else None
+        if url:
+            assert "status=open" in url
+    assert seen == every
+    assert 'href="/cases?status=open">Newest cases' in html
+    bad = analyst.get("/cases?before=yesterday")
+    assert bad.status_code == 422
+    assert "before" in bad.text
