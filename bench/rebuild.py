@@ -18,12 +18,12 @@ stored rows:
 - pages: every stored event read the way the projections now read it
   (``audit/store/fact_pages.py``: a page in one query, each fact validated into its
   event in one pydantic call): what a rebuild pays before any read model's work;
-- together: every read model (findings, hand history, table state, win rates,
-  reconciliation, round index) rebuilt by ``catch_up_together``, each fact read and
-  parsed once;
+- together: every read model ``tablewatch serve`` keeps (findings, hand history, table
+  state, win rates, reconciliation, round index, equipment) rebuilt by
+  ``catch_up_together``, each fact read and parsed once;
 - split: the same read models caught up as ``tablewatch serve`` catches up a long pass on
   two cores (``projections/split.py``): the findings and the reconciliation in this
-  process, the other four in a second process started for the pass (its interpreter's
+  process, the other five in a second process started for the pass (its interpreter's
   start and imports included), each reading and parsing every fact itself;
 - one by one: the same read models each catching up alone, each reading the store
   (``--skip-one-by-one`` leaves it out: on a busy machine it takes minutes).
@@ -59,18 +59,13 @@ from audit.simulation.shift import ShiftConfig
 from audit.store.application import FactStore, StoreConfig
 from audit.store.fact_pages import FactPages
 from audit.store.ingest import Accepted, Ingestor
-from consumers.serve import KEPT_HERE
-from projections.findings import FindingsProjection
-from projections.hand_history import HandHistoryProjection
-from projections.reconciliation import ReconciliationProjection
-from projections.round_index import RoundIndexProjection
+from consumers.serve import KEPT_HERE, READ_MODELS
 from projections.split import catch_up_split
-from projections.table_state import TableStateProjection
 from projections.together import catch_up_together
-from projections.win_rates import WinRatesProjection
 
-PROJECTIONS = (FindingsProjection, HandHistoryProjection, TableStateProjection,
-               WinRatesProjection, ReconciliationProjection, RoundIndexProjection)  # fmt: skip
+PROJECTIONS = READ_MODELS
+"""Every read model ``tablewatch serve`` keeps (until 2026-11-27 the bench listed its own six
+and left out the equipment view, so every figure before then rebuilt six of the seven)."""
 STORE = "tablewatch.sqlite"
 
 

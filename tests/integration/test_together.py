@@ -5,6 +5,7 @@ import pytest
 from eventsourcing.sqlite import SQLiteProcessRecorder
 
 from audit.store.application import FactStore, StoreConfig
+from consumers.serve import READ_MODELS
 from projections.fact_projection import FactProjection
 from projections.findings import FindingsProjection
 from projections.hand_history import HandHistoryProjection
@@ -12,12 +13,10 @@ from projections.reconciliation import ReconciliationProjection
 from projections.round_index import RoundIndexProjection
 from projections.table_state import TableStateProjection
 from projections.together import catch_up_together
-from projections.win_rates import WinRatesProjection
 from tests.builders.floor_history import history
 from tests.builders.gaming_days import Feed, gaming_day, view_rows
 
-KINDS = (FindingsProjection, HandHistoryProjection, TableStateProjection, WinRatesProjection,
-         ReconciliationProjection, RoundIndexProjection)  # fmt: skip
+KINDS = READ_MODELS
 
 
 def _plain(rows):
@@ -113,6 +112,7 @@ def test_sharing_the_drop_reconciliation_leaves_every_table_as_each_alone_writes
     assert stores["together"] == stores["alone"]
     assert borrowed == [i != 2 for i in range(len(parts))]  # borrowed, but when it stood behind
     assert len(stores["alone"]["shift_ledgers"]) > 20
+    assert len(stores["alone"]["equipment_windows"]) > 20
     assert {"findings", "replay_contexts", "tracking", "projection_checkpoints"} <= set(
         stores["alone"]
     )
