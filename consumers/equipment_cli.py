@@ -80,15 +80,14 @@ def _read(args: argparse.Namespace) -> tuple[list[WindowResult], list[Tenure]]:
     tenures: list[Tenure] = []
     for event in read_events(args.file, sys.stderr):
         closed, ended = screens.feed(event)
-        windows += [r for r in closed if _keeps(r.window.gaming_day, r.window.table_id, args)]
-        tenures += [t for t in ended if _keeps(t.gaming_day, t.table_id, args)]
+        windows += [r for r in closed if _keeps(r.window.gaming_day, r.window.table_id, day, table)]
+        tenures += [t for t in ended if _keeps(t.gaming_day, t.table_id, day, table)]
     return windows, tenures
 
 
-def _keeps(gaming_day: str | None, table_id: str, args: argparse.Namespace) -> bool:
+def _keeps(gaming_day: str | None, table_id: str, day: str | None, table: str | None) -> bool:
     """Return whether a window or tenure of a file passes ``--gaming-day`` and ``--table``."""
-    day = parse_gaming_day(args.gaming_day)
-    return (day is None or gaming_day == day) and (args.table is None or table_id == args.table)
+    return (day is None or gaming_day == day) and (table is None or table_id == table)
 
 
 def window_dict(result: WindowResult) -> dict[str, Any]:

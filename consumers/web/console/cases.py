@@ -27,7 +27,7 @@ from consumers.web.console.pages import Analyst, page
 router = APIRouter()
 CasesDep = Annotated[Cases, Depends(api.cases_of)]
 ViewsDep = Annotated[Views, Depends(views_of)]
-CaseId = Annotated[str, Path(pattern=r"^C-\d{5,}$")]
+CaseId = Annotated[str, Path(pattern=api.CASE_ID)]
 Changing = [Depends(check_csrf)]
 PER_PAGE = 50
 M = TypeVar("M", bound=BaseModel)
