@@ -105,7 +105,8 @@ class Service:
         self.processes = processes
         self.split_backlog = split_backlog
         self.batch = batch
-        self.health = Health()
+        self.passes = Health()
+        """How the last pass ended: written by the passes' thread only."""
         self.registry = registry or CollectorRegistry()
         self.read_models: Sequence[FactProjection] = self._open()
         self._lag = Gauge("tablewatch_read_model_lag", "stored events a read model has yet to "
@@ -136,12 +137,18 @@ class Service:
         self._rows.inc(written)
         self._passes.labels("ok").inc()
         self._last_good.set_to_current_time()
-        self.health = self._ready()
+        self.passes = Health(ready=True, reason="caught up")
         return written
 
-    def _ready(self) -> Health:
-        held = f"; alerts held: {self.alerts_held}" if self.alerts_held else ""
-        return Health(ready=True, reason="caught up" + held)
+    @property
+    def health(self) -> Health:
+        """What ``/readyz`` reports: the last pass, and any alert leg held. Derived on each read
+        from what each thread writes alone (the passes, the alerts' delivery), so the delivery
+        thread can never report ready over a pass that failed."""
+        passes, held = self.passes, self.alerts_held
+        if not passes.ready or not held:
+            return passes
+        return Health(ready=True, reason=f"{passes.reason}; alerts held: {held}")
 
     def deliver_alerts(self) -> None:
         """Send the new alerts once. A leg that cannot deliver (a webhook down, a broker that
@@ -159,8 +166,6 @@ class Service:
             held = [f"the alerts topic: {alerter.topic_error}"] if alerter.topic_error else []
             held += [f"the webhook: {alerter.webhook_error}"] if alerter.webhook_error else []
             self.alerts_held = "; ".join(held) or None
-        if self.health.ready:
-            self.health = self._ready()
 
     def _deliver_until(self, stopped: Callable[[], bool], poll_s: float) -> None:
         # Its own thread: a slow webhook or a broker waiting out its timeout delays alerts,
@@ -206,7 +211,7 @@ class Service:
                 failures += 1
                 delay = min(poll_s * 2**failures, MAX_BACKOFF_S)
                 self._passes.labels("failed").inc()
-                self.health = Health(ready=False, reason=f"database: {error}".strip())
+                self.passes = Health(ready=False, reason=f"database: {error}".strip())
                 reason = str(error).strip() or type(error).__name__
                 log.warning("read models: the database failed (%s); retry %d in %.1fs",
                             reason, failures, delay)  # fmt: skip

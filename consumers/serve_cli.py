@@ -22,10 +22,10 @@ def register(commands: Any) -> None:
         help="serve the API and the console, and keep every read model caught up, until stopped",
         description="Serve the JSON API (/api/, /openapi.json) and the console over HTTP, and "
         "keep every read model (findings, hand history, table state, win rates, reconciliation, "
-        "the round index) caught up from the store, each fact read once, exactly once across "
-        "restarts, and deliver the new alerts, beside the passes, to KAFKA_BOOTSTRAP_SERVERS' "
-        f"alerts topic and ${WEBHOOK_ENV}, when set. /healthz, /readyz and /metrics are served "
-        "beside them.",
+        "the round index, the equipment view) caught up from the store, each fact read once, "
+        "exactly once across restarts, and deliver the new alerts, beside the passes, to "
+        f"KAFKA_BOOTSTRAP_SERVERS' alerts topic and ${WEBHOOK_ENV}, when set. /healthz, /readyz "
+        "and /metrics are served beside them.",
     )
     serve.add_argument("--host", default="127.0.0.1", help="HTTP address (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8090, help="HTTP port (default 8090)")

@@ -159,3 +159,40 @@ def test_the_serve_command_posts_alerts_to_the_webhook_in_the_environment(tmp_pa
         service.send_signal(signal.SIGTERM)
         assert service.wait(timeout=60) == 0, service.stderr.read().decode()
     assert hook.accepted() == [f["finding_id"] for f in warnings(view)]
+
+
+@pytest.mark.parametrize("store_config", ["sqlite"], indirect=True)
+def test_readiness_follows_the_passes_while_the_alerts_thread_delivers(store_config, shift, hook):
+    """The delivery thread writes only which leg is held; readiness is the passes' own, so a
+    pass that fails reads as not ready however the alerts fare beside it."""
+    from eventsourcing.persistence import OperationalError
+
+    store = FactStore(store_config)
+    ingest(store, shift)
+    alerter = Alerter(FindingsProjection(store).view, None, "unused",
+                      Webhook(hook.url, retries=0), hold_webhook_failures=True)  # fmt: skip
+    service = Service(store, alerter=alerter)
+    service.run_pass()
+    hook.answer(503)
+    service.deliver_alerts()
+    assert service.health.ready
+
+    def failing_pass(stopped=lambda: False):
+        raise OperationalError("the database went away")
+
+    service.run_pass = failing_pass
+    stop = threading.Event()
+    runner = threading.Thread(target=service.run, args=(stop.is_set, 0.02))
+    runner.start()
+    try:
+        deadline = time.monotonic() + 10
+        while service.health.ready and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.2)  # several deliveries by the alerts' thread after the failed pass
+        health = service.health
+    finally:
+        stop.set()
+        runner.join(timeout=30)
+    assert not health.ready
+    assert health.reason == "database: the database went away"
+    assert (service.alerts_held or "").startswith("the webhook: ")
