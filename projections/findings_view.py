@@ -51,8 +51,7 @@ _INDEXES = (
     "CREATE INDEX IF NOT EXISTS findings_gaming_day ON findings (gaming_day)",
     # A code's, a severity's, a dealer's or a player's findings in the queue's order (the time
     # they occurred): a page of them reads that page, not every match in history sorted (#16).
-    # These four replace single-column indexes of the same names less "_time", which an older
-    # store keeps.
+    # These four replace single-column indexes of the same names less "_time", dropped below.
     "CREATE INDEX IF NOT EXISTS findings_code_time ON findings (code, occurred_at)",
     "CREATE INDEX IF NOT EXISTS findings_severity_time ON findings (severity, occurred_at)",
     "CREATE INDEX IF NOT EXISTS findings_dealer_time ON findings (dealer_id, occurred_at)",
@@ -63,6 +62,9 @@ _INDEXES = (
     # A table's day in the queue (its order is when the findings' events occurred).
     "CREATE INDEX IF NOT EXISTS findings_day_table_time ON findings "
     "(gaming_day, table_id, occurred_at)",
+    # Superseded by the (column, occurred_at) ones above: an older store would go on keeping
+    # them up to date on every finding written, for no read.
+    *(f"DROP INDEX IF EXISTS findings_{name}" for name in ("dealer", "code", "severity", "player")),
 )
 """What ``tablewatch findings`` filters on, and a shift's findings (its rounds, its hours)."""
 _CONTEXTS_CREATE = (

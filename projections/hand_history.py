@@ -79,11 +79,14 @@ _INDEXES = (
     "CREATE INDEX IF NOT EXISTS hand_history_round ON hand_history (round_id)",
     # A dealer's or a player's hands in the queries' order: a page of them reads that page,
     # not every hand of theirs in history sorted first (#16). They replace the single-column
-    # hand_history_dealer and hand_history_player, which an older store keeps unused.
+    # hand_history_dealer and hand_history_player, dropped from an older store (kept up to
+    # date on every hand written, for no read).
     "CREATE INDEX IF NOT EXISTS hand_history_dealer_order ON hand_history "
     "(dealer_id, table_id, round_id, position)",
     "CREATE INDEX IF NOT EXISTS hand_history_player_order ON hand_history "
     "(player_id, table_id, round_id, position)",
+    "DROP INDEX IF EXISTS hand_history_dealer",
+    "DROP INDEX IF EXISTS hand_history_player",
 )
 """What the replay, the dealer and the player queries look hands up by (the key starts with
 the table)."""

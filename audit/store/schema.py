@@ -42,7 +42,9 @@ web access log's by user, kind and reference, newest first. Each is
 made by every open that creates tables; a store at 3 ran without them.
 5: the equipment view's ``equipment_windows_day``, ``equipment_windows_table`` and
 ``equipment_tenure_day`` (issue #16): ``tablewatch equipment --gaming-day``/``--table`` read
-that day's or that table's windows and tenures, not every one stored.
+that day's or that table's windows and tenures, not every one stored; and the single-column
+indexes version 4's replaced (``findings_dealer``, ``_code``, ``_severity``, ``_player``,
+``hand_history_dealer``, ``_player``) dropped: they were kept up to date for no read.
 """
 _LOCK_KEY = 0x7461_626C_6577_6174  # any fixed bigint: "tablewat", as bytes
 _MARK_SQL = [
