@@ -78,10 +78,10 @@ from audit.store.application import FactStore, StoreConfig
 from audit.verification.paigow.replay import replay_round
 from consumers.cli import main as cli
 from consumers.replay_cli import load_replay, read_round
-from consumers.serve import READ_MODELS
 from projections.fact_projection import FactProjection
 from projections.findings import FindingsProjection
 from projections.findings_view import FindingFilter
+from projections.read_models import READ_MODELS
 from projections.reconciliation import ReconciliationProjection
 from projections.round_index import RoundIndexProjection
 from projections.together import rest_together

@@ -59,7 +59,7 @@ from audit.simulation.shift import ShiftConfig
 from audit.store.application import FactStore, StoreConfig
 from audit.store.fact_pages import FactPages
 from audit.store.ingest import Accepted, Ingestor
-from consumers.serve import KEPT_HERE, READ_MODELS
+from projections.read_models import KEPT_HERE, READ_MODELS
 from projections.split import catch_up_split
 from projections.together import catch_up_together
 

@@ -41,35 +41,12 @@ from prometheus_client import (
 from audit.store.application import FactStore
 from consumers.alerts import Alerter
 from consumers.health import serve_health
-from projections.equipment_stats import EquipmentStatsProjection
 from projections.fact_projection import FactProjection
-from projections.findings import FindingsProjection
-from projections.hand_history import HandHistoryProjection
-from projections.reconciliation import ReconciliationProjection
-from projections.round_index import RoundIndexProjection
+from projections.read_models import KEPT_HERE, READ_MODELS
 from projections.split import DATABASE_FAULTS, SPLIT_BACKLOG, catch_up_split
-from projections.table_state import TableStateProjection
 from projections.together import PASS_BATCH, catch_up_together, rest_together
-from projections.win_rates import WinRatesProjection
 
 log = logging.getLogger(__name__)
-
-READ_MODELS: tuple[Callable[[FactStore], FactProjection], ...] = (
-    FindingsProjection,
-    HandHistoryProjection,
-    TableStateProjection,
-    WinRatesProjection,
-    ReconciliationProjection,
-    RoundIndexProjection,
-    EquipmentStatsProjection,
-)
-"""Every read model the service keeps caught up."""
-
-KEPT_HERE = (FindingsProjection, ReconciliationProjection, EquipmentStatsProjection)
-"""The read models a split pass keeps in the service's own process: the findings' judge, the
-reconciliation that borrows its reconciler, and the equipment view, which evens the two
-groups (docs/rebuild-speed.md, "All seven read models"). The rest, about as much work
-again, go to the second process."""
 
 MAX_BACKOFF_S = 30.0
 

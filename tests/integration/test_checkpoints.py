@@ -148,7 +148,7 @@ def test_a_graceful_stop_stores_every_state_so_a_restart_reads_no_fact(store_con
     """The service's stop (projections/together.py ``rest_together``): each read model's state
     stored at its position, the reconciliation's from the judge's reconciler it borrowed, and
     the next start's rows those of a rebuild from zero."""
-    from consumers.serve import READ_MODELS
+    from projections.read_models import READ_MODELS
     from projections.together import catch_up_together, rest_together
 
     store = FactStore(store_config)

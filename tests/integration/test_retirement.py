@@ -13,12 +13,12 @@ from audit.floor.verify import FloorVerifier
 from audit.store.application import StoreConfig
 from audit.verification.collusion import screens as collusion_screens
 from audit.verification.stream import as_stored
-from consumers.serve import READ_MODELS
 from projections.checkpoint import dumps
 from projections.equipment_stats import EquipmentStatsProjection
 from projections.fact_projection import FactProjection
 from projections.findings import FindingsProjection
 from projections.hand_history import HandHistoryProjection
+from projections.read_models import READ_MODELS
 from projections.reconciliation import ReconciliationProjection
 from projections.round_index import RoundIndexProjection
 from projections.table_state import TableStateProjection

@@ -5,10 +5,10 @@ import pytest
 from eventsourcing.sqlite import SQLiteProcessRecorder
 
 from audit.store.application import FactStore, StoreConfig
-from consumers.serve import READ_MODELS
 from projections.fact_projection import FactProjection
 from projections.findings import FindingsProjection
 from projections.hand_history import HandHistoryProjection
+from projections.read_models import READ_MODELS
 from projections.reconciliation import ReconciliationProjection
 from projections.round_index import RoundIndexProjection
 from projections.table_state import TableStateProjection

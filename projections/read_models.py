@@ -1,0 +1,38 @@
+"""Every read model ``tablewatch serve`` keeps, and how a split pass groups them.
+
+One list for the service, the benches and the tests, so a read model added to the service
+is in every figure and every test of all of them. Apart from ``consumers/serve.py`` so that
+a process that only rebuilds (the split's second process, a bench) imports the read models
+and not the service's web, alerts and Kafka clients.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from audit.store.application import FactStore
+from projections.equipment_stats import EquipmentStatsProjection
+from projections.fact_projection import FactProjection
+from projections.findings import FindingsProjection
+from projections.hand_history import HandHistoryProjection
+from projections.reconciliation import ReconciliationProjection
+from projections.round_index import RoundIndexProjection
+from projections.table_state import TableStateProjection
+from projections.win_rates import WinRatesProjection
+
+READ_MODELS: tuple[Callable[[FactStore], FactProjection], ...] = (
+    FindingsProjection,
+    HandHistoryProjection,
+    TableStateProjection,
+    WinRatesProjection,
+    ReconciliationProjection,
+    RoundIndexProjection,
+    EquipmentStatsProjection,
+)
+"""Every read model the service keeps caught up."""
+
+KEPT_HERE = (FindingsProjection, ReconciliationProjection, EquipmentStatsProjection)
+"""The read models a split pass keeps in the service's own process: the findings' judge, the
+reconciliation that borrows its reconciler, and the equipment view, which evens the two
+groups (docs/rebuild-speed.md, "All seven read models"). The rest, about as much work
+again, go to the second process."""
