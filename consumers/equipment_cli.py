@@ -21,10 +21,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from audit.verification.equipment import SCREEN_CONFIDENCE, EquipmentScreens, Tenure, WindowResult
-from consumers.findings_cli import parse_gaming_day
+from consumers.arguments import confidence_level, parse_gaming_day
+from consumers.event_files import read_events
 from consumers.settings import Settings
-from consumers.stats_cli import _confidence
-from consumers.verify_cli import read_events
 from consumers.wiring import open_store
 from projections.equipment_stats import EquipmentStatsProjection
 
@@ -52,7 +51,7 @@ def register(commands: Any) -> None:
         "all of these (default), or tenure",
     )  # fmt: skip
     equipment.add_argument(
-        "--confidence", type=_confidence, default=SCREEN_CONFIDENCE,
+        "--confidence", type=confidence_level, default=SCREEN_CONFIDENCE,
         help=f"a window alarms below p = 1 - this (default: {SCREEN_CONFIDENCE})",
     )  # fmt: skip
     equipment.add_argument(

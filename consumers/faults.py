@@ -18,7 +18,7 @@ import psycopg
 from eventsourcing import persistence
 from kafka import errors as kafka_errors
 
-from audit.store.application import StoreUnavailableError
+from audit.store.urls import StoreUnavailableError
 from consumers.errors import BrokerUnavailableError, PublishError
 from consumers.readiness import Readiness
 

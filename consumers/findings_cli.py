@@ -6,13 +6,14 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from audit.findings.finding import Severity
+from consumers.arguments import parse_gaming_day
 from consumers.errors import ConfigError
+from consumers.finding_text import money_shown, money_totals
 from consumers.settings import Settings
-from consumers.verify_cli import money_shown, money_totals
 from consumers.wiring import open_store
 from projections.findings import FindingsProjection
 from projections.findings_view import FindingFilter
@@ -48,16 +49,6 @@ def _when(text: str | None, name: str) -> datetime | None:
         example = moment.replace(tzinfo=UTC).isoformat()  # itself accepted, unlike text+offset
         raise ConfigError(f"--{name} needs a UTC offset, e.g. {example}: {text!r}")
     return moment
-
-
-def parse_gaming_day(text: str | None) -> str | None:
-    """Return ``--gaming-day`` as an ISO date, or None if not given; one line if mistyped."""
-    if text is None:
-        return None
-    try:
-        return date.fromisoformat(text).isoformat()
-    except ValueError:
-        raise ConfigError(f"--gaming-day is not a date (YYYY-MM-DD): {text!r}") from None
 
 
 def _findings(args: argparse.Namespace) -> int:

@@ -22,7 +22,7 @@ import signal
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import FrameType, TracebackType
 from typing import Any, TypeVar
 
@@ -37,6 +37,7 @@ from consumers.errors import (
     TopicError,
 )
 from consumers.ingest import RecordLike
+from consumers.kafka_connection import Bootstrap, client_config
 
 log = logging.getLogger(__name__)
 
@@ -72,37 +73,6 @@ DEAD_LETTER_HEADERS_MAX_BYTES = 64 * 1024
 """The most of a refused message's own headers that its dead letter carries; beyond it, none."""
 
 TRUNCATED = "…"
-
-
-@dataclass(frozen=True)
-class KafkaConnection:
-    """Where a cluster is and how to reach it: bootstrap servers, and TLS and SASL settings.
-
-    ``security`` holds kafka-python client settings (``security_protocol``,
-    ``sasl_mechanism``, ``ssl_cafile``, ...). It may hold a password, so it stays out
-    of the repr, and messages name the servers only.
-    """
-
-    bootstrap_servers: str
-    security: tuple[tuple[str, Any], ...] = field(default=(), repr=False)
-
-    def __str__(self) -> str:
-        return self.bootstrap_servers
-
-
-Bootstrap = str | KafkaConnection
-"""A cluster as the clients take it: bootstrap servers alone (plaintext), or a connection."""
-
-
-def client_config(bootstrap: Bootstrap) -> dict[str, Any]:
-    """Return the kafka-python settings that reach ``bootstrap``.
-
-    >>> client_config(KafkaConnection("k:9093", (("security_protocol", "SSL"),)))
-    {'bootstrap_servers': 'k:9093', 'security_protocol': 'SSL'}
-    """
-    if isinstance(bootstrap, KafkaConnection):
-        return {"bootstrap_servers": bootstrap.bootstrap_servers, **dict(bootstrap.security)}
-    return {"bootstrap_servers": bootstrap}
 
 
 Header = tuple[str, bytes]

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import TextIO
 
-from audit.store.application import mask_password
+from audit.store.urls import mask_password
 from consumers.errors import ConfigError
 
 _LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")

@@ -26,9 +26,9 @@ from audit.accounting.report import (
 from audit.accounting.slips import SERIES, Used, series_gaps
 from audit.games.money import Cents, to_cents, to_dollars
 from audit.store.application import FactStore
-from consumers.findings_cli import parse_gaming_day
+from consumers.arguments import parse_gaming_day
+from consumers.finding_text import money_totals
 from consumers.settings import Settings
-from consumers.verify_cli import money_totals
 from consumers.wiring import open_store
 from projections.findings import FindingsProjection
 from projections.findings_view import FindingFilter, FindingsView

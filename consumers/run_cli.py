@@ -31,11 +31,11 @@ from audit.store.ingest import Ingestor
 from audit.store.verify import verify_chain
 from audit.verification.statistics import stats_of
 from consumers.errors import ConfigError
+from consumers.finding_text import summarise_rows
 from consumers.kafka_ingest import consume
 from consumers.kafka_io import Bootstrap, ensure_topics, flush, make_producer, publish
 from consumers.report_cli import mgr_report
 from consumers.settings import Settings, kafka_connection
-from consumers.verify_cli import summarise_rows
 from consumers.wiring import SQLITE_FILE, kafka, store_config
 from projections.findings import FindingsProjection
 from projections.findings_view import FindingFilter

@@ -18,7 +18,7 @@ from typing import Any, TextIO
 from audit.simulation.labels import InvalidLabelError, Label
 from audit.simulation.scoring import ScoreReport, score, verify_for_scoring
 from consumers.errors import TablewatchError
-from consumers.verify_cli import read_events
+from consumers.event_files import read_events
 
 
 class LabelFileError(TablewatchError, ValueError):

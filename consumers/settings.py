@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from audit.store.application import mask_password
+from audit.store.urls import mask_password
 from consumers.errors import ConfigError
-from consumers.kafka_io import KafkaConnection
+from consumers.kafka_connection import KafkaConnection
 from projections.split import SPLIT_BACKLOG
 from projections.together import MAX_PASS_BATCH, PASS_BATCH
 

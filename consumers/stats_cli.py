@@ -29,8 +29,9 @@ from audit.verification.statistics import (
     settled_wagers,
     stats_of,
 )
+from consumers.arguments import confidence_level
+from consumers.event_files import read_events
 from consumers.settings import Settings
-from consumers.verify_cli import read_events
 from consumers.wiring import open_store
 from projections.win_rates import WinRatesProjection
 
@@ -49,22 +50,12 @@ def register(commands: Any) -> None:
     )
     stats.add_argument(
         "--confidence",
-        type=_confidence,
+        type=confidence_level,
         default=DEFAULT_CONFIDENCE,
         help=f"the interval's confidence, between 0 and 1 (default: {DEFAULT_CONFIDENCE})",
     )
     stats.add_argument("--json", action="store_true", help="print one JSON line per group")
     stats.set_defaults(handler=_stats)
-
-
-def _confidence(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0.0 < value < 1.0:
-        raise argparse.ArgumentTypeError(f"must lie strictly between 0 and 1: {text!r}")
-    return value
 
 
 def print_stats(rows: list[GroupStats], out: TextIO) -> None:

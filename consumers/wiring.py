@@ -10,7 +10,7 @@ from contextlib import contextmanager
 
 from audit.store.application import FactStore, StoreConfig
 from consumers.errors import BrokerUnavailableError, ConfigError
-from consumers.kafka_io import Bootstrap
+from consumers.kafka_connection import Bootstrap
 from consumers.settings import Settings, kafka_connection
 
 SQLITE_FILE = "tablewatch.sqlite"

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,18 +36,11 @@ from audit.store.ingest_state import (
     StateChange,
 )
 from audit.store.schema import SCHEMA_VERSION, mark_migrated, migrated_version, migration_lock
+from audit.store.urls import StoreConfigError, StoreUnavailableError, mask_password
 
 APPLICATION_NAME = "tablewatch"
 _PG_EVENTS_TABLE = f"{APPLICATION_NAME}_events"
 _SQLITE_EVENTS_TABLE = "stored_events"
-
-
-class StoreConfigError(ValueError):
-    """Raised for a database location the store cannot use."""
-
-
-class StoreUnavailableError(ConnectionError):
-    """Raised when the configured database cannot be reached."""
 
 
 class StoreMissingError(StoreUnavailableError):
@@ -154,23 +146,6 @@ LIBPQ_ENV = {
     "passfile": "PGPASSFILE",
 }
 """URL options the store passes on, and the libpq environment variable that carries each."""
-
-# The password part is greedy up to an "@" so an unescaped "/" in it is masked too;
-# masking a port by mistake is the safe way to be wrong.
-_URL_PASSWORD = re.compile(r"^(?P<head>[^:/?#]+://[^:@/?#]*:)(?P<password>[^@]*)(?=@)")
-_QUERY_PASSWORD = re.compile(r"(?P<head>[?&]password=)(?P<password>[^&#]*)", re.IGNORECASE)
-
-
-def mask_password(url: str) -> str:
-    """Return ``url`` with any password, in the user info or the query, replaced by ``***``.
-
-    >>> mask_password("postgresql://audit:s3cret@db:5432/tw?password=again&sslmode=require")
-    'postgresql://audit:***@db:5432/tw?password=***&sslmode=require'
-    >>> mask_password("postgresql://audit:a/b@db/tw"), mask_password("postgresql:///tw")
-    ('postgresql://audit:***@db/tw', 'postgresql:///tw')
-    """
-    masked = _URL_PASSWORD.sub(r"\g<head>***", url)
-    return _QUERY_PASSWORD.sub(r"\g<head>***", masked)
 
 
 def _conninfo(url: str) -> dict[str, str]:
