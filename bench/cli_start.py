@@ -14,7 +14,11 @@ Baseline, from the same run, each command alternated with it: the same command w
 command's module imported before it runs, which is what every command paid before
 ``consumers/cli.py`` imported only its own (Kafka's client, the web app and the store for
 ``rules rank``). The bare interpreter's start (``python -c pass``) is printed too: no command
-can answer sooner. Figures are medians of ``--repeats`` runs. Last line: JSON.
+can answer sooner. And a second baseline for ``verify FILE``: the same bytes given through a
+pipe (``verify /dev/stdin``), which cannot be read twice, so every event is known by the
+digest of its canonical JSON, serialised again, as before 2026-11-27; from a file each is known
+by its line's bytes (``audit/verification/stream.py``). Figures are medians of ``--repeats``
+runs. Last line: JSON.
 """
 
 from __future__ import annotations
@@ -39,15 +43,19 @@ EVERY_MODULE = (
 )
 
 
-def run(argv: list[str], env: dict[str, str], every_module: bool = False) -> float:
-    """Return the seconds a command takes in a fresh interpreter, from start to exit."""
+def run(
+    argv: list[str], env: dict[str, str], every_module: bool = False, piped: bytes | None = None
+) -> float:
+    """Return the seconds a command takes in a fresh interpreter, from start to exit
+    (``piped``: given these bytes on its standard input, through a pipe)."""
     command = [sys.executable, "-c", EVERY_MODULE] if every_module else [
         sys.executable, "-m", "consumers.cli"]  # fmt: skip
     started = time.perf_counter()
-    done = subprocess.run([*command, *argv], env=env, cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run([*command, *argv], env=env, cwd=ROOT, capture_output=True,
+                          input=piped)  # fmt: skip
     seconds = time.perf_counter() - started
     if done.returncode not in (0, 1):  # 1: verify found a critical finding
-        raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}): {done.stderr.strip()}")
+        raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}): {done.stderr!r}")
     return seconds
 
 
@@ -86,6 +94,8 @@ def main() -> None:
         now: dict[str, list[float]] = {name: [] for name in commands}
         before: dict[str, list[float]] = {name: [] for name in commands}
         bare: list[float] = []
+        piped: list[float] = []
+        floor_bytes = floor.read_bytes()
         for _ in range(args.repeats):
             started = time.perf_counter()
             subprocess.run([sys.executable, "-c", "pass"], check=True)
@@ -93,6 +103,7 @@ def main() -> None:
             for name, argv in commands.items():
                 before[name].append(run(argv, env, every_module=True))
                 now[name].append(run(argv, env))
+            piped.append(run(["verify", "/dev/stdin", "--json"], env, piped=floor_bytes))
     print(f"{args.tables * args.rounds:,} rounds ({lines:,} events); "
           f"the bare interpreter starts in {statistics.median(bare):.3f} s")  # fmt: skip
     figures: dict[str, dict[str, float]] = {}
@@ -101,8 +112,14 @@ def main() -> None:
         figures[name] = {"every_module_s": round(was, 3), "own_module_s": round(is_, 3)}
         print(f"  {name:18} every module first {was:6.3f} s   its own module {is_:6.3f} s"
               f"   {was / is_:5.2f}x")  # fmt: skip
+    from_pipe, from_file = statistics.median(piped), figures["verify FILE"]["own_module_s"]
+    print(
+        f"  verify, the same bytes from a pipe (canonical digests) {from_pipe:.3f} s; "
+        f"from the file (its lines' bytes) {from_file:.3f} s   {from_pipe / from_file:5.2f}x"
+    )
     print(json.dumps({"bench": "cli_start", "rounds": args.tables * args.rounds, "lines": lines,
                       "bare_interpreter_s": round(statistics.median(bare), 3),
+                      "verify_from_pipe_s": round(from_pipe, 3),
                       "commands": figures}))  # fmt: skip
 
 

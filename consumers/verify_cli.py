@@ -11,8 +11,7 @@ from typing import Any
 
 from audit.findings.finding import Severity
 from audit.floor.verify import verify_floor
-from audit.verification.stream import as_stored
-from consumers.event_files import read_events
+from consumers.event_files import stored_events
 from consumers.finding_text import print_findings, summarise
 
 
@@ -26,7 +25,7 @@ def register(commands: Any) -> None:
 
 def _verify(args: argparse.Namespace) -> int:
     args.file.open("rb").close()  # a missing file fails before any work
-    findings = verify_floor(as_stored(read_events(args.file, sys.stderr)))
+    findings = verify_floor(stored_events(args.file, sys.stderr))
     if args.json:
         counts: Counter[Severity] = Counter()
         for finding in findings:

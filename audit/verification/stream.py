@@ -3,14 +3,26 @@
 The ingest drops exact repeats and records gaps and reused ids as observations;
 an offline file passes through the same sequencing here, so a file and the
 store are judged alike.
+
+A repeat is judged by the digest of the event's canonical JSON (``decide``), which costs a
+serialisation of every event: more than parsing it, and most of what ``verify FILE`` did
+besides judging. A file's events also come with the bytes they arrived as, so
+:func:`as_stored_lines` knows each id by the digest of those bytes instead: the same bytes
+again are the same event (a parse is a function of its bytes), and only an id seen again
+with other bytes is judged by canonical digests, its first arrival read again for its own.
+Both give the same stream (tests/unit/verification/test_stream.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import hashlib
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from uuid import UUID
 
 from audit.events.envelope import Event
-from audit.facts.sequencing import TableSequence, decide
+from audit.facts.chain import digest
+from audit.facts.sequencing import TableSequence, decide, fact_json, judge_known, observe
 
 
 def as_stored(events: Iterable[Event]) -> Iterator[Event]:
@@ -20,4 +32,56 @@ def as_stored(events: Iterable[Event]) -> Iterator[Event]:
         decision = decide(tables.setdefault(event.table_id, TableSequence()), event)
         yield from decision.observations
         if decision.store_event:
+            yield event
+
+
+@dataclass
+class _FirstArrival:
+    """An event id's first arrival at a table: the digest of its bytes, where to read it again,
+    and its canonical digest once an arrival with other bytes needs it."""
+
+    fingerprint: bytes
+    where: int
+    canonical: str | None = None
+
+
+@dataclass
+class _LineSequence:
+    """One table's sequencing state, ids known by the bytes they first arrived as."""
+
+    next_seq: int = 0
+    first: dict[UUID, _FirstArrival] = field(default_factory=dict)
+
+
+Arrival = tuple[Event, bytes, int]
+"""An event, the bytes it arrived as, and where its source can give it again."""
+
+
+def as_stored_lines(arrivals: Iterable[Arrival], reread: Callable[[int], Event]) -> Iterator[Event]:
+    """Yield what :func:`as_stored` yields for the same events, each known by its bytes;
+    ``reread(where)`` returns the event that arrived at ``where`` (rarely called: only for
+    an id that arrives again with other bytes)."""
+    tables: dict[str, _LineSequence] = {}
+    for event, raw, where in arrivals:
+        state = tables.get(event.table_id)
+        if state is None:
+            state = tables[event.table_id] = _LineSequence()
+        fingerprint = hashlib.sha256(raw).digest()
+        first = state.first.get(event.event_id)
+        if first is None:
+            state.first[event.event_id] = _FirstArrival(fingerprint, where)
+            judgement = judge_known(state, None, event.seq, "")
+            fact_digest = ""  # read only for a reused id's observation
+        elif first.fingerprint == fingerprint:
+            continue  # the same bytes again: an exact repeat, dropped as the ingest drops it
+        else:
+            if first.canonical is None:
+                first.canonical = digest(fact_json(reread(first.where)))
+            fact_digest = digest(fact_json(event))
+            judgement = judge_known(state, first.canonical, event.seq, fact_digest)
+            if judgement.duplicate:
+                continue  # other bytes, the same event (spacing, key order)
+        if judgement.observed:
+            yield from observe(judgement, event, fact_digest)
+        if judgement.store_event:
             yield event
