@@ -22,7 +22,7 @@ from typing import Any, TextIO
 
 from audit.verification.equipment import SCREEN_CONFIDENCE, EquipmentScreens, Tenure, WindowResult
 from consumers.arguments import confidence_level, parse_gaming_day
-from consumers.event_files import read_events
+from consumers.event_files import stored_events
 from consumers.settings import Settings
 from consumers.wiring import open_store
 from projections.equipment_stats import EquipmentStatsProjection
@@ -77,7 +77,7 @@ def _read(args: argparse.Namespace) -> tuple[list[WindowResult], list[Tenure]]:
     screens = EquipmentScreens(args.confidence)
     windows: list[WindowResult] = []
     tenures: list[Tenure] = []
-    for event in read_events(args.file, sys.stderr):
+    for event in stored_events(args.file, sys.stderr):
         closed, ended = screens.feed(event)
         windows += [r for r in closed if _keeps(r.window.gaming_day, r.window.table_id, day, table)]
         tenures += [t for t in ended if _keeps(t.gaming_day, t.table_id, day, table)]

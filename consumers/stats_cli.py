@@ -30,7 +30,7 @@ from audit.verification.statistics import (
     stats_of,
 )
 from consumers.arguments import confidence_level
-from consumers.event_files import read_events
+from consumers.event_files import stored_events
 from consumers.settings import Settings
 from consumers.wiring import open_store
 from projections.win_rates import WinRatesProjection
@@ -92,7 +92,7 @@ def _stats(args: argparse.Namespace) -> int:
         rows = stats_of(projection.view.tallies(args.by), args.by, args.confidence)
     else:
         args.file.open("rb").close()  # a missing file fails before any work
-        wagers = settled_wagers(read_events(args.file, sys.stderr))
+        wagers = settled_wagers(stored_events(args.file, sys.stderr))
         rows = group_stats(wagers, args.by, args.confidence)
     if args.json:
         for row in rows:

@@ -79,15 +79,17 @@ def test_tablewatch_equipment_from_the_store_and_from_a_file(tmp_path, monkeypat
     Ingestor(store).record_batch([Accepted(e, "t") for e in events], "test", 0)
     path = tmp_path / "shift.jsonl"
     path.write_text("".join(event_json(e) + "\n" for e in events))
+    resent = tmp_path / "resent.jsonl"  # an at-least-once producer's file: each line twice
+    resent.write_text("".join(2 * (event_json(e) + "\n") for e in events))
 
     outputs = []
-    for source in ([], [str(path)]):
+    for source in ([], [str(path)], [str(resent)]):
         status = main(["equipment", *source, "--screen", "dice", "--json"])
         rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
         outputs.append((status, sorted((r["screen"], r["subject"], r["n"]) for r in rows)))
         assert {r["screen"] for r in rows} == {"dice-set", "dice-table", "dice-dealer"}
         assert status == (1 if any(r["alarm"] for r in rows) else 0)
-    assert outputs[0] == outputs[1]
+    assert outputs[0] == outputs[1] == outputs[2]  # a repeat counts once, as in the store
 
     assert main(["equipment", str(path), "--screen", "tenure"]) == 0
     out = capsys.readouterr().out.splitlines()

@@ -8,10 +8,17 @@ from decimal import Decimal
 
 import pytest
 
+from audit.events.catalogue import event_json
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.store.application import FactStore
 from audit.store.ingest import Accepted, Ingestor
-from audit.verification.statistics import GROUP_BYS, group_stats, settled_wagers, stats_of
+from audit.verification.statistics import (
+    GROUP_BYS,
+    TRIAL_OUTCOMES,
+    group_stats,
+    settled_wagers,
+    stats_of,
+)
 from consumers.cli import main
 from projections.checkpoint import loads
 from projections.win_rates import WinRatesProjection
@@ -83,3 +90,26 @@ def test_tablewatch_stats_reads_the_store_without_a_file(tmp_path, monkeypatch, 
     assert rows
     assert all(r["group"].count(",") == 1 for r in rows)
     assert all(Decimal(r["won_low"]) <= Decimal(r["won"]) <= Decimal(r["won_high"]) for r in rows)
+
+
+def test_tablewatch_stats_from_a_file_counts_a_repeat_once_as_the_store_does(
+    tmp_path, monkeypatch, capsys
+):
+    monkeypatch.setenv("TABLEWATCH_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    from consumers.settings import Settings
+    from consumers.wiring import open_store
+
+    events = _shift()
+    Ingestor(open_store(Settings.from_env())).record_batch(
+        [Accepted(e, "t") for e in events], "test", 0
+    )
+    resent = tmp_path / "resent.jsonl"  # an at-least-once producer's file: each line twice
+    resent.write_text("".join(2 * (event_json(e) + "\n") for e in events))
+    outputs = []
+    for source in ([], [str(resent)]):
+        assert main(["stats", *source, "--by", "table", "--json"]) in (0, 1)
+        outputs.append([json.loads(line) for line in capsys.readouterr().out.splitlines()])
+    assert outputs[0] == outputs[1]
+    assert sum(row["n"] for row in outputs[1]) == sum(w.outcome in TRIAL_OUTCOMES
+                                                     for w in settled_wagers(events))  # fmt: skip
