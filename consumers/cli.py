@@ -44,9 +44,9 @@ COMMANDS: dict[str, str] = {
 }
 """Each command -> the module of ``consumers`` that registers it, in the order ``--help``
 lists them. A run imports only its command's module: importing all of them (Kafka's
-client, the web app, the store) cost about half a second before any command began,
-a sixth of a ``verify FILE``, and the split's second process of ``serve`` paid it too
-(tests/unit/consumers/test_cli.py holds this table to what the modules register)."""
+client, the web app, the store) cost about 0.9 s before any command began, a sixth of a
+``verify FILE``, and the split's second process of ``serve`` paid it too (bench/cli_start.py;
+tests/unit/consumers/test_cli.py holds this table to what the modules register)."""
 
 USER_ERRORS = (
     RulesError,
@@ -60,9 +60,10 @@ USER_ERRORS = (
 
 
 def command_modules(argv: Sequence[str]) -> list[ModuleType]:
-    """Return the modules to register for ``argv``: its command's alone, or every one when
-    it names none that exists (``--help``, a typo), so argparse lists them all."""
-    named = next((arg for arg in argv if not arg.startswith("-")), None)
+    """Return the modules to register for ``argv``: its command's alone, or every one when it
+    does not start with a command that exists (``--help``, ``-h verify``, a typo), so argparse
+    lists them all."""
+    named = argv[0] if argv else None
     names = [COMMANDS[named]] if named in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
     return [importlib.import_module(f"consumers.{name}") for name in names]
 

@@ -58,6 +58,11 @@ def test_help_and_a_mistyped_command_list_every_command(capsys):
     listed = re.findall(r"^    (\S+)", capsys.readouterr().out, re.MULTILINE)
     assert sorted(listed) == sorted(COMMANDS)
     with pytest.raises(SystemExit) as done:
+        main(["-h", "verify"])  # help before the command: the top level's, every command
+    assert sorted(re.findall(r"^    (\S+)", capsys.readouterr().out, re.MULTILINE)) == sorted(
+        COMMANDS
+    )
+    with pytest.raises(SystemExit) as done:
         main(["verfy", "floor.jsonl"])
     assert done.value.code == 2
     error = capsys.readouterr().err.strip().splitlines()[-1]
