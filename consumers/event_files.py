@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TextIO
@@ -13,7 +14,7 @@ from consumers.errors import TablewatchError
 
 
 class FileChangedError(TablewatchError):
-    """Raised when a line read again no longer holds the event first read there."""
+    """Raised when a line read again no longer holds the bytes first read there."""
 
 
 def read_events(path: Path, errors: TextIO) -> Iterator[Event]:
@@ -46,15 +47,12 @@ def stored_events(path: Path, errors: TextIO) -> Iterator[Event]:
         yield from as_stored(read_events(path, errors))
         return
 
-    def reread(where: int) -> Event:
+    def reread(where: int, fingerprint: bytes) -> Event:
         with path.open("rb") as lines:
             lines.seek(where)
             line = lines.readline()
-        try:
-            return parse_arriving(line)
-        except InvalidEventError:
-            raise FileChangedError(
-                f"{path.name} changed while it was read (at byte {where})"
-            ) from None
+        if hashlib.sha256(line.strip()).digest() != fingerprint:
+            raise FileChangedError(f"{path.name} changed while it was read (at byte {where})")
+        return parse_arriving(line)
 
     yield from as_stored_lines(read_arrivals(path, errors), reread)

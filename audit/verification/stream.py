@@ -52,10 +52,13 @@ Arrival = tuple[Event, bytes, int]
 """An event, the bytes it arrived as, and where its source can give it again."""
 
 
-def as_stored_lines(arrivals: Iterable[Arrival], reread: Callable[[int], Event]) -> Iterator[Event]:
+def as_stored_lines(
+    arrivals: Iterable[Arrival], reread: Callable[[int, bytes], Event]
+) -> Iterator[Event]:
     """Yield what :func:`as_stored` yields for the same events, each known by its bytes;
-    ``reread(where)`` returns the event that arrived at ``where`` (rarely called: only for
-    an id that arrives again with other bytes)."""
+    ``reread(where, fingerprint)`` returns the event that arrived at ``where`` as bytes whose
+    SHA-256 is ``fingerprint`` (rarely called: only for an id that arrives again with other
+    bytes)."""
     tables: dict[str, _LineSequence] = {}
     for event, raw, where in arrivals:
         state = tables.get(event.table_id)
@@ -73,7 +76,7 @@ def as_stored_lines(arrivals: Iterable[Arrival], reread: Callable[[int], Event])
         else:
             known = state.canonical.get(key)
             if known is None:
-                known = state.canonical[key] = digest(fact_json(reread(first[1])))
+                known = state.canonical[key] = digest(fact_json(reread(first[1], first[0])))
             fact_digest = digest(fact_json(event))
             judgement = judge_known(state, known, event.seq, fact_digest)
             if judgement.duplicate:

@@ -3,6 +3,7 @@ against the same events judged by canonical digests (``as_stored``)."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
@@ -95,8 +96,9 @@ def test_a_line_is_read_again_only_for_an_id_that_arrives_with_other_bytes(tmp_p
     plain = [(parse_arriving(line), line, n) for n, line in enumerate(BASE)]
     repeated = [*plain, plain[3]]
 
-    def reread(where: int) -> Event:
+    def reread(where: int, fingerprint: bytes) -> Event:
         reads.append(where)
+        assert fingerprint == hashlib.sha256(plain[where][1]).digest()
         return plain[where][0]
 
     list(as_stored_lines(repeated, reread))
@@ -120,8 +122,11 @@ def test_a_line_changed_while_read_is_one_clear_error(tmp_path):
     path.write_bytes(b"\n".join([BASE[0], BASE[1], reformatted(BASE[0])]) + b"\n")
     events = stored_events(path, io.StringIO())
     next(events)  # the file is read (and buffered) from here on
+    at = BASE[0].index(b'"seq":') + len(b'"seq":')
+    other = BASE[0][:at] + (b"8" if BASE[0][at : at + 1] == b"7" else b"7") + BASE[0][at + 1 :]
+    assert parse_arriving(other).seq != parse_arriving(BASE[0]).seq  # still an event: another
     with path.open("r+b") as rewrite:
-        rewrite.write(b"x" * len(BASE[0]))
+        rewrite.write(other)
     with pytest.raises(FileChangedError, match="changed while it was read"):
         list(events)
 
