@@ -49,19 +49,18 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from random import Random
+from typing import TYPE_CHECKING
 
 import psycopg
 
-from audit.events.envelope import Event
-from audit.simulation.irregularities import careless_shift
-from audit.simulation.shift import ShiftConfig
 from audit.store.application import FactStore, StoreConfig
 from audit.store.fact_pages import FactPages
-from audit.store.ingest import Accepted, Ingestor
 from projections.read_models import KEPT_HERE, READ_MODELS
 from projections.split import catch_up_split
 from projections.together import catch_up_together
+
+if TYPE_CHECKING:
+    from audit.events.envelope import Event
 
 PROJECTIONS = READ_MODELS
 """Every read model ``tablewatch serve`` keeps (until 2026-11-27 the bench listed its own six
@@ -76,15 +75,30 @@ def cached_store(cache: Path, tables: int, rounds: int) -> tuple[Path, int]:
     if not (home / "ready").exists():
         shutil.rmtree(home, ignore_errors=True)
         home.mkdir(parents=True)
-        shift, _ = careless_shift(ShiftConfig(tables, rounds, shifts=2), Random(16), 0.02)
-        events = list(shift)
-        ingest(FactStore(StoreConfig.sqlite(path)), events)
+        ingest(FactStore(StoreConfig.sqlite(path)), floor_events(tables, rounds))
         (home / "ready").write_text(str(tables * rounds))
     return path, int((home / "ready").read_text())
 
 
+def floor_events(tables: int, rounds: int) -> list[Event]:
+    """Return the bench's careless floor: two shifts, 2% of rounds irregular.
+
+    The simulation is imported here, not with the module: the split's second process imports
+    this module again (``spawn``), as the service's imports ``consumers/cli.py``, and should
+    start as that one does, with the read models and not the simulator."""
+    from random import Random
+
+    from audit.simulation.irregularities import careless_shift
+    from audit.simulation.shift import ShiftConfig
+
+    shift, _ = careless_shift(ShiftConfig(tables, rounds, shifts=2), Random(16), 0.02)
+    return list(shift)
+
+
 def ingest(store: FactStore, events: list[Event]) -> None:
     """Store a shift's events as the ingest does, in batches of 2,000."""
+    from audit.store.ingest import Accepted, Ingestor
+
     ingestor = Ingestor(store)
     for start in range(0, len(events), 2_000):
         batch = events[start : start + 2_000]
@@ -99,8 +113,8 @@ def postgres_floor(admin: str, tables: int, rounds: int) -> Iterator[tuple[str, 
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     try:
-        shift, _ = careless_shift(ShiftConfig(tables, rounds, shifts=2), Random(16), 0.02)
-        ingest(FactStore(StoreConfig.postgres(f"{admin.rsplit('/', 1)[0]}/{name}")), list(shift))
+        ingest(FactStore(StoreConfig.postgres(f"{admin.rsplit('/', 1)[0]}/{name}")),
+               floor_events(tables, rounds))  # fmt: skip
         yield name, tables * rounds
     finally:
         with psycopg.connect(admin, autocommit=True) as conn:
