@@ -73,7 +73,7 @@ def _read(args: argparse.Namespace) -> tuple[list[WindowResult], list[Tenure]]:
             view.windows(args.confidence, gaming_day=day, table_id=table),
             view.tenures(gaming_day=day, table_id=table),
         )
-    args.file.open("rb").close()  # a missing file fails before any work
+    args.file.stat()  # a missing file fails before any work (stat: a FIFO is not opened twice)
     screens = EquipmentScreens(args.confidence)
     windows: list[WindowResult] = []
     tenures: list[Tenure] = []

@@ -62,7 +62,7 @@ def print_report(report: ScoreReport, out: TextIO) -> None:
 
 
 def _score(args: argparse.Namespace) -> int:
-    args.events.open("rb").close()  # a missing file fails before any work
+    args.events.stat()  # a missing file fails before any work (stat: a FIFO is not opened twice)
     labels = list(read_labels(args.labels))
     findings = verify_for_scoring(read_events(args.events, sys.stderr))
     report = score(findings, labels)

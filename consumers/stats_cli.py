@@ -91,7 +91,7 @@ def _stats(args: argparse.Namespace) -> int:
         projection.catch_up()  # exactly once, so always safe
         rows = stats_of(projection.view.tallies(args.by), args.by, args.confidence)
     else:
-        args.file.open("rb").close()  # a missing file fails before any work
+        args.file.stat()  # a missing file fails before any work (stat: a FIFO is not opened twice)
         wagers = settled_wagers(stored_events(args.file, sys.stderr))
         rows = group_stats(wagers, args.by, args.confidence)
     if args.json:

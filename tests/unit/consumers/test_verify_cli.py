@@ -1,9 +1,11 @@
 """``tablewatch verify FILE``: offline findings, readable or JSON, non-zero on a critical one."""
 
 import json
+import os
 import random
+import threading
 
-from audit.events.catalogue import event_dict
+from audit.events.catalogue import event_dict, event_json
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from consumers.cli import main
 
@@ -62,3 +64,25 @@ def test_a_line_nested_a_thousand_deep_is_named_not_a_crash(tmp_path, capsys):
         more.write("[" * 1000 + "]" * 1000 + "\n")
     assert main(["verify", str(path)]) == 0
     assert "recursion limit exceeded" in capsys.readouterr().err
+
+
+def test_verify_reads_a_named_pipe_once(tmp_path, capsys):
+    # A FIFO can be read once: its events are known by canonical digests, not by lines read
+    # again, and it is not opened before it is read (stat, not open: a reader that opened and
+    # closed it could leave its writer a broken pipe; that race is not reproduced here).
+    events = [event_json(e) for e in simulate_shift(ShiftConfig(2, 6), random.Random(3))]
+    spaced = json.dumps(json.loads(events[5]), sort_keys=True, indent=1).replace("\n", " ")
+    lines = [*events, spaced]  # the same event again, in other bytes: dropped as a repeat
+    assert sum(len(line) + 1 for line in lines) > 2**16  # more than a pipe's buffer holds
+    (tmp_path / "floor.jsonl").write_text("".join(line + "\n" for line in lines))
+    assert main(["verify", str(tmp_path / "floor.jsonl"), "--json"]) in (0, 1)
+    from_file = capsys.readouterr().out
+    fifo = tmp_path / "floor.fifo"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=fifo.write_text, args=("".join(f"{x}\n" for x in lines),))
+    writer.start()
+    assert main(["verify", str(fifo), "--json"]) in (0, 1)
+    writer.join(timeout=10)
+    assert not writer.is_alive()
+    assert capsys.readouterr().out == from_file
+    assert "DATA-ID-REUSED" not in from_file  # the repeat is no reused id, in either
