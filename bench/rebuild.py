@@ -22,8 +22,8 @@ stored rows:
   state, win rates, reconciliation, round index, equipment) rebuilt by
   ``catch_up_together``, each fact read and parsed once;
 - split: the same read models caught up as ``tablewatch serve`` catches up a long pass on
-  two cores (``projections/split.py``): the findings, the reconciliation and the equipment
-  view in this process, the other four in a second process started for the pass (its
+  two cores (``projections/split.py``): the findings and the reconciliation in this
+  process, the other five in a second process started for the pass (its
   interpreter's start and imports included), each reading and parsing every fact itself;
 - one by one: the same read models each catching up alone, each reading the store
   (``--skip-one-by-one`` leaves it out: on a busy machine it takes minutes).
