@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, get_args
 from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
@@ -33,7 +33,7 @@ FILTERS = ("table", "dealer", "player", "code", "code_prefix", "severity", "gami
 _CODE = re.compile(api.CODE)
 _SEVERITIES = ("info", "warning", "critical")
 PER_PAGE = 50
-ORDERS: dict[str, api.Order] = {"newest": "newest", "oldest": "oldest"}
+ORDERS: tuple[api.Order, ...] = get_args(api.Order)
 """The queue opens on what just happened; a shift worked through in order asks for oldest."""
 
 
@@ -80,9 +80,10 @@ def _check(form: dict[str, str]) -> None:
 def _order(request: Request) -> api.Order:
     """Return the order asked for: newest first unless the analyst asks for oldest."""
     text = request.query_params.get("order", "") or "newest"
-    if text not in ORDERS:
-        raise BadInputError("order", f"one of {', '.join(ORDERS)}, not {text!r}")
-    return ORDERS[text]
+    for order in ORDERS:  # the API's own orders, spelt once there
+        if text == order:
+            return order
+    raise BadInputError("order", f"one of {', '.join(ORDERS)}, not {text!r}")
 
 
 def _page_number(request: Request) -> int:
