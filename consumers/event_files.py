@@ -9,6 +9,7 @@ from typing import TextIO
 
 from audit.events.catalogue import InvalidEventError, parse_arriving
 from audit.events.envelope import Event
+from audit.verification.first_arrivals import FirstArrivals
 from audit.verification.stream import Arrival, as_stored, as_stored_lines
 from consumers.errors import TablewatchError
 
@@ -39,12 +40,14 @@ def read_arrivals(path: Path, errors: TextIO) -> Iterator[Arrival]:
                 print(f"{path.name}:{number}: not an event: {error}", file=errors)
 
 
-def stored_events(path: Path, errors: TextIO) -> Iterator[Event]:
+def stored_events(path: Path, errors: TextIO, seen: FirstArrivals | None = None) -> Iterator[Event]:
     """Yield a JSON Lines file's events as the store would hold them (``as_stored``): each
     known by its line's bytes, a line read again only for an id that arrives again with other
-    bytes. A file that cannot be read again (a pipe) is judged by canonical digests."""
+    bytes. A file that cannot be read again (a pipe) is judged by canonical digests. The ids'
+    first arrivals are held in ``seen`` (audit/verification/first_arrivals.py; None: in
+    memory up to its default limit, then on disk)."""
     if not path.is_file():  # a pipe (/dev/stdin, a FIFO): read once, never again
-        yield from as_stored(read_events(path, errors))
+        yield from as_stored(read_events(path, errors), seen)
         return
 
     def reread(where: int, fingerprint: bytes) -> Event:
@@ -55,4 +58,4 @@ def stored_events(path: Path, errors: TextIO) -> Iterator[Event]:
             raise FileChangedError(f"{path.name} changed while it was read (at byte {where})")
         return parse_arriving(line)
 
-    yield from as_stored_lines(read_arrivals(path, errors), reread)
+    yield from as_stored_lines(read_arrivals(path, errors), reread, seen)

@@ -1,5 +1,6 @@
 """A file's events as the store would hold them, each known by its bytes (``as_stored_lines``),
-against the same events judged by canonical digests (``as_stored``)."""
+against the same events judged by canonical digests (``as_stored``) and by the ingest's own
+decision (``decide``), with every id in memory and with ids moved to disk."""
 
 from __future__ import annotations
 
@@ -19,8 +20,10 @@ from hypothesis import strategies as st
 from audit.events.catalogue import event_json, parse_arriving
 from audit.events.envelope import Event
 from audit.events.ingest import EventIdReused, SequenceGapObserved
+from audit.facts.sequencing import TableSequence, decide
 from audit.simulation import ShiftConfig
 from audit.simulation.shift import simulate_shift
+from audit.verification.first_arrivals import FirstArrivals
 from audit.verification.stream import as_stored, as_stored_lines
 from consumers.event_files import FileChangedError, read_arrivals, stored_events
 
@@ -46,6 +49,25 @@ def canonical(events: list[Event]) -> list[str]:
     return [event_json(event) for event in events]
 
 
+def ingest_decides(lines: list[bytes]) -> list[str]:
+    """What the ingest stores for these lines, by its own ``decide``, every id in memory."""
+    tables: dict[str, TableSequence] = {}
+    stored: list[Event] = []
+    for line in lines:
+        event = parse_arriving(line)
+        decision = decide(tables.setdefault(event.table_id, TableSequence()), event)
+        stored += decision.observations
+        if decision.store_event:
+            stored.append(event)
+    return canonical(stored)
+
+
+def holders() -> list[FirstArrivals]:
+    """Where ids' first arrivals are held: in memory (the default limit, not reached here), and
+    so few in memory, in chunks so short, that most ids move to disk and are recalled."""
+    return [FirstArrivals(), FirstArrivals(limit=1, chunk=1), FirstArrivals(limit=5, chunk=3)]
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     edits=st.lists(
@@ -60,17 +82,65 @@ def canonical(events: list[Event]) -> list[str]:
         st.tuples(st.integers(0, len(BASE) - 1), st.integers(0, len(BASE) - 1)), max_size=3
     ),
 )
-def test_a_file_known_by_its_bytes_is_the_stream_judged_by_canonical_digests(edits, swaps):
+def test_a_file_known_by_its_bytes_is_the_stream_the_ingest_decides(edits, swaps):
     lines = list(BASE)
     for i, j in swaps:  # reorders: the gaps the ingest observes
         lines[i], lines[j] = lines[j], lines[i]
     for edit, source, at in edits:  # arrivals again: the same bytes, the same event, another
         lines.insert(at, EDITS[edit](lines[source]))
-    expected = canonical(list(as_stored(parse_arriving(line) for line in lines)))
+    expected = ingest_decides(lines)
     with tempfile.TemporaryDirectory() as scratch:
         path = Path(scratch) / "floor.jsonl"
         path.write_bytes(b"\n".join(lines) + b"\n")
-        assert canonical(list(stored_events(path, io.StringIO()))) == expected
+        for seen in holders():
+            assert canonical(list(stored_events(path, io.StringIO(), seen))) == expected
+        for seen in holders():
+            events = (parse_arriving(line) for line in lines)
+            assert canonical(list(as_stored(events, seen))) == expected
+            assert seen.on_disk > 0 or seen.limit > len(lines)
+
+
+def test_an_id_arriving_again_long_after_it_moved_to_disk_is_still_known():
+    lines = [*BASE, BASE[0], reformatted(BASE[1]), altered(BASE[2])]
+    for seen in holders():
+        stored = list(as_stored((parse_arriving(line) for line in lines), seen))
+        # the repeat and the reformatted repeat dropped, the altered arrival observed
+        assert len(stored) == len(BASE) + 1
+        reused = stored[-1]
+        assert isinstance(reused, EventIdReused)
+        assert reused.reused_event_id == parse_arriving(BASE[2]).event_id
+        assert seen.on_disk >= len(BASE) - 5 or seen.limit > len(lines)
+
+
+def test_ids_beyond_the_limit_move_to_disk_and_are_recalled_per_table():
+    seen = FirstArrivals(limit=3, chunk=1)
+    ids = [bytes([n]) * 16 for n in range(10)]
+    for n, key in enumerate(ids):
+        seen.recall([("T1", key), ("T2", key)])
+        assert seen.get("T1", key) is None
+        assert seen.get("T2", key) is None
+        seen.add("T1", key, (b"first at T1 %d" % n).ljust(40))
+        assert seen.held <= 3  # at most the limit, as recalls come one arrival apart here
+    seen.recall([("T1", key) for key in ids] + [("T2", ids[0])])
+    assert seen.on_disk == 9  # three moves of three ids
+    assert seen.held == 1  # the tenth, in memory
+    assert [seen.get("T1", key) for key in ids] == [
+        (b"first at T1 %d" % n).ljust(40) for n in range(10)
+    ]
+    assert seen.get("T2", ids[0]) is None  # an id is judged per table, as the ingest does
+    searched = seen.searches
+    assert searched >= 9  # each id on disk was searched for, and found
+    new_ids = [n.to_bytes(16, "big") for n in range(1_000, 3_000)]
+    seen.recall([("T1", key) for key in new_ids])
+    assert all(seen.get("T1", key) is None for key in new_ids)
+    # the filter knows them new: the disk is searched for hardly any (1 in millions by chance)
+    assert seen.searches - searched <= 2
+    seen.close()
+
+
+def test_a_first_arrival_is_of_one_width():
+    with pytest.raises(ValueError, match="40 bytes, not 3"):
+        FirstArrivals().add("T1", bytes(16), b"abc")
 
 
 def test_each_kind_of_arrival_again_is_judged_as_the_ingest_judges_it(tmp_path):
