@@ -40,7 +40,8 @@ FILTER_BYTES = 16 << 20
 100 with 7 million ids on disk (a day of 300 tables), 1 in 10 with 25 million."""
 VALUE_BYTES = 40
 _TABLE_BYTES = 4  # a table's number, in the order tables arrived
-_KEY_BYTES = 16 + _TABLE_BYTES  # an event id's bytes, then its table's number
+_ID_BYTES = 16  # a UUID's
+_KEY_BYTES = _ID_BYTES + _TABLE_BYTES  # an event id's bytes, then its table's number
 _RECORD_BYTES = _KEY_BYTES + VALUE_BYTES
 
 T = TypeVar("T")
@@ -104,8 +105,11 @@ class FirstArrivals:
 
     def add(self, table: str, key: bytes, value: bytes) -> None:
         """Keep a new id's first arrival (an id :meth:`get` found nowhere): VALUE_BYTES bytes."""
-        if len(value) != VALUE_BYTES:  # records on disk are of one width
-            raise ValueError(f"a first arrival is {VALUE_BYTES} bytes, not {len(value)}")
+        if len(value) != VALUE_BYTES or len(key) != _ID_BYTES:  # records on disk: one width
+            raise ValueError(
+                f"an event id is {_ID_BYTES} bytes and its first arrival {VALUE_BYTES}, "
+                f"not {len(key)} and {len(value)}"
+            )
         held = self._memory.get(table)
         if held is None:
             held = self._memory[table] = {}
@@ -140,6 +144,8 @@ class FirstArrivals:
         return None
 
     def _spill(self) -> None:
+        if not self.held:
+            return  # a limit of 0: nothing to move yet
         if self._file is None:
             # Kept open across moves and closed by close(): no one block can hold it.
             self._file = tempfile.TemporaryFile(prefix="tablewatch-ids-")  # noqa: SIM115

@@ -65,7 +65,7 @@ def ingest_decides(lines: list[bytes]) -> list[str]:
 def holders() -> list[FirstArrivals]:
     """Where ids' first arrivals are held: in memory (the default limit, not reached here), and
     so few in memory, in chunks so short, that most ids move to disk and are recalled."""
-    return [FirstArrivals(), FirstArrivals(limit=1, chunk=1), FirstArrivals(limit=5, chunk=3)]
+    return [FirstArrivals(), FirstArrivals(limit=0, chunk=1), FirstArrivals(limit=5, chunk=3)]
 
 
 @settings(max_examples=60, deadline=None)
@@ -139,8 +139,10 @@ def test_ids_beyond_the_limit_move_to_disk_and_are_recalled_per_table():
 
 
 def test_a_first_arrival_is_of_one_width():
-    with pytest.raises(ValueError, match="40 bytes, not 3"):
+    with pytest.raises(ValueError, match="16 bytes and its first arrival 40, not 16 and 3"):
         FirstArrivals().add("T1", bytes(16), b"abc")
+    with pytest.raises(ValueError, match="not 4 and 40"):
+        FirstArrivals().add("T1", b"abcd", bytes(40))
 
 
 def test_each_kind_of_arrival_again_is_judged_as_the_ingest_judges_it(tmp_path):
