@@ -33,6 +33,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from interpreter import interpreter
+
 ROOT = Path(__file__).resolve().parents[1]
 EVERY_MODULE = (
     "import importlib, sys\n"
@@ -71,7 +73,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=100, help="rounds per table (default 100)")
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
-    print(f"Python {sys.version.split()[0]}")
+    print(interpreter())
     with tempfile.TemporaryDirectory() as scratch:
         env = {**os.environ, "TABLEWATCH_DATA_DIR": str(Path(scratch) / "data"),
                "PYTHONPATH": str(ROOT)}  # fmt: skip

@@ -43,7 +43,6 @@ import gc
 import json
 import shutil
 import statistics
-import sys
 import tempfile
 import time
 import uuid
@@ -52,6 +51,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import psycopg
+from interpreter import interpreter
 
 from audit.store.application import FactStore, StoreConfig
 from audit.store.fact_pages import FactPages
@@ -245,7 +245,7 @@ def measure(
     run: Callable[[Callable[[FactStore], None]], float],
 ) -> None:
     """Time each way of reading, print each beside the raw read, and the JSON line."""
-    print(f"{rounds:,} rounds stored ({where}); Python {sys.version.split()[0]}")
+    print(f"{rounds:,} rounds stored ({where}); {interpreter()}")
     figures = {}
     works = [("raw", raw), ("rows", rows), ("pages", pages), ("together", together),
              ("split", split), ("one_by_one", one_by_one)]  # fmt: skip

@@ -30,6 +30,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from interpreter import interpreter
+
 ROOT = Path(__file__).resolve().parents[1]
 EVERY_ID_IN_MEMORY = (
     "import sys\n"
@@ -82,7 +84,7 @@ def main() -> None:
     default_cache = Path(tempfile.gettempdir()) / "tablewatch-bench-verify"
     parser.add_argument("--cache", type=Path, default=default_cache)
     args = parser.parse_args()
-    print(f"Python {sys.version.split()[0]}")
+    print(interpreter())
     sizes = {"N": floor_file(args.cache, args.tables, args.rounds, 2),
              "4N": floor_file(args.cache, args.tables, 4 * args.rounds, 8)}  # fmt: skip
     figures: dict[str, dict[str, float | int]] = {}
