@@ -4,7 +4,9 @@ A package installed from its wheel (deploy/Dockerfile) has its modules compiled 
 Run from a checkout with ``PYTHONDONTWRITEBYTECODE`` set (as on the project's development
 machines) and nothing compiled yet, every fresh interpreter compiles each module it imports,
 so a bench's starts (a command run as a person runs it, the split's second process) are
-longer than an installed package's: about 0.4 s of ``verify FILE``'s start here.
+longer than an installed package's. Measured here (medians of five, alternated, on a busy
+machine): ``verify`` of a 200-line file 1.28 s compiling against 1.18 s compiled; a help,
+which imports every command's module, about 0.4 s longer.
 """
 
 from __future__ import annotations
