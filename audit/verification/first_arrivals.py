@@ -151,7 +151,7 @@ class FirstArrivals:
             self._file = tempfile.TemporaryFile(prefix="tablewatch-ids-")  # noqa: SIM115
             self._filter = bytearray(FILTER_BYTES)
             self._bits = FILTER_BYTES * 8
-        numbers, bits, size = self._numbers, self._filter, self._bits
+        numbers, bits = self._numbers, self._filter
         records: list[bytes] = []
         while self._memory:  # each table's ids let go as their records are made: a lower peak
             table, held = self._memory.popitem()
@@ -160,8 +160,7 @@ class FirstArrivals:
                 number = numbers[table] = len(numbers).to_bytes(_TABLE_BYTES, "big")
             for key, value in held.items():
                 record = key + number
-                mixed = hash(record)  # _probes, inlined: this loop runs for every id moved
-                first, second = mixed % size, (mixed >> 32) % size
+                first, second = self._probes(record)
                 bits[first >> 3] |= 1 << (first & 7)
                 bits[second >> 3] |= 1 << (second & 7)
                 records.append(record + value)
