@@ -29,15 +29,24 @@ import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import psycopg
 
 from audit.facts.chain import GENESIS, digest
-from audit.facts.sequencing import TableSequence
 from audit.simulation.shift import ShiftConfig, simulate_shift
 from audit.store.application import FactStore, StoreConfig
 from audit.store.ingest import Ingestor, check
+
+
+@dataclass
+class _Sequence:
+    """One table's ingest state as the ingest held it in memory before its database tables."""
+
+    next_seq: int = 0
+    digests: dict[str, str] = field(default_factory=dict)
+
 
 ADMIN = os.environ.get("TABLEWATCH_BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 BATCH = 500
@@ -76,7 +85,7 @@ def rebuild_as_before(store: FactStore) -> int:
 
     Return how many facts it read.
     """
-    sequences: dict[str, TableSequence] = {}
+    sequences: dict[str, _Sequence] = {}
     heads: dict[str, str] = {}
     days: dict[str, str] = {}
     existing = set()
@@ -84,7 +93,7 @@ def rebuild_as_before(store: FactStore) -> int:
     for stored in store.facts():
         read += 1
         fact = stored.fact
-        sequence = sequences.setdefault(fact["table_id"], TableSequence())
+        sequence = sequences.setdefault(fact["table_id"], _Sequence())
         if fact.get("recorded_by") != "tablewatch-ingest":
             sequence.digests.setdefault(fact["event_id"], digest(stored.fact_json))
             sequence.next_seq = max(sequence.next_seq, fact["seq"] + 1)

@@ -9,33 +9,25 @@ never refuses a fact for breaking a rule:
 - a ``seq`` other than the next expected is stored and a ``sequence_gap_observed``
   fact records the gap or reorder.
 
-The judgement itself (:func:`judge`) needs only an event's id, ``seq`` and
-digest, so the ingest can judge events validated in another process without
-rebuilding them; the rare observed facts are built from the full event
-(:func:`observe`). :func:`decide` does both, for callers that hold the event.
+The judgement itself (:func:`judge_known`) needs only an event's ``seq``, its
+digest and the digest first seen with its id, which the caller keeps (the ingest
+in its database, an offline file in audit/verification/first_arrivals.py), so the
+ingest can judge events validated in another process without rebuilding them; the
+rare observed facts are built from the full event (:func:`observe`).
 """
 
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol, TypedDict
 
 from audit.events.catalogue import event_dict, event_json
 from audit.events.envelope import Event
 from audit.events.ingest import INGEST, EventIdReused, SequenceGapObserved
-from audit.facts.chain import digest
 
 _OBSERVATION_NAMESPACE = uuid.UUID("3b0f3f7e-8f3c-4c8e-9d0a-6f1e2d3c4b5a")
-
-
-@dataclass
-class TableSequence:
-    """One table's ingest state: the next ``seq`` it expects and the digests of its event ids."""
-
-    next_seq: int = 0
-    digests: dict[str, str] = field(default_factory=dict)
 
 
 def fact_json(event: Event) -> str:
@@ -68,14 +60,6 @@ class Sequenced(Protocol):
     """Anything that holds a table's next expected ``seq``."""
 
     next_seq: int
-
-
-def judge(state: TableSequence, event_id: str, seq: int, fact_digest: str) -> Judgement:
-    """Judge an event by its id, ``seq`` and digest, and update ``state`` as if it were kept."""
-    known = state.digests.get(event_id)
-    if known is None:
-        state.digests[event_id] = fact_digest
-    return judge_known(state, known, seq, fact_digest)
 
 
 def judge_known(state: Sequenced, known: str | None, seq: int, fact_digest: str) -> Judgement:
@@ -142,28 +126,3 @@ def observe(judgement: Judgement, event: Event, fact_digest: str) -> tuple[Event
         )
         return (gap,)
     return ()
-
-
-@dataclass(frozen=True)
-class Decision:
-    """What to store for one arriving event: the event itself (or not) and observed facts."""
-
-    store_event: bool
-    observations: tuple[Event, ...] = ()
-    duplicate: bool = False
-    digest: str = ""
-    """The arriving fact's digest, computed once here for the chain link too."""
-
-
-def decide(state: TableSequence, event: Event, text: str | None = None) -> Decision:
-    """Decide what to store for ``event`` (whose JSON text is ``text``) and update ``state``."""
-    text = fact_json(event) if text is None else text
-    fact_digest = digest(text)
-    judgement = judge(state, str(event.event_id), event.seq, fact_digest)
-    if judgement.duplicate:
-        return Decision(store_event=False, duplicate=True)
-    return Decision(
-        store_event=judgement.store_event,
-        observations=observe(judgement, event, fact_digest),
-        digest=fact_digest if judgement.store_event else "",
-    )

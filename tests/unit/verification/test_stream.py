@@ -1,6 +1,7 @@
 """A file's events as the store would hold them, each known by its bytes (``as_stored_lines``),
 against the same events judged by canonical digests (``as_stored``) and by the ingest's own
-decision (``decide``), with every id in memory and with ids moved to disk."""
+judgement with every id's digest in a dict, with every id in memory and with ids moved to
+disk."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import random
 import tempfile
 import threading
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
@@ -20,7 +22,8 @@ from hypothesis import strategies as st
 from audit.events.catalogue import event_json, parse_arriving
 from audit.events.envelope import Event
 from audit.events.ingest import EventIdReused, SequenceGapObserved
-from audit.facts.sequencing import TableSequence, decide
+from audit.facts.chain import digest
+from audit.facts.sequencing import fact_json, judge_known, observe
 from audit.simulation import ShiftConfig
 from audit.simulation.shift import simulate_shift
 from audit.verification.first_arrivals import FirstArrivals
@@ -50,14 +53,23 @@ def canonical(events: list[Event]) -> list[str]:
 
 
 def ingest_decides(lines: list[bytes]) -> list[str]:
-    """What the ingest stores for these lines, by its own ``decide``, every id in memory."""
-    tables: dict[str, TableSequence] = {}
+    """What the ingest stores for these lines, every id's first digest in a plain dict: the
+    ingest's own judgement (``judge_known``, ``observe``), with nothing moved to disk."""
+    next_seq: dict[str, SimpleNamespace] = {}
+    firsts: dict[tuple[str, str], str] = {}
     stored: list[Event] = []
     for line in lines:
         event = parse_arriving(line)
-        decision = decide(tables.setdefault(event.table_id, TableSequence()), event)
-        stored += decision.observations
-        if decision.store_event:
+        fact_digest = digest(fact_json(event))
+        known = firsts.get((event.table_id, str(event.event_id)))
+        if known is None:
+            firsts[event.table_id, str(event.event_id)] = fact_digest
+        state = next_seq.setdefault(event.table_id, SimpleNamespace(next_seq=0))
+        judgement = judge_known(state, known, event.seq, fact_digest)
+        if judgement.duplicate:
+            continue
+        stored += observe(judgement, event, fact_digest)
+        if judgement.store_event:
             stored.append(event)
     return canonical(stored)
 
