@@ -13,9 +13,11 @@ run: install
 	tablewatch run --irregularities 0.03 --serve
 
 # The whole test suite: lint, then every tier (unit, integration on the dev broker and a
-# real PostgreSQL, end to end), doctests in the code and in docs/ included.
+# real PostgreSQL, end to end), doctests in the code and in docs/ included. On every core, up
+# to four (pytest-xdist): each worker starts its own dev broker, and every test that stores
+# anything has its own database or directory already.
 test: install lint
-	$(PYTHON) -m pytest -q
+	$(PYTHON) -m pytest -q --numprocesses auto --maxprocesses 4
 
 lint:
 	$(PYTHON) -m ruff check --output-format concise .
