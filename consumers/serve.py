@@ -94,6 +94,9 @@ class Service:
                                registry=self.registry)  # fmt: skip
         self._split = Counter("tablewatch_serve_split_passes", "catch-up passes split across "
                               "two processes", registry=self.registry)  # fmt: skip
+        self._split_seconds = Gauge("tablewatch_serve_split_seconds", "wall seconds of the last "
+                                    "split pass, by process: the longer bounds a rebuild",
+                                    ["process"], registry=self.registry)  # fmt: skip
         self._last_good = Gauge("tablewatch_serve_last_good_pass_timestamp_seconds",
                                 "when the last pass succeeded", registry=self.registry)  # fmt: skip
 
@@ -163,10 +166,15 @@ class Service:
         then open the rest afresh, from the state the second process stored at its end."""
         kept = {type(m): m for m in self.read_models if isinstance(m, KEPT_HERE)}
         there = [kind for kind in READ_MODELS if kind not in KEPT_HERE]
+        seconds: dict[str, float] = {}
         try:
-            return catch_up_split(
-                list(kept.values()), there, self.store, self.batch, stopped=stopped
-            )
+            written = catch_up_split(
+                list(kept.values()), there, self.store, self.batch, stopped=stopped,
+                seconds=seconds,
+            )  # fmt: skip
+            for process, taken in seconds.items():
+                self._split_seconds.labels(process).set(taken)
+            return written
         finally:
             self.read_models = [kept[k] if k in kept else k(self.store) for k in READ_MODELS]
 

@@ -38,9 +38,11 @@ import multiprocessing
 import os
 import signal
 import sys
+import time
 import traceback
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
+from typing import cast
 
 import psycopg
 from eventsourcing.persistence import InterfaceError, OperationalError
@@ -75,10 +77,15 @@ def catch_up_split(
     store: FactStore,
     batch: int = PASS_BATCH,
     stopped: Callable[[], bool] = lambda: False,
+    seconds: dict[str, float] | None = None,
 ) -> int:
     """Catch ``here`` up in this process while a second process catches ``there`` up from the
     same store; return the rows both wrote. ``there`` are importable read-model classes,
-    opened there on the store as this process opened it (running DDL only if it may)."""
+    opened there on the store as this process opened it (running DDL only if it may).
+
+    ``seconds``, if given, gets each group's wall time of a pass that completes: ``"here"``,
+    and ``"second"`` from the second process's start to its end, its interpreter's start and
+    imports included; the longer bounds the pass (docs/rebuild-speed.md)."""
     context = multiprocessing.get_context("spawn")
     ours, theirs = context.Pipe()
     worker = context.Process(
@@ -87,10 +94,12 @@ def catch_up_split(
         name="tablewatch-read-models-2",
         daemon=True,
     )
+    started = time.time()  # wall clock: the second process's end is stamped in its own
     worker.start()
     theirs.close()
     try:
         written = catch_up_together(here, batch, stopped=stopped)
+        here_seconds = time.time() - started
     except BaseException:
         _stop(ours)
         worker.join(timeout=60)
@@ -112,7 +121,10 @@ def catch_up_split(
         raise SecondProcessLostError(f"the second read-model process: {detail}")
     if kind == "defect":
         raise SecondProcessFailedError(f"the second read-model process failed:\n{detail}")
-    return written + int(str(detail))
+    theirs_written, ended = cast(tuple[int, float], detail)  # "ok": rows written, its end
+    if seconds is not None:
+        seconds.update(here=here_seconds, second=max(0.0, ended - started))
+    return written + theirs_written
 
 
 def _outcome(pipe: Connection) -> tuple[str, object] | None:
@@ -153,7 +165,7 @@ def _second(
         written = catch_up_together(models, batch, stopped=stopped)
         rest_together(models)
         store.close()
-        pipe.send(("ok", written))
+        pipe.send(("ok", (written, time.time())))
     except DATABASE_FAULTS as error:
         pipe.send(("database", str(error).strip() or type(error).__name__))
     except Exception:  # a defect: the parent raises it with this traceback

@@ -3,6 +3,7 @@ that reaches both, and a second process that fails, loses its database or is kil
 
 import os
 import signal
+import time
 
 import pytest
 from eventsourcing.persistence import OperationalError
@@ -61,8 +62,13 @@ def test_a_split_pass_writes_what_one_process_writes_and_leaves_nothing_to_repla
 ):
     store = _stored(store_config)
     last = store.last_notification_id()
-    assert catch_up_split(_here(store), THERE, store, batch=500) > 0
+    seconds: dict[str, float] = {}
+    started = time.monotonic()
+    assert catch_up_split(_here(store), THERE, store, batch=500, seconds=seconds) > 0
+    taken = time.monotonic() - started
     assert _rows(store) == rebuilt
+    assert set(seconds) == {"here", "second"}  # each group's wall time, neither past the pass's
+    assert all(0 < s <= taken + 0.5 for s in seconds.values()), (seconds, taken)
     for kind in READ_MODELS:
         reopened = kind(store)
         reopened.warm_up()
@@ -149,6 +155,9 @@ def test_the_service_splits_only_a_long_pass(tmp_path, rebuilt):
 
     assert service.run_pass() > 0
     assert splits() == 1  # two days behind, a day's worth is enough: split
+    for process in ("here", "second"):  # what bounds the pass, for an operator to see
+        assert service.registry.get_sample_value(
+            "tablewatch_serve_split_seconds", {"process": process}) > 0  # fmt: skip
     assert _rows(store) == rebuilt
     before = store.last_notification_id()
     feed(gaming_day(2, seed=5))
