@@ -104,7 +104,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())  # the interpreter's last flush must not fail too
         return 128 + signal.SIGPIPE
     except OSError as error:  # a missing input file, an unwritable data directory
-        print(f"tablewatch: {error.strerror or error}: {error.filename or ''}", file=sys.stderr)
+        where = f": {error.filename}" if error.filename else ""
+        print(f"tablewatch: {error.strerror or error}{where}", file=sys.stderr)
         return 2
     except Exception as error:
         line = database_error_line(error)

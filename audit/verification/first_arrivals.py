@@ -146,6 +146,15 @@ class FirstArrivals:
     def _spill(self) -> None:
         if not self.held:
             return  # a limit of 0: nothing to move yet
+        try:
+            self._move()
+        except OSError as error:  # a full or unwritable temporary directory: say which
+            raise OSError(
+                error.errno, f"{error.strerror or error}, moving event ids to disk in",
+                tempfile.gettempdir(),
+            ) from error  # fmt: skip
+
+    def _move(self) -> None:
         if self._file is None:
             # Kept open across moves and closed by close(): no one block can hold it.
             self._file = tempfile.TemporaryFile(prefix="tablewatch-ids-")  # noqa: SIM115

@@ -86,3 +86,22 @@ def test_verify_reads_a_named_pipe_once(tmp_path, capsys):
     assert not writer.is_alive()
     assert capsys.readouterr().out == from_file
     assert "DATA-ID-REUSED" not in from_file  # the repeat is no reused id, in either
+
+
+def test_a_full_temporary_directory_ends_in_one_line_naming_it(tmp_path, capsys, monkeypatch):
+    import errno
+    import tempfile
+
+    from audit.verification import first_arrivals
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    write_shift(tmp_path / "shift.jsonl")
+    monkeypatch.setattr(first_arrivals, "MEMORY_IDS", 10)  # the ids move to disk at once
+    monkeypatch.setattr(first_arrivals.tempfile, "TemporaryFile", full)
+    assert main(["verify", str(tmp_path / "shift.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines() == [
+        f"tablewatch: No space left on device, moving event ids to disk in: {tempfile.gettempdir()}"
+    ], err
