@@ -15,9 +15,10 @@ run: install
 # The whole test suite: lint, then every tier (unit, integration on the dev broker and a
 # real PostgreSQL, end to end), doctests in the code and in docs/ included. On every core, up
 # to four (pytest-xdist): each worker starts its own dev broker, and every test that stores
-# anything has its own database or directory already.
+# anything has its own database or directory already; a module whose tests are one story in
+# order (the console's browser test) names an xdist group and runs on one worker.
 test: install lint
-	$(PYTHON) -m pytest -q --numprocesses auto --maxprocesses 4
+	$(PYTHON) -m pytest -q --numprocesses auto --maxprocesses 4 --dist loadgroup
 
 lint:
 	$(PYTHON) -m ruff check --output-format concise .

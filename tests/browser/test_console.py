@@ -4,6 +4,9 @@ The analyst signs in, opens a finding from the queue, steps through its replay (
 drawn, the finding under its step), opens a case from it and closes it; the auditor
 opens the MGR and downloads its CSV. Each view is then found in the access log, and each
 role is kept to its pages. Every page is saved as a screenshot (tests/browser/artifacts/).
+
+The tests are one story on one app, in order (the admin reads the access log the analyst and
+the auditor wrote before), so ``make test`` runs the module on one worker (its xdist group).
 """
 
 from __future__ import annotations
@@ -12,11 +15,15 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from audit.events.catalogue import parse_event
 from audit.store.ingest import Accepted, Ingestor
 from consumers.serve import Service
 from consumers.web.access_log import read_access
 from tests.builders.web_app import PASSWORD
+
+pytestmark = pytest.mark.xdist_group("console-story")
 
 
 def sign_in(page, name: str) -> None:
