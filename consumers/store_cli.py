@@ -32,6 +32,7 @@ from consumers.settings import Settings
 from consumers.web.db import ACCESS_LOG, WebDB
 from consumers.wiring import open_store, store_config
 from projections import (
+    cases_view,
     equipment_stats,
     findings,
     hand_history,
@@ -53,6 +54,7 @@ _VIEW_OPENERS = (
     table_state.open_table_state_view,
     win_rates.open_win_rates_view,
     equipment_stats.open_equipment_view,
+    cases_view.open_cases_view,  # the casebook's view: no tracking name, kept by the console
 )
 _VIEW_POSITIONS = [
     *(view.TRACKING_NAME for view in _VIEWS),

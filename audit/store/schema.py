@@ -23,7 +23,7 @@ import psycopg
 from psycopg import sql
 
 SCHEMA_TABLE = "tablewatch_schema"
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """Raise it whenever the DDL changes: a store migrated before is refused until migrated again.
 
 2: ``tablewatch_received``, the bytes each fact arrived as; the replay's
@@ -45,6 +45,8 @@ made by every open that creates tables; a store at 3 ran without them.
 that day's or that table's windows and tenures, not every one stored; and the single-column
 indexes version 4's replaced (``findings_dealer``, ``_code``, ``_severity``, ``_player``,
 ``hand_history_dealer``, ``_player``) dropped: they were kept up to date for no read.
+6: the cases view (issue #16): ``case_view``, ``case_view_tables`` and ``case_view_head``,
+from which the console reads and judges cases instead of loading the whole casebook.
 """
 _LOCK_KEY = 0x7461_626C_6577_6174  # any fixed bigint: "tablewat", as bytes
 _MARK_SQL = [

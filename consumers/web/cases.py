@@ -9,34 +9,40 @@ no further notes or rounds; its disposition is one of :data:`DISPOSITIONS`:
   19:47-10, the table's rules), dealt with in house;
 - ``referred``: passed on (to the gaming control board or law enforcement).
 
-Reading the casebook loads its own stream only (a few events per case), never the
-tables' facts. Two writers at once collide on the casebook's version; the loser
-reloads and tries again.
+Cases are read from the cases view (``projections/cases_view.py``): a request folds in the
+case facts recorded since the view's head and reads the rows it asks for, never the
+casebook's history and never the tables' facts. Two writers at once collide on the
+casebook's version; the loser catches up and judges again.
 """
 
 from __future__ import annotations
 
-import copy
 import csv
 import io
 import json
-import threading
+import random
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Literal, TypeGuard, TypeVar, get_args
+from typing import Any, Literal, TypeGuard, get_args
 
-from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 from pydantic import BaseModel, ConfigDict, Field
 
-from audit.facts.chain import GENESIS
 from audit.store.application import FactStore
-from audit.store.casebook import CASEBOOK, Casebook, casebook_id
+from audit.store.casebook import CASEBOOK, Casebook, case_fact_after, casebook_id
 from consumers.errors import TablewatchError
 from consumers.web.auth import User
+from projections.cases_view import (
+    CaseFilter,
+    CaseHead,
+    CasePage,
+    case_number,
+    catch_up_cases,
+    open_cases_view,
+)
 
-_T = TypeVar("_T")
+__all__ = ["CaseFilter", "CasePage", "Cases", "case_number"]
 Disposition = Literal["cleared", "procedure_violation", "referred"]
 DISPOSITIONS: tuple[Disposition, ...] = get_args(Disposition)
 
@@ -46,7 +52,10 @@ def is_disposition(text: str) -> TypeGuard[Disposition]:
     return text in DISPOSITIONS
 
 
-_ATTEMPTS = 5
+_ATTEMPTS = 12
+_BACKOFF_S = 0.002
+"""A collision's retry waits up to this many seconds times the attempts so far, at random, so
+two writers colliding again and again fall out of step."""
 MAX_TEXT = 10_000
 
 
@@ -107,114 +116,60 @@ class CaseClosed(_Fact):
 CaseFact = CaseOpened | CaseNoteAdded | CaseRoundLinked | CaseClosed
 
 
-@dataclass(frozen=True)
-class CaseFilter:
-    """What a list of cases is narrowed by; every field narrows."""
-
-    status: Literal["open", "closed"] | None = None
-    disposition: str | None = None
-    table_id: str | None = None
-    finding_id: str | None = None
-    opened_by: str | None = None
-
-    def keeps(self, case: dict[str, Any]) -> bool:
-        """Return whether ``case`` passes the filter."""
-        closed = case["closed"] or {}
-        return (
-            (self.status is None or case["status"] == self.status)
-            and (self.disposition is None or closed.get("disposition") == self.disposition)
-            and (
-                self.table_id is None
-                or case["table_id"] == self.table_id
-                or any(r["table_id"] == self.table_id for r in case["rounds"])
-            )
-            and (self.finding_id is None or case["finding_id"] == self.finding_id)
-            and (self.opened_by is None or case["by"] == self.opened_by)
-        )
-
-
-@dataclass(frozen=True)
-class CasePage:
-    """Cases, newest first, and how many the filter keeps in all."""
-
-    cases: list[dict[str, Any]]
-    total: int
-    more: bool
-    """Older cases the filter keeps follow the last one shown."""
-
-
-def case_number(case_id: str) -> int:
-    """Return a case id's number (``C-00042`` is 42): cases sort by it, past C-99999 too."""
-    return int(case_id.removeprefix("C-"))
-
-
 def _now() -> str:
     return datetime.now(UTC).isoformat()
 
 
 class Cases:
-    """The store's casebook: record case facts, read cases.
-
-    The casebook is one stream, so loading it replays every case fact ever recorded. The app
-    keeps the casebook it last read and reads only the facts recorded since, by any writer
-    (#16: a request costs the facts since the last one, not the casebook's history). What it
-    keeps is never handed to a writer: a fact is recorded on a fork (sharing the cases the
-    fact does not change), which is kept only once it is saved, so a collision leaves nothing
-    half-applied behind.
-    """
+    """The store's casebook: record case facts, read cases, through the cases view."""
 
     def __init__(self, store: FactStore) -> None:
         self.store = store
-        self._kept: Casebook | None = None
-        self._lock = threading.Lock()
+        self.view = open_cases_view(store)
         self.facts_read = 0
-        """Casebook events read from the store (a full load counts every one)."""
+        """Case facts this app read from the store to catch the view up."""
 
-    def _read(self, take: Callable[[Casebook | None], _T]) -> _T:
-        """Return ``take`` of the casebook as stored now, under the lock: the kept casebook is
-        brought up to date in place, so no reader may hold it outside (take copies)."""
-        with self._lock:
-            book = self._kept
-            if book is None:
-                try:
-                    book = self.store.repository.get(casebook_id())
-                except AggregateNotFoundError:
-                    return take(None)
-                self.facts_read += book.version
-            else:
-                for event in self.store.events.get(casebook_id(), gt=book.version):
-                    if not isinstance(event, Casebook.CaseRecorded):  # every one after Created
-                        raise TypeError(f"the casebook holds a {type(event).__name__}")
-                    event.mutate(book)
-                    self.facts_read += 1
-            self._kept = book
-            return take(book)
+    def _catch_up(self) -> CaseHead:
+        head, read = catch_up_cases(self.store, self.view)
+        self.facts_read += read
+        return head
 
-    def _record(self, make: Any) -> dict[str, Any]:
-        """Record the fact ``make(book)`` returns, retrying a collision; return its case."""
+    def _record(self, make: Callable[[], CaseFact]) -> dict[str, Any]:
+        """Record the fact ``make()`` returns, judged on the view as caught up to a head, after
+        that head's version; on a collision (another writer recorded first) catch up and judge
+        again. Return the case as recorded.
+
+        The view's rows are at least as new as the head (a row is written with the head that
+        covers it), so a judgement never rests on a case older than the head; a row newer than
+        the head means another writer's fact is stored after it, and the save collides."""
         for attempt in range(_ATTEMPTS):
-            current = self._read(lambda book: None if book is None else book.fork())
-            book = current if current is not None else Casebook(CASEBOOK)
-            fact: CaseFact = make(book)
-            book.record(fact.type, fact.model_dump_json())
+            head = self._catch_up()
+            fact = make()
+            text = fact.model_dump_json()
+            recorded: Casebook | Casebook.CaseRecorded
+            if head.version == 0:  # the first case fact creates the casebook
+                recorded = Casebook(CASEBOOK)
+                recorded.record(fact.type, text)
+            else:
+                recorded = case_fact_after(head.version, head.chain_head, fact.type, text)
             try:
-                self.store.save(book)
+                self.store.save(recorded)
             except IntegrityError:
-                if attempt == _ATTEMPTS - 1:
-                    raise
-                continue  # another writer recorded first: read what it recorded, judge again
-            with self._lock:
-                if self._kept is None or self._kept.version < book.version:
-                    self._kept = book
-            return copy.deepcopy(book.cases[fact.case_id])
-        raise AssertionError("unreachable")
+                # another writer recorded first: read what it recorded, judge again
+                time.sleep(random.uniform(0, _BACKOFF_S * (attempt + 1)))
+                continue
+            return self.get(fact.case_id)
+        raise CaseError(
+            f"other analysts recorded case facts first {_ATTEMPTS} times running; nothing was "
+            "recorded: try again"
+        )
 
     def open(self, user: User, finding: dict[str, Any], note: str = "") -> dict[str, Any]:
         """Open a case from a finding (a row of the findings view), with a first note."""
 
-        def make(book: Casebook) -> CaseFact:
+        def make() -> CaseFact:
             return CaseOpened(
-                case_id=f"C-{len(book.cases) + 1:05d}",
+                case_id=f"C-{self.view.last_number() + 1:05d}",
                 at=_now(),
                 by=user.name,
                 role=user.role,
@@ -238,8 +193,8 @@ class Cases:
             case = self.note(user, case["case_id"], note)
         return case
 
-    def _open_case(self, book: Casebook, case_id: str) -> dict[str, Any]:
-        case = book.cases.get(case_id)
+    def _open_case(self, case_id: str) -> dict[str, Any]:
+        case = self.view.case(case_id)
         if case is None:
             raise CaseNotFoundError(f"no case {case_id!r}")
         if case["status"] != "open":
@@ -251,8 +206,8 @@ class Cases:
         if not text.strip():
             raise CaseError("a note needs some text")
 
-        def make(book: Casebook) -> CaseFact:
-            self._open_case(book, case_id)
+        def make() -> CaseFact:
+            self._open_case(case_id)
             return CaseNoteAdded(
                 case_id=case_id, at=_now(), by=user.name, role=user.role, text=text.strip()
             )
@@ -262,8 +217,8 @@ class Cases:
     def link_round(self, user: User, case_id: str, table_id: str, round_id: str) -> dict[str, Any]:
         """Link a round (known to exist: the caller checks the round index) to an open case."""
 
-        def make(book: Casebook) -> CaseFact:
-            case = self._open_case(book, case_id)
+        def make() -> CaseFact:
+            case = self._open_case(case_id)
             if any(r["table_id"] == table_id and r["round_id"] == round_id for r in case["rounds"]):
                 raise CaseError(f"round {round_id} at {table_id} is linked to {case_id} already")
             return CaseRoundLinked(
@@ -284,8 +239,8 @@ class Cases:
                 f"disposition must be one of {', '.join(DISPOSITIONS)}, not {disposition!r}"
             )
 
-        def make(book: Casebook) -> CaseFact:
-            self._open_case(book, case_id)
+        def make() -> CaseFact:
+            self._open_case(case_id)
             return CaseClosed(
                 case_id=case_id,
                 at=_now(),
@@ -299,14 +254,13 @@ class Cases:
 
     def chain_head(self) -> tuple[str, int]:
         """Return the casebook chain's head and how many case facts it covers."""
-        return self._read(
-            lambda book: (GENESIS, 0) if book is None else (book.chain_head, book.count)
-        )
+        head = self._catch_up()
+        return head.chain_head, head.facts
 
     def get(self, case_id: str) -> dict[str, Any]:
         """Return one case with its notes, rounds and closing."""
-        case = self._read(lambda book: None if book is None else copy.deepcopy(
-            book.cases.get(case_id)))  # fmt: skip
+        self._catch_up()
+        case = self.view.case(case_id)
         if case is None:
             raise CaseNotFoundError(f"no case {case_id!r}")
         return case
@@ -315,22 +269,10 @@ class Cases:
         self, query: CaseFilter, *, limit: int | None = None, before: str | None = None
     ) -> CasePage:
         """Return the cases the filter keeps, newest first: at most ``limit`` of them, older
-        than case ``before`` if given, with how many the filter keeps in all.
-
-        Only the cases returned are copied (#16: a page of a casebook of years costs the page;
-        the filter itself is a pass over the cases in memory, about a microsecond a case)."""
-        below = None if before is None else case_number(before)
-
-        def kept(book: Casebook | None) -> CasePage:
-            cases = [] if book is None else [c for c in book.cases.values() if query.keeps(c)]
-            cases.sort(key=lambda c: case_number(c["case_id"]), reverse=True)
-            older = cases if below is None else [
-                c for c in cases if case_number(c["case_id"]) < below
-            ]  # fmt: skip
-            shown = older if limit is None else older[:limit]
-            return CasePage(copy.deepcopy(shown), len(cases), len(older) > len(shown))
-
-        return self._read(kept)
+        than case ``before`` if given, with how many the filter keeps in all (#16: the view's
+        indexes answer; a page costs the page)."""
+        self._catch_up()
+        return self.view.select(query, limit=limit, before=before)
 
     def facts(self) -> list[dict[str, Any]]:
         """Return every case fact as stored, with its chain link, in order (the export)."""

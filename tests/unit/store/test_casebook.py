@@ -1,8 +1,11 @@
-"""The casebook aggregate: a fork records without touching the casebook it came from."""
+"""The casebook aggregate keeps its chain only; a fact recorded after a known head, without
+loading the casebook, is the fact the casebook itself would record; the cases' fold."""
 
 import json
 
-from audit.store.casebook import CASEBOOK, Casebook
+from audit.facts.chain import GENESIS, case_link, digest
+from audit.store.casebook import CASEBOOK, Casebook, case_fact_after
+from projections.cases_view import apply_case_fact, case_number
 
 
 def _opened(case_id: str) -> str:
@@ -15,47 +18,37 @@ def _note(case_id: str, text: str) -> str:
                        "text": text})  # fmt: skip
 
 
-def _book() -> Casebook:
+def test_a_fact_after_a_head_chains_as_the_casebook_would():
     book = Casebook(CASEBOOK)
-    for case_id in ("C-00001", "C-00002"):
-        book.record("case_opened", _opened(case_id))
-    book.record("case_note_added", _note("C-00001", "first"))
-    book.collect_events()
-    return book
+    book.record("case_opened", _opened("C-00001"))
+    assert (book.version, book.count) == (2, 1)
+    after = case_fact_after(book.version, book.chain_head, "case_note_added", _note("C-00001", "x"))
+    assert (after.originator_id, after.originator_version) == (book.id, 3)
+    assert after.chain_prev == book.chain_head != GENESIS
+    assert after.chain_hash == case_link(
+        book.chain_head, str(book.id), 3, after.timestamp.isoformat(), "case_note_added",
+        digest(after.fact_json),
+    )  # fmt: skip
+    after.mutate(book)  # the aggregate, loaded, applies it as one of its own
+    assert (book.version, book.count, book.chain_head) == (3, 2, after.chain_hash)
 
 
-def test_a_fork_shares_the_cases_a_fact_does_not_change_and_leaves_its_source_as_it_was():
-    book = _book()
-    before = json.dumps(book.cases, sort_keys=True)
-    fork = book.fork()
-    fork.record("case_note_added", _note("C-00001", "second"))
-    fork.record("case_round_linked", json.dumps({
-        "type": "case_round_linked", "case_id": "C-00001", "at": "t2", "by": "ann",
-        "table_id": "PG-2", "round_id": "R9"}))  # fmt: skip
-    fork.record("case_closed", json.dumps({
-        "type": "case_closed", "case_id": "C-00001", "at": "t3", "by": "ann",
-        "disposition": "cleared", "note": ""}))  # fmt: skip
-
-    assert json.dumps(book.cases, sort_keys=True) == before
-    assert (book.version, book.count) == (4, 3)
-    assert book.collect_events() == []  # the fork's facts are pending on the fork only
-    assert [e.fact_type for e in fork.collect_events()] == [
-        "case_note_added",
-        "case_round_linked",
-        "case_closed",
-    ]
-    assert [n["text"] for n in fork.cases["C-00001"]["notes"]] == ["first", "second"]
-    assert fork.cases["C-00001"]["rounds"][0]["round_id"] == "R9"
-    assert fork.cases["C-00001"]["status"] == "closed"
-    assert fork.cases["C-00002"] is book.cases["C-00002"]  # untouched: shared, not copied
-    assert fork.chain_head != book.chain_head
+def test_the_fold_takes_a_case_from_its_opening_to_its_closing_copying_what_it_changes():
+    cases: dict = {}
+    for fact in (_opened("C-00001"), _note("C-00001", "first"), _note("C-00404", "nobody's")):
+        apply_case_fact(cases, json.loads(fact))
+    opened = cases["C-00001"]
+    apply_case_fact(cases, {"type": "case_round_linked", "case_id": "C-00001", "at": "t2",
+                            "by": "ann", "table_id": "PG-2", "round_id": "R9"})  # fmt: skip
+    apply_case_fact(cases, {"type": "case_closed", "case_id": "C-00001", "at": "t3", "by": "ann",
+                            "disposition": "cleared", "note": ""})  # fmt: skip
+    assert list(cases) == ["C-00001"]  # the note on a case never opened is passed over
+    case = cases["C-00001"]
+    assert [n["text"] for n in case["notes"]] == ["first"]
+    assert case["rounds"][0]["round_id"] == "R9"
+    assert (case["status"], case["closed"]["disposition"]) == ("closed", "cleared")
+    assert (opened["status"], opened["rounds"]) == ("open", [])  # a new dict, not changed
 
 
-def test_a_fork_records_what_the_casebook_itself_would_record():
-    """The same facts on a fork and on the casebook: the same cases and chain head."""
-    book, other = _book(), _book()
-    fork = book.fork()
-    for target in (fork, other):
-        target.record("case_note_added", _note("C-00002", "same"))
-    assert fork.cases == other.cases
-    assert (fork.version, fork.count) == (other.version, other.count)
+def test_case_numbers_sort_past_c_99999_and_an_odd_id_sorts_last():
+    assert [case_number(c) for c in ("C-00042", "C-100001", "odd", "C-")] == [42, 100001, -1, -1]

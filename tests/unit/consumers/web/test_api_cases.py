@@ -154,9 +154,10 @@ def test_cases_are_the_analysts(case_app, role):
     assert client.get("/api/cases").status_code == 403
 
 
-def test_a_read_costs_the_case_facts_since_the_last_one_from_any_writer(case_app, analyst):
-    """#16: the casebook is one stream; a request reads only what was recorded since the app
-    last read it, its own writes and another process's alike, and reads what a full load reads."""
+def test_a_read_costs_the_case_facts_since_the_view_last_folded_any_writers(case_app, analyst):
+    """#16: cases are read from the cases view; a request reads only the case facts recorded
+    since the view's head, and a fact another process recorded and folded is read by no one
+    else; a restart reads none, and a view built from zero reads each fact once."""
     from audit.store.application import FactStore
     from consumers.web.auth import User
     from consumers.web.cases import Cases
@@ -167,19 +168,27 @@ def test_a_read_costs_the_case_facts_since_the_last_one_from_any_writer(case_app
         asked = {"finding_id": finding["finding_id"], "note": f"n{n}"}
         opened = analyst.post("/api/cases", json=asked)
         assert opened.status_code == 201, opened.text
-    cases.get(opened.json()["case_id"])
-    read = cases.facts_read
+    case_id = opened.json()["case_id"]
+    assert cases.facts_read == 12  # six openings and six notes, each read once, after its save
     assert analyst.get("/api/cases").status_code == 200
-    assert cases.facts_read == read  # nothing new: nothing read
+    assert cases.facts_read == 12  # nothing new: nothing read
     other = Cases(FactStore(case_app.state.store.config))  # another process's app, say
-    other.note(User("ann", "analyst"), opened.json()["case_id"], "from elsewhere")
-    body = analyst.get(f"/api/cases/{opened.json()['case_id']}").json()
-    assert cases.facts_read == read + 1  # the other writer's one fact, not the casebook again
+    other.note(User("ann", "analyst"), case_id, "from elsewhere")
+    assert other.facts_read == 1  # its own fact; the rest were in the view already
+    body = analyst.get(f"/api/cases/{case_id}").json()
     assert body["notes"][-1]["text"] == "from elsewhere"
-    fresh = Cases(FactStore(case_app.state.store.config))
-    assert fresh.select(CaseFilter()) == cases.select(CaseFilter())
-    assert len(cases.select(CaseFilter()).cases) == 6
-    assert fresh.facts_read > cases.facts_read - read  # a full load reads every fact
+    assert cases.facts_read == 12  # the other writer folded its fact into the view
+    restarted = Cases(FactStore(case_app.state.store.config))
+    assert restarted.select(CaseFilter()) == cases.select(CaseFilter())
+    assert restarted.chain_head() == cases.chain_head() == (cases.chain_head()[0], 13)
+    assert restarted.facts_read == 0
+    with sqlite3.connect(case_app.state.store.config.sqlite_path) as db:
+        db.executescript("DELETE FROM case_view; DELETE FROM case_view_tables;"
+                         " DELETE FROM case_view_head;")  # fmt: skip
+    rebuilt = Cases(FactStore(case_app.state.store.config))
+    assert rebuilt.select(CaseFilter()) == cases.select(CaseFilter())
+    assert rebuilt.facts_read == 13
+    assert len(rebuilt.select(CaseFilter()).cases) == 6
 
 
 def test_readers_and_a_writer_at_once_see_whole_cases(case_app):
@@ -243,6 +252,33 @@ def test_a_write_that_collides_with_another_writer_is_judged_again_and_recorded_
     fresh = Cases(FactStore(case_app.state.store.config))
     assert fresh.get(case_id) == cases.get(case_id) == other.get(case_id)
     assert [n["text"] for n in fresh.get(case_id)["notes"]] == ["theirs", "ours"]
+
+
+def test_a_write_that_collides_every_time_is_refused_in_one_line_and_records_nothing(
+    case_app, analyst, monkeypatch
+):
+    """Other writers first on every attempt: the analyst is told to try again (409), not
+    shown a server error, and nothing is recorded."""
+    from eventsourcing.persistence import IntegrityError
+
+    import consumers.web.cases as cases_module
+
+    cases = case_app.state.cases
+    opened = analyst.post("/api/cases", json={"finding_id": a_finding(case_app)["finding_id"]})
+    case_id = opened.json()["case_id"]
+    head = cases.chain_head()
+    monkeypatch.setattr(cases_module, "_BACKOFF_S", 0.0)
+
+    def collide(*_):
+        raise IntegrityError("duplicate key")
+
+    monkeypatch.setattr(cases.store, "save", collide)
+    answer = analyst.post(f"/api/cases/{case_id}/notes", json={"text": "lost?"})
+    assert answer.status_code == 409
+    assert "try again" in answer.text
+    monkeypatch.undo()
+    assert cases.chain_head() == head
+    assert cases.get(case_id)["notes"] == []
 
 
 def test_the_list_is_a_page_newest_first_and_older_pages_follow(case_app, analyst):
