@@ -10,7 +10,8 @@ What each check catches:
   bytes stored beside it (``audit/facts/received.py``): bytes altered, deleted or
   given another event id are reported, and so are bytes beside a fact chained
   without any (a forged row);
-- each aggregate's versions run without a hole (a deleted event leaves one);
+- each aggregate's versions run without a hole (a deleted event leaves one), checked in
+  memory bounded whatever the history (:class:`_Versions`);
 - every case fact's link is recomputed from its stored fields and the casebook's
   previous link (``audit/store/casebook.py``);
 - each table's chain ends where the ingest's own state says it does (the
@@ -78,6 +79,10 @@ class ChainReport:
     problems: list[str] = field(default_factory=list)
     id_gaps: list[tuple[int, int]] = field(default_factory=list)
     """(last id before, next id) around each hole in the notification ids."""
+    most_aggregates_held: int = 0
+    """The most aggregates' versions the walk held at once (bounded: :class:`_Versions`)."""
+    versions_looked_up: int = 0
+    """Aggregates' previous versions read from the store rather than held."""
 
     @property
     def ok(self) -> bool:
@@ -96,13 +101,75 @@ class ChainReport:
         )
 
 
+HELD_AGGREGATES = 65_536
+"""Aggregates whose last version the walk holds in each of its two generations."""
+
+
+class _Versions:
+    """Each aggregate's last version seen by the walk, in memory bounded whatever the history.
+
+    Every round is an aggregate, so a walk that held every aggregate it saw would hold every
+    round ever played (#16: a year of a large floor is tens of millions). It holds those seen
+    lately, in two generations of at most ``held`` each (the older dropped when the younger
+    fills), and looks any other up in the store: the version of its last event stored before
+    this one, by notification id, what the walk would have held. A version 1 needs no lookup
+    (nothing comes before it), so a lookup is made only for an aggregate that went quiet
+    while more than ``held`` others were written, and came back: a table's gaming day between
+    its table-level facts on a large floor."""
+
+    def __init__(self, store: FactStore, held: int = HELD_AGGREGATES) -> None:
+        self._store, self._held = store, held
+        self._young: dict[UUID | str, int] = {}
+        self._old: dict[UUID | str, int] = {}
+        self.looked_up = 0
+        """Versions read from the store, not memory."""
+        self.most_held = 0
+
+    def previous(self, originator_id: UUID | str, version: int, notification_id: int) -> int:
+        """Return the aggregate's version last seen before ``notification_id`` (0 if none)."""
+        found = self._young.get(originator_id)
+        if found is None:
+            found = self._old.get(originator_id)
+        if found is None:
+            found = 0 if version == 1 else self._stored(originator_id, notification_id)
+        return found
+
+    def seen(self, originator_id: UUID | str, version: int) -> None:
+        """Note the aggregate's version as the walk's latest."""
+        self._young[originator_id] = version
+        if len(self._young) >= self._held:
+            self._old, self._young = self._young, {}
+        self.most_held = max(self.most_held, len(self._young) + len(self._old))
+
+    def _stored(self, originator_id: UUID | str, notification_id: int) -> int:
+        self.looked_up += 1
+        if self._store.is_postgres:
+            statement = (
+                f"SELECT originator_version FROM {self._store.events_table} WHERE originator_id"
+                " = %s AND notification_id < %s ORDER BY notification_id DESC LIMIT 1"
+            )
+            key: Any = originator_id
+        else:
+            statement = (
+                f"SELECT originator_version FROM {self._store.events_table} WHERE originator_id"
+                " = ? AND rowid < ? ORDER BY rowid DESC LIMIT 1"
+            )
+            key = originator_id.hex if isinstance(originator_id, UUID) else originator_id
+        datastore: Any = self._store.process_recorder.datastore  # type: ignore[attr-defined]
+        with datastore.transaction(commit=False) as cursor:
+            cursor.execute(statement, (key, notification_id))
+            row = cursor.fetchone()
+        if row is None:
+            return 0
+        return int(row["originator_version"] if isinstance(row, dict) else row[0])
+
+
 @dataclass
 class _Walk:
     """What the walk keeps beside the report: per aggregate, per chain, per filed head."""
 
     filed: FiledHeads | None
-    versions: dict[UUID | str, int] = field(default_factory=dict)
-    """Each aggregate's last version, by its id as the notifications carry it."""
+    versions: _Versions
     full_links: set[str] = field(default_factory=set)
     """Tables whose chain has reached the all-fields link format."""
     rejection_sources: dict[UUID, str] = field(default_factory=dict)
@@ -111,15 +178,19 @@ class _Walk:
 
 
 def verify_chain(
-    store: FactStore, batch: int = 2_000, filed: FiledHeads | None = None
+    store: FactStore,
+    batch: int = 2_000,
+    filed: FiledHeads | None = None,
+    held: int = HELD_AGGREGATES,
 ) -> ChainReport:
     """Read every stored event in order and report any break in the evidence.
 
     With ``filed`` heads, also report every filed chain that is now shorter,
-    missing, or no longer passes through its filed head.
+    missing, or no longer passes through its filed head. ``held`` bounds the aggregates
+    whose versions the walk holds in memory (:class:`_Versions`).
     """
     report = ChainReport()
-    walk = _Walk(filed)
+    walk = _Walk(filed, _Versions(store, held))
     expected_id = 1
     start = 1
     recorder = store.process_recorder
@@ -139,13 +210,15 @@ def verify_chain(
             if notification.id != expected_id:
                 report.id_gaps.append((expected_id - 1, notification.id))
             expected_id = notification.id + 1
-            previous = walk.versions.get(notification.originator_id, 0)
+            previous = walk.versions.previous(
+                notification.originator_id, notification.originator_version, notification.id
+            )
             if notification.originator_version != previous + 1:
                 report.problems.append(
                     f"aggregate {notification.originator_id} jumps from version {previous} "
                     f"to {notification.originator_version} (notification {notification.id})"
                 )
-            walk.versions[notification.originator_id] = notification.originator_version
+            walk.versions.seen(notification.originator_id, notification.originator_version)
             try:
                 event = store.mapper.to_domain_event(notification)
             except Exception as error:
@@ -162,6 +235,8 @@ def verify_chain(
         if len(notifications) < batch:
             break
         start = notifications[-1].id + 1
+    report.most_aggregates_held = walk.versions.most_held
+    report.versions_looked_up = walk.versions.looked_up
     if report.facts == 0:
         report.problems.append("no facts stored: an empty store proves nothing")
     _compare_ingest_state(report, store)

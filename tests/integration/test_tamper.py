@@ -390,3 +390,34 @@ def test_a_fact_passed_off_as_the_old_link_format_is_caught(config, filed, capsy
         f"BROKEN: table PG-01: fact at notification {last.notification_id} falls back to "
         "link format 1 after format 2"
     ]
+
+
+def test_a_hole_in_an_aggregate_the_walk_no_longer_holds_is_caught_as_before(config, filed):
+    """#16: the walk holds the versions of the aggregates seen lately only (every round is an
+    aggregate); one it dropped is looked up in the store, and a hole there is reported as the
+    walk that held every aggregate reports it."""
+    store = FactStore(config)
+    facts = [f for f in store.facts() if f.fact["table_id"] == "PG-01"]
+    second_start = next(
+        f for f in facts if f.fact["type"] == "round_started" and f.fact["seq"] == 5
+    )
+    delete = (f"DELETE FROM {_events_table(config)} "
+              f"WHERE {_id_column(config)} = {second_start.notification_id}")  # fmt: skip
+    _tamper(config, (delete,))
+    store = FactStore(config)
+    holding_all = verify_chain(store)
+    holding_one = verify_chain(store, held=1)
+    assert holding_one.problems == holding_all.problems
+    assert any("jumps from version" in problem for problem in holding_one.problems)
+    assert holding_all.versions_looked_up == 0
+    assert holding_one.versions_looked_up > 0
+    assert holding_one.most_aggregates_held <= 2 < holding_all.most_aggregates_held
+
+
+def test_an_untouched_store_verifies_holding_one_aggregate(config, filed):
+    store = FactStore(config)
+    holding_one = verify_chain(store, held=1)
+    assert holding_one.ok, holding_one.problems
+    assert holding_one.versions_looked_up > 0
+    assert holding_one.most_aggregates_held <= 2
+    assert holding_one.heads == verify_chain(store).heads
