@@ -32,6 +32,7 @@ mid-batch) leaves its ids unused.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from dataclasses import dataclass, field
 from typing import Any
@@ -189,60 +190,96 @@ def verify_chain(
     missing, or no longer passes through its filed head. ``held`` bounds the aggregates
     whose versions the walk holds in memory (:class:`_Versions`).
     """
-    report = ChainReport()
-    walk = _Walk(filed, _Versions(store, held))
-    expected_id = 1
-    start = 1
-    recorder = store.process_recorder
-    datastore: Any = recorder.datastore  # type: ignore[attr-defined]
-    keeps_received = received.exists(datastore, postgres=store.is_postgres)
-    while True:
-        notifications = recorder.select_notifications(start, batch)
-        if keeps_received:
-            walk.received = received.for_events(
-                datastore,
-                [(each.originator_id, each.originator_version) for each in notifications],
-                postgres=store.is_postgres,
-            )
-        for notification in notifications:
-            report.events += 1
-            report.last_notification_id = notification.id
-            if notification.id != expected_id:
-                report.id_gaps.append((expected_id - 1, notification.id))
-            expected_id = notification.id + 1
-            previous = walk.versions.previous(
-                notification.originator_id, notification.originator_version, notification.id
-            )
-            if notification.originator_version != previous + 1:
-                report.problems.append(
-                    f"aggregate {notification.originator_id} jumps from version {previous} "
-                    f"to {notification.originator_version} (notification {notification.id})"
+    return ChainWalk(store, filed=filed, held=held, batch=batch).advance()
+
+
+class ChainWalk:
+    """A walk of every stored event in order that goes on from where it stopped.
+
+    :meth:`advance` walks the events stored since its last call (every one, the first time)
+    and returns the report of the whole walk so far, held to the ingest's state and the
+    filed heads as they stand at its end. What it keeps between calls is what a walk keeps:
+    a head and a count per chain, and the aggregates seen lately (:class:`_Versions`), none
+    of it growing with history. A later call proves the events stored since; it does not
+    read again those already proved (a fresh walk does: the console starts one a day)."""
+
+    def __init__(
+        self,
+        store: FactStore,
+        filed: FiledHeads | None = None,
+        held: int = HELD_AGGREGATES,
+        batch: int = 2_000,
+    ) -> None:
+        self.store, self.filed, self.batch = store, filed, batch
+        self._report = ChainReport()
+        self._walk = _Walk(filed, _Versions(store, held))
+        self._start = 1
+        self.read_last = 0
+        """Events the last :meth:`advance` read."""
+
+    def advance(self) -> ChainReport:
+        """Walk the events stored since the last call; return the whole walk's report."""
+        store, report, walk = self.store, self._report, self._walk
+        recorder = store.process_recorder
+        datastore: Any = recorder.datastore  # type: ignore[attr-defined]
+        keeps_received = received.exists(datastore, postgres=store.is_postgres)
+        self.read_last = 0
+        while True:
+            notifications = recorder.select_notifications(self._start, self.batch)
+            if keeps_received:
+                walk.received = received.for_events(
+                    datastore,
+                    [(each.originator_id, each.originator_version) for each in notifications],
+                    postgres=store.is_postgres,
                 )
-            walk.versions.seen(notification.originator_id, notification.originator_version)
-            try:
-                event = store.mapper.to_domain_event(notification)
-            except Exception as error:
-                report.problems.append(f"notification {notification.id} cannot be read: {error}")
-                continue
-            if isinstance(event, FactRecorded):
-                _check_fact(report, walk, notification.id, event)
-            elif isinstance(event, Rejections.Created):
-                walk.rejection_sources[event.originator_id] = event.source
-            elif isinstance(event, Rejections.MessageRejected):
-                _check_rejection(report, walk, notification.id, event)
-            elif isinstance(event, Casebook.CaseRecorded):
-                _check_case(report, notification.id, event)
-        if len(notifications) < batch:
-            break
-        start = notifications[-1].id + 1
-    report.most_aggregates_held = walk.versions.most_held
-    report.versions_looked_up = walk.versions.looked_up
-    if report.facts == 0:
-        report.problems.append("no facts stored: an empty store proves nothing")
-    _compare_ingest_state(report, store)
-    if filed is not None:
-        _compare_filed(report, walk, filed)
-    return report
+            for notification in notifications:
+                self._step(report, walk, notification)
+            self.read_last += len(notifications)
+            if notifications:
+                self._start = notifications[-1].id + 1
+            if len(notifications) < self.batch:
+                break
+        return self._ended(copy.deepcopy(report))
+
+    def _step(self, report: ChainReport, walk: _Walk, notification: Any) -> None:
+        report.events += 1
+        expected_id = report.last_notification_id + 1
+        if notification.id != expected_id:
+            report.id_gaps.append((expected_id - 1, notification.id))
+        report.last_notification_id = notification.id
+        previous = walk.versions.previous(
+            notification.originator_id, notification.originator_version, notification.id
+        )
+        if notification.originator_version != previous + 1:
+            report.problems.append(
+                f"aggregate {notification.originator_id} jumps from version {previous} "
+                f"to {notification.originator_version} (notification {notification.id})"
+            )
+        walk.versions.seen(notification.originator_id, notification.originator_version)
+        try:
+            event = self.store.mapper.to_domain_event(notification)
+        except Exception as error:
+            report.problems.append(f"notification {notification.id} cannot be read: {error}")
+            return
+        if isinstance(event, FactRecorded):
+            _check_fact(report, walk, notification.id, event)
+        elif isinstance(event, Rejections.Created):
+            walk.rejection_sources[event.originator_id] = event.source
+        elif isinstance(event, Rejections.MessageRejected):
+            _check_rejection(report, walk, notification.id, event)
+        elif isinstance(event, Casebook.CaseRecorded):
+            _check_case(report, notification.id, event)
+
+    def _ended(self, report: ChainReport) -> ChainReport:
+        """Hold a copy of the walk's report to what must be true at its end."""
+        report.most_aggregates_held = self._walk.versions.most_held
+        report.versions_looked_up = self._walk.versions.looked_up
+        if report.facts == 0:
+            report.problems.append("no facts stored: an empty store proves nothing")
+        _compare_ingest_state(report, self.store)
+        if self.filed is not None:
+            _compare_filed(report, self._walk, self.filed)
+        return report
 
 
 def _check_fact(

@@ -421,3 +421,36 @@ def test_an_untouched_store_verifies_holding_one_aggregate(config, filed):
     assert holding_one.versions_looked_up > 0
     assert holding_one.most_aggregates_held <= 2
     assert holding_one.heads == verify_chain(store).heads
+
+
+def _alter_source(config, fact) -> None:
+    store = FactStore(config)
+    state = store.process_recorder.select_notifications(fact.notification_id, 1)[0].state
+    update = f"UPDATE {_events_table(config)} SET state = %s WHERE {_id_column(config)} = %s"
+    altered = state.decode().replace(f'"source":"{fact.source}"', '"source":"forged"')
+    assert altered != state.decode()
+    _tamper(config, (update, (altered.encode(), fact.notification_id)))
+
+
+def test_a_walk_goes_on_with_what_was_stored_since_and_a_new_walk_proves_it_all(config, filed):
+    """#16: a walk's later run reads only the events stored since, catching an edit among
+    them; an edit of an event it walked before is for a new walk (the console starts one a
+    day) to catch."""
+    from audit.store.verify import ChainWalk
+
+    walk = ChainWalk(FactStore(config))
+    first = walk.advance()
+    assert first.ok, first.problems
+    Ingestor(FactStore(config)).record_batch(opening("PG-02", start=4), "s", 20)
+    newest = _facts(config, "PG-02")[-1]
+    _alter_source(config, newest)
+    later = walk.advance()
+    assert walk.read_last == 4  # the four events stored since, not the store
+    assert [p for p in later.problems if "does not match its link" in p] == [
+        f"table PG-02: fact at notification {newest.notification_id} ({newest.fact['type']}, "
+        f"seq {newest.fact['seq']}) does not match its link: its stored fields were altered"
+    ]
+    assert later.problems == verify_chain(FactStore(config)).problems
+    _alter_source(config, _facts(config, "PG-01")[0])  # walked before
+    assert walk.advance().problems == later.problems  # nothing new read: not seen here
+    assert len(verify_chain(FactStore(config)).problems) == len(later.problems) + 1

@@ -100,3 +100,49 @@ def test_the_floor_counts_only_each_tables_gaming_day(tmp_path):
     assert after["tables"][0]["critical"] == table["critical"]
     queue = app.state.views.findings.select(FindingFilter(table_id=table["table_id"]))
     assert "TEST-OLD" in {row["code"] for row in queue}  # recorded all the same
+
+
+def test_a_later_status_run_proves_what_was_stored_since_and_a_day_old_walk_starts_anew(
+    tmp_path,
+):
+    """#16: a run after the first goes on with its walk, reading the events stored since, and
+    reports what a verification from the first event reports; a walk a day old is left for a
+    new one that reads every event again."""
+    from fastapi.testclient import TestClient
+
+    from consumers.web.api.chain import STALE_AFTER_S
+    from consumers.web.auth import User
+    from projections.findings_view import FindingFilter
+    from tests.builders.shift_store import careless_store
+    from tests.builders.web_app import login, make_app
+
+    store, _ = careless_store(tmp_path / "chain.sqlite")
+    app = make_app(tmp_path, store=store)
+    client = TestClient(app)
+    assert login(client, "aud").status_code == 303
+    watch = app.state.chain_watch
+
+    def status_now() -> dict:
+        if watch.last is not None:
+            watch.last.taken -= STALE_AFTER_S  # as if ten minutes had passed
+        client.get("/api/chain/status")
+        watch.wait(60)
+        return client.get("/api/chain/status").json()
+
+    first = status_now()
+    assert first["events_read"] == first["up_to_notification"] == store.last_notification_id()
+    finding = app.state.views.findings.select(FindingFilter())[0]
+    app.state.cases.open(User("ann", "analyst"), finding)  # two events: the casebook, a fact
+    later = status_now()
+    assert later["events_read"] == 2
+    assert later["walk_started_at"] == first["walk_started_at"]
+    whole = verify_chain(store)
+    assert (later["ok"], later["facts"], later["up_to_notification"]) == (
+        whole.ok,
+        whole.facts,
+        whole.last_notification_id,
+    )
+    watch.full_after_s = 0.0
+    anew = status_now()
+    assert anew["events_read"] == whole.events
+    assert anew["walk_started_at"] > first["walk_started_at"]
