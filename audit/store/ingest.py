@@ -51,7 +51,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import StoredEvent
 from eventsourcing.utils import register_topic
@@ -122,24 +121,46 @@ class Rejections(Aggregate):
 
     def reject(self, origin: str, reason: str, raw: bytes) -> None:
         """Record one rejected message: why, (the start of) its bytes, and the digest of all."""
-        timestamp = self.MessageRejected.create_timestamp()
-        raw_base64 = base64.b64encode(raw[:_RAW_KEPT_BYTES]).decode()
-        raw_sha256 = hashlib.sha256(raw).hexdigest()
-        chain_hash = rejection_link(
-            self.chain_head, str(self.id), self.version + 1, timestamp.isoformat(), origin,
-            reason, len(raw), raw_base64, raw_sha256,
-        )  # fmt: skip
+        event = rejection_after(self.id, self.version, self.chain_head, origin, reason, raw)
         self.trigger_event(
             self.MessageRejected,
-            timestamp=timestamp,
+            timestamp=event.timestamp,
             origin=origin,
             reason=reason,
-            size=len(raw),
-            raw_base64=raw_base64,
-            sha256=raw_sha256,
-            chain_prev=self.chain_head,
-            chain_hash=chain_hash,
+            size=event.size,
+            raw_base64=event.raw_base64,
+            sha256=event.sha256,
+            chain_prev=event.chain_prev,
+            chain_hash=event.chain_hash,
         )
+
+
+def rejection_after(
+    rejections_id: uuid.UUID, version: int, chain_head: str, origin: str, reason: str, raw: bytes
+) -> Rejections.MessageRejected:
+    """Return the rejection that follows a source's rejections at ``version``, chained to
+    ``chain_head``, without loading them (#16: a source's rejections are one stream, years
+    long); saved, it collides with any other writer's at the same version."""
+    timestamp = Rejections.MessageRejected.create_timestamp()
+    raw_base64 = base64.b64encode(raw[:_RAW_KEPT_BYTES]).decode()
+    raw_sha256 = hashlib.sha256(raw).hexdigest()
+    chain_hash = rejection_link(
+        chain_head, str(rejections_id), version + 1, timestamp.isoformat(), origin, reason,
+        len(raw), raw_base64, raw_sha256,
+    )  # fmt: skip
+    # an event class's fields are made by eventsourcing's metaclass, unseen by mypy
+    return Rejections.MessageRejected(  # type: ignore[call-arg]
+        originator_id=rejections_id,
+        originator_version=version + 1,
+        timestamp=timestamp,
+        origin=origin,
+        reason=reason,
+        size=len(raw),
+        raw_base64=raw_base64,
+        sha256=raw_sha256,
+        chain_prev=chain_head,
+        chain_hash=chain_hash,
+    )
 
 
 register_topic(Rejections.MessageRejected.TOPIC, Rejections.MessageRejected)
@@ -255,7 +276,10 @@ class Ingestor:
         self._tables: dict[str, _TableState] = {}
         self._versions: OrderedDict[uuid.UUID, int] = OrderedDict()
         self._found_versions: dict[uuid.UUID, int | None] = {}  # the batch's look-up
-        self._rejections: dict[str, Rejections] = {}
+        self._rejections: dict[str, tuple[int, str]] = {}
+        """Each source's rejections as last prepared: their version and chain head."""
+        self.rejections_read = 0
+        """Stored rejections read to find a source's version and chain head."""
         self._round_ids: dict[tuple[str, str], uuid.UUID] = {}  # uuid5 per event is costly
         self._unsettled: deque[PreparedBatch] = deque()
         heads = self._state.heads()
@@ -411,16 +435,40 @@ class Ingestor:
         return found.digests
 
     def _reject(self, message: Rejected, source: str, prepared: PreparedBatch) -> None:
-        rejections = self._rejections.get(source)
-        if rejections is None:
-            try:
-                rejections = self.store.repository.get(Rejections.create_id(source))
-            except AggregateNotFoundError:
-                rejections = Rejections(source=source)
-            self._rejections[source] = rejections
-        rejections.reject(message.origin, message.reason, message.raw)
-        prepared.events.extend(map(self.store.mapper.to_stored_event, rejections.collect_events()))
+        head = self._rejections.get(source)
+        if head is None:
+            head = self._rejections_head(source)
+        version, chain_head = head
+        if version == 0:  # the source's first rejection creates its stream
+            rejections = Rejections(source=source)
+            rejections.reject(message.origin, message.reason, message.raw)
+            events: list[Any] = list(rejections.collect_events())
+            self._rejections[source] = (rejections.version, rejections.chain_head)
+        else:
+            event = rejection_after(Rejections.create_id(source), version, chain_head,
+                                    message.origin, message.reason, message.raw)  # fmt: skip
+            events = [event]
+            self._rejections[source] = (event.originator_version, event.chain_hash)
+        prepared.events.extend(map(self.store.mapper.to_stored_event, events))
         prepared.result.rejected += 1
+
+    def _rejections_head(self, source: str) -> tuple[int, str]:
+        """Return a source's stored rejections' version and chain head (0 and GENESIS for a
+        new source), read from its newest rejection, not by loading them all; a rejection
+        stored before the chain (no link) is passed over to the newest linked one."""
+        rejections_id = Rejections.create_id(source)
+        version, below, page = 0, None, 1  # the newest alone first: linked, but in old stores
+        while True:
+            newest = list(self.store.events.get(rejections_id, desc=True, lte=below, limit=page))
+            self.rejections_read += len(newest)
+            for event in newest:
+                version = version or event.originator_version
+                link: str = getattr(event, "chain_hash", "")
+                if link:
+                    return version, link
+            if len(newest) < page:
+                return version, GENESIS
+            below, page = newest[-1].originator_version - 1, 50
 
     def _record(
         self,

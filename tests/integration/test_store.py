@@ -10,6 +10,7 @@ from eventsourcing.persistence import IntegrityError
 
 from audit.events.catalogue import parse_event
 from audit.events.examples import EXAMPLES
+from audit.facts.chain import GENESIS
 from audit.store.aggregates import Table
 from audit.store.application import FactStore, StoreConfig
 from audit.store.ingest import Accepted, Ingestor, Rejected, Rejections
@@ -240,3 +241,38 @@ def test_rejections_continue_their_aggregate_after_a_restart(store_config):
     again = Rejected(b"[", "table-events[0]@1", "not JSON")
     Ingestor(FactStore(store_config)).record_batch([again], "table-events[0]", 1)
     assert store.repository.get(Rejections.create_id("table-events[0]")).count == 2
+
+
+def test_a_restart_finds_a_sources_rejection_head_from_its_newest_not_its_history(store_config):
+    """#16: a source's rejections are one stream, years long; an ingest starting again reads
+    its newest rejection for the version and chain head, and chains on from them."""
+    source = "table-events[0]"
+    for batch in range(3):
+        bad = [Rejected(b"{" * (n + 1), f"{source}@{batch * 40 + n}", "not JSON")
+               for n in range(40)]  # fmt: skip
+        Ingestor(FactStore(store_config)).record_batch(bad, source, batch * 40 + 39)
+    restarted = Ingestor(FactStore(store_config))
+    restarted.record_batch([Rejected(b"[", f"{source}@120", "not JSON")], source, 120)
+    assert restarted.rejections_read == 1
+    report = verify_chain(FactStore(store_config))
+    assert report.problems == ["no facts stored: an empty store proves nothing"]  # only that
+    assert report.rejection_counts[source] == 121
+
+
+def test_rejections_stored_before_the_chain_are_passed_over_to_chain_from_genesis(store_config):
+    """A source whose stored rejections predate the chain (no link): the next one is linked
+    from GENESIS after them, as loading them all would have done."""
+    store, source = FactStore(store_config), "old-source"
+    old = Rejections(source=source)
+    for n in range(3):  # as rejections were stored before they were chained
+        old.trigger_event(Rejections.MessageRejected, origin=f"{source}@{n}", reason="not JSON",
+                          size=1, raw_base64="ew==")  # fmt: skip
+    store.save(old)
+    ingestor = Ingestor(FactStore(store_config))
+    ingestor.record_batch([Rejected(b"{", f"{source}@3", "not JSON")], source, 3)
+    assert ingestor.rejections_read == 4  # the three and the stream's creation
+    newest = next(iter(store.events.get(Rejections.create_id(source), desc=True, limit=1)))
+    assert (newest.originator_version, newest.chain_prev) == (5, GENESIS)
+    report = verify_chain(FactStore(store_config))
+    assert report.problems == ["no facts stored: an empty store proves nothing"]  # only that
+    assert report.rejection_heads[source] == newest.chain_hash
