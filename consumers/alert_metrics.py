@@ -42,7 +42,8 @@ class DeliveryMetrics:
                            "when an alert was last delivered",
                            _LABELS, registry=registry)  # fmt: skip
         self._waiting = Gauge("tablewatch_alerts_waiting",
-                              "findings at warning or above beyond the leg's position",
+                              "findings at warning or above beyond the leg's position "
+                              "(counted to a batch: 500 is 500 or more)",
                               _LABELS, registry=registry)  # fmt: skip
         self._position = Gauge("tablewatch_alerts_position",
                                "the findings view's row number the leg has delivered to",

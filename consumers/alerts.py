@@ -60,7 +60,6 @@ from consumers.kafka_io import Producer, StopFlag, ensure_topics, flush, make_pr
 from consumers.readiness import Readiness
 from consumers.settings import Settings, kafka_connection
 from projections.findings import FindingsProjection
-from projections.findings_view import FindingFilter
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +72,8 @@ WEBHOOK_TRACKING_NAME = "webhook<-findings"
 """The webhook leg's name in the same table."""
 
 MIN_SEVERITY = Severity.WARNING
+BATCH = 500
+"""Findings read at a time by a leg: its pass goes on batch by batch to the end."""
 """The least severe finding that becomes an alert."""
 
 ALERT_FIELDS = (
@@ -102,7 +103,9 @@ class AlertDeliveryError(TablewatchError):
 class FindingsSource(Protocol):
     """What an alerter needs of the findings view (both views provide it)."""
 
-    def select(self, query: FindingFilter) -> list[dict[str, Any]]: ...
+    def found_after(
+        self, after_row: int, min_severity: Severity, limit: int
+    ) -> list[dict[str, Any]]: ...
 
     def max_tracking_id(self, application_name: str) -> int | None: ...
 
@@ -298,20 +301,31 @@ class Alerter:
 
     def publish_new(self) -> int:
         """Deliver every finding after each leg's position, in row order; return how many
-        were published to the topic."""
-        topic_at = self.position
-        hook_at = self._webhook_position(topic_at)
-        legs = [at for at in (topic_at if self.producer else None, hook_at) if at is not None]
-        if not legs:
-            return 0
-        rows = self.view.select(FindingFilter(min_severity=MIN_SEVERITY, after_row=min(legs)))
+        were published to the topic (to the webhook, without a topic).
+
+        Each leg reads from its own position, a batch of :data:`BATCH` at a time, to the end
+        or until it is held (#16: a leg far behind, after an outage or starting from the
+        first finding, never reads its whole backlog at once, and a held webhook never holds
+        the topic back)."""
         sent = 0
+        self._webhook_position(self.position)  # a new webhook leg starts where the topic stands
         if self.producer is not None:
+            sent = self._topic_leg(self.producer)
+        if self.webhook is not None:
+            sent_to_hook = self._webhook_pass(self.webhook)
+            sent = sent if self.producer is not None else sent_to_hook
+        return sent
+
+    def _topic_leg(self, producer: Producer) -> int:
+        sent = 0
+        while True:
+            topic_at = self.position
+            rows = self.view.found_after(topic_at, MIN_SEVERITY, BATCH)
+            delivered = 0
             try:
                 for row in rows:
-                    if row["row_number"] > topic_at:
-                        self._publish(self.producer, row)
-                        sent += 1
+                    self._publish(producer, row)
+                    delivered += 1
             except PublishError as error:
                 if not self.hold_topic_failures:
                     raise
@@ -319,12 +333,22 @@ class Alerter:
                 log.error("%s; the topic leg holds its position until the next pass", error)
             else:
                 self.topic_error = None
-            self._stand(KAFKA, self.topic, rows, topic_at, sent)
-        if self.webhook is not None and hook_at is not None:
-            sent_to_hook = self._webhook_leg(self.webhook, rows, hook_at)
-            self._stand(WEBHOOK, self.webhook.name, rows, hook_at, sent_to_hook)
-            sent = sent if self.producer is not None else sent_to_hook
-        return sent
+            self._stand(KAFKA, self.topic, rows, topic_at, delivered)
+            sent += delivered
+            if len(rows) < BATCH or delivered < len(rows):
+                return sent
+
+    def _webhook_pass(self, webhook: Webhook) -> int:
+        sent = 0
+        while True:
+            hook_at = self._webhook_position(self.position)
+            assert hook_at is not None  # a webhook is set
+            rows = self.view.found_after(hook_at, MIN_SEVERITY, BATCH)
+            delivered = self._webhook_leg(webhook, rows, hook_at)
+            self._stand(WEBHOOK, webhook.name, rows, hook_at, delivered)
+            sent += delivered
+            if len(rows) < BATCH or delivered < len(rows):
+                return sent
 
     def _stand(
         self, sink: str, target: str, rows: list[dict[str, Any]], at: int, delivered: int

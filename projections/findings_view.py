@@ -184,8 +184,6 @@ class FindingFilter:
     gaming_day: str | None = None
     """The casino gaming day (ISO date), as the MGR files a round."""
     player_id: str | None = None
-    after_row: int = 0
-    """Only rows stored after this row number (alerts resume from here)."""
     by_time: bool = False
     """In the order the findings' events occurred (a person's queue), not as found (alerts)."""
     newest_first: bool = False
@@ -200,11 +198,11 @@ class FindingFilter:
 
 
 def _where(query: FindingFilter, placeholder: str) -> tuple[str, list[Any]]:
-    # A term on row_number that every row meets is left out: SQLite (which keeps no statistics
-    # here) would otherwise take the index pairing it with one filter, and sort every match
-    # of that filter in history, rather than the index that yields the rows in order.
-    clauses: list[str] = ["row_number > " + placeholder] if query.after_row else ["1 = 1"]
-    params: list[Any] = [query.after_row] if query.after_row else []
+    # No term on row_number that every row meets: SQLite (which keeps no statistics here)
+    # would take the index pairing it with one filter, and sort every match of that filter in
+    # history, rather than the index that yields the rows in order.
+    clauses: list[str] = ["1 = 1"]
+    params: list[Any] = []
     for column, value in (
         ("table_id", query.table_id),
         ("dealer_id", query.dealer_id),
@@ -296,11 +294,46 @@ def _as_dict(row: Sequence[Any], names: Sequence[str]) -> dict[str, Any]:
     return found
 
 
+def found_after_sql(
+    p: str, after_row: int, min_severity: Severity, limit: int
+) -> tuple[str, list[Any]]:
+    """Return the alerts' read (:meth:`_ShiftReads.found_after`) and its parameters.
+
+    ``severity || ''`` keeps SQLite, which keeps no statistics here, off the severity index:
+    through it, every warning and critical in history would be read and sorted on every poll
+    (#16); the rows after a recent position are few, and the primary key yields them in
+    order."""
+    alerting = [s.value for s in Severity if s.rank >= min_severity.rank]
+    names = ("row_number", *_COLUMNS)
+    sql = (
+        f"SELECT {', '.join(names)} FROM findings WHERE row_number > {p} "
+        f"AND severity || '' IN ({', '.join([p] * len(alerting))}) "
+        f"ORDER BY row_number LIMIT {int(limit)}"
+    )
+    return sql, [after_row, *alerting]
+
+
 class _ShiftReads:
-    """A shift's findings, read alike from either database (its rows as tuples or dicts)."""
+    """A shift's findings, and the alerts' reads, alike from either database (rows as tuples
+    or dicts)."""
 
     datastore: Any
     placeholder: str
+
+    def found_after(
+        self, after_row: int, min_severity: Severity, limit: int
+    ) -> list[dict[str, Any]]:
+        """Return up to ``limit`` findings at ``min_severity`` or above stored after row
+        ``after_row``, in row order: what the alerts deliver, a batch at a time."""
+        sql, params = found_after_sql(self.placeholder, after_row, min_severity, limit)
+        names = ("row_number", *_COLUMNS)
+        with self.datastore.transaction(commit=False) as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+        return [
+            _as_dict([row[n] for n in names] if isinstance(row, dict) else row, names)
+            for row in rows
+        ]
 
     def select_shift(
         self,

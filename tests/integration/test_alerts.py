@@ -187,8 +187,8 @@ class CrashOnRecording:
     def __init__(self, view, crash_at):
         self.view, self.crash_at, self.calls = view, crash_at, 0
 
-    def select(self, query):
-        return self.view.select(query)
+    def found_after(self, after_row, min_severity, limit):
+        return self.view.found_after(after_row, min_severity, limit)
 
     def max_tracking_id(self, name):
         return self.view.max_tracking_id(name)
@@ -335,3 +335,57 @@ def test_a_webhook_outage_holds_the_leg_backs_off_and_resumes(store_config, shif
     assert alerter.publish_new() == len(expected)  # the webhook is back: every alert, in order
     assert hook.accepted() == expected
     assert alerter.webhook_failures == 0
+
+
+def test_each_leg_reads_a_batch_at_a_time_to_the_end_and_a_held_webhook_holds_the_topic_not(
+    store_config, shift, kafka_bootstrap, new_topic, producer, hook, monkeypatch
+):
+    """#16: a leg far behind (here, every alert from the first) reads its backlog a batch at
+    a time in one pass, each leg from its own position: the webhook, refused, holds at its
+    first alert while the topic delivers every one."""
+    import consumers.alerts as alerts_module
+
+    _store, view = store_with_findings(store_config, shift)
+    expected = [f["finding_id"] for f in warnings(view)]
+    assert len(expected) > 2
+    monkeypatch.setattr(alerts_module, "BATCH", 1)
+    reads: list[tuple[int, int]] = []
+
+    class Counting:
+        def found_after(self, after_row, min_severity, limit):
+            found = view.found_after(after_row, min_severity, limit)
+            reads.append((limit, len(found)))
+            return found
+
+        def __getattr__(self, name):
+            return getattr(view, name)
+
+    hook.answer(503)
+    alerter = Alerter(Counting(), producer, new_topic(), Webhook(hook.url, retries=0),
+                      hold_webhook_failures=True)  # fmt: skip
+    assert alerter.publish_new() == len(expected)
+    assert {limit for limit, _ in reads} == {1}
+    assert len(reads) > len(expected)  # a batch each, the topic's to its end
+    assert view.max_tracking_id(TRACKING_NAME) == warnings(view)[-1]["row_number"]
+    assert view.max_tracking_id(WEBHOOK_TRACKING_NAME) == 0  # held at its first alert
+    assert alerter.webhook_failures == 1
+
+
+def test_the_alerts_after_a_position_are_read_from_the_primary_key_never_sorted(tmp_path):
+    """#16: SQLite keeps no statistics here; through the severity index, each poll would read
+    and sort every warning and critical in history."""
+    import sqlite3
+
+    from audit.findings.finding import Severity
+    from audit.store.application import StoreConfig
+    from projections.findings import open_findings_view
+    from projections.findings_view import found_after_sql
+
+    config = StoreConfig.sqlite(tmp_path / "alerts.sqlite")
+    open_findings_view(FactStore(config))  # the findings table and its indexes
+    sql, params = found_after_sql("?", 10, Severity.WARNING, 500)
+    with sqlite3.connect(config.sqlite_path) as db:
+        plan = db.execute("EXPLAIN QUERY PLAN " + sql, params).fetchall()
+    steps = " / ".join(str(row[-1]) for row in plan)
+    assert "TEMP B-TREE" not in steps
+    assert "PRIMARY KEY" in steps

@@ -21,12 +21,12 @@ from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from consumers.alerts import MIN_SEVERITY, alert_body
+from consumers.alerts import BATCH, MIN_SEVERITY, alert_body
 from consumers.web.access_log import record_access
 from consumers.web.api.inputs import BadInputError
 from consumers.web.api.views import Views, views_of
 from consumers.web.auth import User, require
-from projections.findings_view import FindingFilter, FindingsView
+from projections.findings_view import FindingsView
 
 router = APIRouter(prefix="/api/alerts", tags=["alerts"])
 Analyst = Annotated[User, Depends(require("analyst"))]
@@ -84,8 +84,10 @@ async def stream(
         position, sent, quiet_since = start, 0, time.monotonic()
         yield "retry: 3000\n\n"
         while limit is None or sent < limit:
-            query = FindingFilter(min_severity=MIN_SEVERITY, after_row=position)
-            rows = await run_in_threadpool(views.findings.select, query)
+            # a batch at a time: a stream resumed far back never reads its backlog at once (#16)
+            rows = await run_in_threadpool(
+                views.findings.found_after, position, MIN_SEVERITY, BATCH
+            )
             for row in rows[: None if limit is None else limit - sent]:
                 yield _event(row)
                 position, sent, quiet_since = row["row_number"], sent + 1, time.monotonic()
@@ -96,7 +98,8 @@ async def stream(
             if time.monotonic() - quiet_since >= KEEPALIVE_S:
                 yield ": keep-alive\n\n"
                 quiet_since = time.monotonic()
-            await asyncio.sleep(POLL_S)
+            if len(rows) < BATCH:
+                await asyncio.sleep(POLL_S)  # caught up: wait for what is found next
 
     return StreamingResponse(
         events(),
