@@ -220,6 +220,14 @@ def read_round(
             facts = store.facts_of(aggregates, start=first)
     if facts is None and contexts == [0]:
         facts = _before_any_opening(store, table_id, index)
+    if facts is None and not catch_up:
+        # A request reads the views as the service keeps them: the findings view has not
+        # reached the round's replay point yet. Never the scan below of every stored fact (#16).
+        raise RoundNotFoundError(
+            f"round {round_id!r} at table {table_id!r} is stored but its table's replay point "
+            "is not yet in the findings view: the service judges it within a pass, try again "
+            "in a moment"
+        )
     if facts is None:
         facts = (f for f in store.facts() if table_id in f.fact_json)
     unreadable = 0

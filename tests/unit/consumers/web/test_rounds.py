@@ -176,3 +176,31 @@ def test_a_request_reads_the_views_as_serve_keeps_them_and_writes_nothing(tmp_pa
     answer = client.get(f"/api/rounds/{round_id}", params={"table": later[0].table_id})
     assert answer.status_code == 200
     assert answer.json()["round_id"] == round_id
+
+
+def test_a_round_whose_replay_point_the_findings_view_has_not_reached_is_not_found_yet(tmp_path):
+    """#16: the round index has the round but the findings view, lagging, has no replay point
+    for its table: a request answers 404 "not yet", never a scan of every stored fact."""
+    import random
+
+    from audit.simulation.shift import ShiftConfig, simulate_shift
+    from audit.store.ingest import Accepted, Ingestor
+    from consumers.serve import Service
+    from projections.round_index import RoundIndexProjection
+    from tests.builders.shift_store import careless_store
+
+    store, _ = careless_store(tmp_path / "shift.sqlite")
+    client = signed_in(make_app(tmp_path, store), "ann")
+    later = list(simulate_shift(ShiftConfig(1, 2, table_numbers=(78,)), random.Random(6)))
+    Ingestor(store).record_batch([Accepted(e, "t") for e in later], "later", len(later) - 1)
+    RoundIndexProjection(store).catch_up()  # the index has reached the round, the findings not
+    round_id = next(e.round_id for e in later if e.type_name() == "round_started")
+    scan = store.facts
+    store.facts = lambda *a, **k: (_ for _ in ()).throw(AssertionError("scanned every fact"))
+    answer = client.get(f"/api/rounds/{round_id}", params={"table": later[0].table_id})
+    assert answer.status_code == 404, answer.text
+    assert "not yet in the findings view" in answer.json()["detail"]
+    store.facts = scan
+    Service(store).run_pass()
+    answer = client.get(f"/api/rounds/{round_id}", params={"table": later[0].table_id})
+    assert answer.status_code == 200
