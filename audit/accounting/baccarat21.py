@@ -45,10 +45,14 @@ class Baccarat21Money:
     def __init__(self) -> None:
         self.ruleset: RuleSet = PA_681A
         self._moments: dict[Bet, HouseMoments] | None = self._tabled(PA_681A)
-        self._stakes: dict[tuple[str, int, Bet], Cents] = {}
+        self._stakes: dict[str, dict[tuple[int, Bet], Cents]] = {}
         """Each open round's stake on each betting area: the band's weights."""
-        self._settled: set[tuple[str, int, Bet]] = set()
-        """Each open round's betting areas settled so far: a second settlement is a repeat."""
+        self._settled: dict[str, set[tuple[int, Bet]]] = {}
+        """Each open round's betting areas settled so far: a second settlement is a repeat.
+
+        A round leaves both when it completes or is voided, or with its table's session (its
+        close, or an opening): a round never completed leaves with its table, so the state
+        holds the open session's rounds, not every round ever left open (#16)."""
 
     @property
     def jurisdiction(self) -> str:
@@ -65,17 +69,18 @@ class Baccarat21Money:
     def observe(self, event: Event, replay: ReplayedWin, band: HoldBand) -> bool:
         """Add what ``event`` moved to the house to ``replay``; return whether a round ended."""
         if isinstance(event, B21WagerPlaced | B21WagerRemoved):
-            key = (event.round_id or "", event.position, event.bet)
+            stakes = self._stakes.setdefault(event.round_id or "", {})
+            area = (event.position, event.bet)
             sign = 1 if isinstance(event, B21WagerPlaced) else -1  # taken back: no longer staked
-            self._stakes[key] = self._stakes.get(key, 0) + sign * to_cents(event.amount)
+            stakes[area] = stakes.get(area, 0) + sign * to_cents(event.amount)
             return False
         if isinstance(event, B21WagerSettled):
             moved = to_cents(event.collected) - to_cents(event.paid)
-            key = (event.round_id or "", event.position, event.bet)
-            if key in self._settled:
+            settled = self._settled.setdefault(event.round_id or "", set())
+            if (event.position, event.bet) in settled:
                 replay.repeated_settlements += moved
                 return False
-            self._settled.add(key)
+            settled.add((event.position, event.bet))
             replay.wagers += moved
             self._band(event, moved, band)
             return False
@@ -83,14 +88,16 @@ class Baccarat21Money:
         if kind == "table_opened":
             self.ruleset = rule_set_for(event.rule_set, dict(event.options))  # type: ignore[attr-defined]
             self._moments = self._tabled(self.ruleset)
+        if kind in ("table_opened", "table_closed"):  # an opening: a close never recorded
+            self._stakes.clear()
+            self._settled.clear()
         elif kind in ("round_completed", "b21_round_voided"):
-            for key in [k for k in self._stakes if k[0] == event.round_id]:
-                del self._stakes[key]
-            self._settled = {k for k in self._settled if k[0] != event.round_id}
+            self._stakes.pop(event.round_id or "", None)
+            self._settled.pop(event.round_id or "", None)
         return kind == "round_completed"
 
     def _band(self, event: B21WagerSettled, moved: Cents, band: HoldBand) -> None:
-        stake = self._stakes.get((event.round_id or "", event.position, event.bet), 0)
+        stake = self._stakes.get(event.round_id or "", {}).get((event.position, event.bet), 0)
         if self._moments is None or event.outcome == "returned" or stake <= 0:
             return  # a voided round's wagers are not contests of the cards
         moments = self._moments[event.bet]

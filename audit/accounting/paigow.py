@@ -39,7 +39,7 @@ from audit.events.paigow.settlement import (
 )
 from audit.events.paigow.wagers import WagerKind, WagerPlaced, WagerWithdrawn
 from audit.events.rounds import RoundCompleted
-from audit.events.table import TableOpened
+from audit.events.table import TableClosed, TableOpened
 from audit.games.money import Cents, decimal_cents
 from audit.games.paigow.layout import Position
 from audit.games.paigow.options import rule_set_for
@@ -72,8 +72,13 @@ class PaiGowMoney:
         self.ruleset: RuleSet = rule_set_for("pa-2019", {})
         self._banks: dict[str, tuple[Position | None, bool]] = {}
         """Each open round's bank: where it was accepted, and whether it co-banks."""
-        self._stakes: dict[tuple[str, int], Cents] = {}
-        """Each open round's Pai Gow wager at each position: the band's stake, pushes too."""
+        self._stakes: dict[str, dict[int, Cents]] = {}
+        """Each open round's Pai Gow wager at each position: the band's stake, pushes too.
+
+        A round leaves both when it completes or is voided, or with its table's session (its
+        close, or an opening after a close never recorded): a round never completed leaves
+        with its table, as in the trial reader, so the state holds the open session's rounds,
+        not every round ever left open (#16; docs/readings.md)."""
 
     @property
     def jurisdiction(self) -> str:
@@ -99,6 +104,13 @@ class PaiGowMoney:
 
     def _opened(self, event: TableOpened, replay: ReplayedWin, band: HoldBand) -> bool:
         self.ruleset = rule_set_for(event.rule_set, dict(event.options))
+        return self._closed(event, replay, band)  # a close never recorded
+
+    def _closed(
+        self, event: TableOpened | TableClosed, replay: ReplayedWin, band: HoldBand
+    ) -> bool:
+        self._banks.clear()
+        self._stakes.clear()
         return False
 
     def _bank(self, event: BankAccepted, replay: ReplayedWin, band: HoldBand) -> bool:
@@ -116,8 +128,10 @@ class PaiGowMoney:
     ) -> bool:
         if event.kind is WagerKind.PAI_GOW:
             sign = 1 if type(event) is WagerPlaced else -1
-            key = (event.round_id or "", event.position)
-            self._stakes[key] = self._stakes.get(key, 0) + sign * decimal_cents(event.amount)
+            stakes = self._stakes.setdefault(event.round_id or "", {})
+            stakes[event.position] = stakes.get(event.position, 0) + sign * decimal_cents(
+                event.amount
+            )
         return False
 
     def _settled(self, event: WagerSettled, replay: ReplayedWin, band: HoldBand) -> bool:
@@ -151,8 +165,7 @@ class PaiGowMoney:
         self, event: RoundCompleted | RoundVoided, replay: ReplayedWin, band: HoldBand
     ) -> bool:
         self._banks.pop(event.round_id or "", None)
-        for key in [k for k in self._stakes if k[0] == event.round_id]:
-            del self._stakes[key]
+        self._stakes.pop(event.round_id or "", None)
         return type(event) is RoundCompleted
 
     def _wager(
@@ -176,7 +189,7 @@ class PaiGowMoney:
         way, audit/games/paigow/probabilities.py); ``moved``: what it moved to the house,
         vigorish included."""
         rates = _rates(self.ruleset)
-        stake = self._stakes.get((event.round_id or "", event.position), 0)
+        stake = self._stakes.get(event.round_id or "", {}).get(event.position, 0)
         if rates is None or event.outcome not in ("win", "lose", "push") or stake <= 0:
             return  # surrendered and returned wagers are not contests of the hands
         mean = rates.lose - _PLAYER_KEEPS * rates.win
@@ -190,6 +203,7 @@ class PaiGowMoney:
 _Observer = Callable[[PaiGowMoney, Any, ReplayedWin, HoldBand], bool]
 _OBSERVERS: dict[type[Event], _Observer] = {
     TableOpened: PaiGowMoney._opened,
+    TableClosed: PaiGowMoney._closed,
     BankAccepted: PaiGowMoney._bank,
     CoBankRequested: PaiGowMoney._co_bank,
     WagerPlaced: PaiGowMoney._staked,

@@ -54,3 +54,20 @@ def test_a_wager_taken_back_is_no_longer_staked_in_the_band():
     )
     replay, band = _read(table)
     assert (band.wagered, replay.wagers) == (10_00, 10_00)
+
+
+def test_a_round_never_completed_leaves_with_its_tables_session():
+    """#16: a round's stakes and settlements, left open, leave at the table's next opening:
+    the reader weighs the same after one such session and after fifty."""
+    from projections.checkpoint import dumps
+
+    def sessions(count: int) -> Baccarat21Money:
+        money, replay, band = Baccarat21Money(), ReplayedWin(), HoldBand()
+        for _ in range(count):
+            table = Table().open()
+            table.round([(3, Bet.PLAYER, 40_00)], "P TS, B 9H, P 9D, B 8C", complete=False)
+            for event in table.events:
+                money.observe(event, replay, band)
+        return money
+
+    assert len(dumps({"money": sessions(50)})) == len(dumps({"money": sessions(1)}))

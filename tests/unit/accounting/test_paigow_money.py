@@ -51,3 +51,28 @@ def test_a_bank_at_no_betting_position_is_the_dealers_round(position):
     assert position in (_PA.dealer, _PA.dead_hand)
     assert _round(position) == _round(None)
     assert _round(position, co_bank=True) == _round(None)
+
+
+def test_a_round_never_completed_leaves_with_its_tables_session():
+    """#16: a round left open (cut off, never completed) does not stay in the reader, and so
+    in the reconciliation's checkpoint, for good: it leaves at its table's close, or at an
+    opening after a close never recorded. The checkpointed reader weighs the same after one
+    such session and after a hundred."""
+    from projections.checkpoint import dumps
+
+    def sessions(count: int) -> PaiGowMoney:
+        money, replay = PaiGowMoney(), ReplayedWin()
+        for n in range(count):
+            t = Stream("PG-07")
+            t("table_opened", rule_set="pa-2019", gaming_day=DAY, dealer_id="dealer-1")
+            t("round_started", f"r{n:03d}", round_number=2, dealer_id="dealer-1")
+            t("bank_accepted", f"r{n:03d}", position=2, player_id="P-BANK")
+            t("wager_placed", f"r{n:03d}", position=1, amount="200.00", kind="pai_gow")
+            if n % 2:
+                t("table_closed")  # every other session's close is never recorded
+            for event in t.events:
+                money.observe(event, replay, HoldBand())
+        return money
+
+    assert len(dumps({"money": sessions(100)})) == len(dumps({"money": sessions(2)}))
+    assert len(dumps({"money": sessions(101)})) == len(dumps({"money": sessions(3)}))
