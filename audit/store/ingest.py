@@ -74,6 +74,9 @@ from audit.store.encoding import fact_recorded, timestamp_now
 from audit.store.ingest_state import StateChange, TableHead, migrate
 
 _MAX_CACHED_VERSIONS = 20_000
+_MAX_CACHED_ROUND_IDS = 20_000
+"""Round aggregate ids kept worked out: a round never completed leaves its id here until the
+cache is full and emptied, so it holds at most this many whatever the history (#16)."""
 _RAW_KEPT_BYTES = 4_096
 _ROUND_END = "round_completed"
 _TABLE_OPENED = TableOpened.type_name()
@@ -295,6 +298,11 @@ class Ingestor:
         """Return how many tables' state is held (one head each, whatever their history)."""
         return len(self._tables)
 
+    @property
+    def round_ids_held(self) -> int:
+        """Return how many rounds' aggregate ids are kept worked out (at most a cache's)."""
+        return len(self._round_ids)
+
     def _load(self, heads: list[TableHead]) -> None:
         """Forget everything not yet written and hold each table's head."""
         self._tables = {
@@ -420,12 +428,9 @@ class Ingestor:
             for message in checked
             if message.round_id is not None
         }
-        round_ids = self._round_ids
         aggregate_ids = []
         for key in rounds:
-            aggregate_id = round_ids.get(key)
-            if aggregate_id is None:
-                aggregate_id = round_ids[key] = round_aggregate_id(*key)
+            aggregate_id = self._round_aggregate(key)
             if aggregate_id not in self._versions:
                 aggregate_ids.append(aggregate_id)
         if not event_ids and not aggregate_ids:
@@ -546,15 +551,21 @@ class Ingestor:
             # same or the next batch, not yet committed, still gets the right one.
             self._round_ids.pop((fact.table_id, fact.round_id), None)
 
+    def _round_aggregate(self, key: tuple[str, str]) -> uuid.UUID:
+        """Return a round's aggregate id, worked out once while it is cached."""
+        aggregate_id = self._round_ids.get(key)
+        if aggregate_id is None:
+            if len(self._round_ids) >= _MAX_CACHED_ROUND_IDS:
+                self._round_ids.clear()  # a cache of uuid5s: any id is worked out again
+            aggregate_id = self._round_ids[key] = round_aggregate_id(*key)
+        return aggregate_id
+
     def _next_version(
         self, state: _TableState, fact: Checked, events: list[StoredEvent]
     ) -> tuple[uuid.UUID, int]:
         """Return the aggregate a fact belongs to and its next version, creating it if new."""
         if fact.round_id is not None:
-            key = (fact.table_id, fact.round_id)
-            aggregate_id = self._round_ids.get(key)
-            if aggregate_id is None:
-                aggregate_id = self._round_ids[key] = round_aggregate_id(*key)
+            aggregate_id = self._round_aggregate((fact.table_id, fact.round_id))
         else:
             # A table event before any table_opened falls on its UTC date's gaming day.
             gaming_day = state.gaming_day or fact.day

@@ -252,3 +252,25 @@ def test_the_look_up_probes_the_index_on_a_table_never_analysed(pg_url):
     assert f"Seq Scan on {EVENT_IDS_TABLE}" not in plan, plan
     assert f"Index Scan using {EVENT_IDS_TABLE}_pkey" in plan, plan
     assert len(state.look_up(probes, []).digests) == len(probes)
+
+
+def test_rounds_never_completed_leave_at_most_a_caches_ids_and_their_facts_land_rightly(
+    store_config, monkeypatch
+):
+    """#16: a round's aggregate id is kept worked out until it completes; rounds cut off
+    (never completed) would stay for the process's life. The cache empties when full, and
+    every fact still goes to its round's aggregate."""
+    import audit.store.ingest as ingest_module
+
+    monkeypatch.setattr(ingest_module, "_MAX_CACHED_ROUND_IDS", 3)
+    events = shift(2, 6)
+    cut_off = [e for e in events if e.type_name() != "round_completed"]
+    store = FactStore(store_config)
+    ingestor = Ingestor(store)
+    ingest(ingestor, cut_off)
+    assert ingestor.round_ids_held <= 3
+    for event in cut_off:
+        if event.round_id is not None:
+            recorded = {f["seq"] for f in store.round(event.table_id, event.round_id).facts}
+            assert event.seq in recorded
+    assert verify_chain(store).ok
