@@ -46,7 +46,9 @@ that day's or that table's windows and tenures, not every one stored; and the si
 indexes version 4's replaced (``findings_dealer``, ``_code``, ``_severity``, ``_player``,
 ``hand_history_dealer``, ``_player``) dropped: they were kept up to date for no read.
 6: the cases view (issue #16): ``case_view``, ``case_view_tables`` and ``case_view_head``,
-from which the console reads and judges cases instead of loading the whole casebook.
+from which the console reads and judges cases instead of loading the whole casebook; the
+web's ``web_sessions_expires`` (expired sessions swept at each sign-in) and
+``web_access_log_user_kind`` (a user's views of one kind).
 """
 _LOCK_KEY = 0x7461_626C_6577_6174  # any fixed bigint: "tablewat", as bytes
 _MARK_SQL = [

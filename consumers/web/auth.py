@@ -143,6 +143,7 @@ def open_session(db: WebDB, user: User) -> tuple[str, Session]:
     """Store a new session for ``user``; return the cookie's token and the session."""
     token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
     now = _now()
+    _sweep(db)
     db.execute(
         f"INSERT INTO {SESSIONS} (token_hash, user_name, csrf_token, created_at, expires_at) "
         "VALUES ({p}, {p}, {p}, {p}, {p})",
@@ -172,10 +173,14 @@ def find_session(db: WebDB, token: str) -> Session | None:
 
 def close_session(db: WebDB, token: str) -> None:
     """End a session (and sweep expired ones while at it)."""
-    db.execute(
-        f"DELETE FROM {SESSIONS} WHERE token_hash = {{p}} OR expires_at <= {{p}}",
-        [_token_hash(token), _now().isoformat()],
-    )
+    db.execute(f"DELETE FROM {SESSIONS} WHERE token_hash = {{p}}", [_token_hash(token)])
+    _sweep(db)
+
+
+def _sweep(db: WebDB) -> None:
+    """Delete the sessions that have expired, by the expiry's index: a browser closed without
+    signing out leaves its session, and the table would hold every one ever opened (#16)."""
+    db.execute(f"DELETE FROM {SESSIONS} WHERE expires_at <= {{p}}", [_now().isoformat()])
 
 
 def request_session(request: Request) -> Session | None:

@@ -25,6 +25,8 @@ _COMMON = (
     f"CREATE TABLE IF NOT EXISTS {SESSIONS} (token_hash TEXT PRIMARY KEY, "
     "user_name TEXT NOT NULL, csrf_token TEXT NOT NULL, created_at TEXT NOT NULL, "
     "expires_at TEXT NOT NULL)",
+    # expired sessions are swept at each sign-in and sign-out by this index (#16)
+    f"CREATE INDEX IF NOT EXISTS {SESSIONS}_expires ON {SESSIONS} (expires_at)",
 )
 _ACCESS_INDEXES = (
     # "Who looked at this round", "what did this user see": the newest first, read from the
@@ -32,6 +34,8 @@ _ACCESS_INDEXES = (
     f"CREATE INDEX IF NOT EXISTS {ACCESS_LOG}_user ON {ACCESS_LOG} (user_name, id)",
     f"CREATE INDEX IF NOT EXISTS {ACCESS_LOG}_kind ON {ACCESS_LOG} (kind, id)",
     f"CREATE INDEX IF NOT EXISTS {ACCESS_LOG}_ref ON {ACCESS_LOG} (ref, id)",
+    # a user's views of one kind ("what floors did bob open"), not every view of the kind
+    f"CREATE INDEX IF NOT EXISTS {ACCESS_LOG}_user_kind ON {ACCESS_LOG} (user_name, kind, id)",
 )
 _SQLITE = (
     *_COMMON,

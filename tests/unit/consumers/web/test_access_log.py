@@ -54,3 +54,18 @@ def test_a_filtered_read_of_the_log_is_an_index_seek_newest_first(app, column):
         f"USING INDEX web_access_log_{column.split('_')[0]}" in text
     ), text
     assert "TEMP B-TREE" not in text, text
+
+
+def test_a_users_views_of_one_kind_are_an_index_seek_newest_first(app):
+    """#16: "which floors did bob open" reads bob's views of that kind, not every view of
+    the kind (or of the user) back from the newest."""
+    if app.state.db.is_postgres:
+        pytest.skip("the plan is SQLite's")
+    plan = app.state.db.query(
+        "EXPLAIN QUERY PLAN SELECT id FROM web_access_log WHERE user_name = {p} AND kind = {p} "
+        "ORDER BY id DESC LIMIT 1000",
+        ["bob", "floor"],
+    )
+    text = " ".join(str(row[3]) for row in plan)
+    assert "web_access_log_user_kind (user_name=? AND kind=?)" in text, text
+    assert "TEMP B-TREE" not in text, text

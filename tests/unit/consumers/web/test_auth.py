@@ -115,3 +115,18 @@ def test_passwords_are_stored_as_argon2_hashes(app):
 def test_a_user_that_cannot_be_made_is_refused_by_name(app, name, role, password, message):
     with pytest.raises(UserError, match=message.replace("(", r"\(")):
         add_user(app.state.db, name, role, password)
+
+
+def test_sessions_left_to_expire_are_swept_at_the_next_sign_in(app, client):
+    """#16: a browser closed without signing out leaves its session behind; the next sign-in
+    deletes every expired one, so the table holds live sessions, not every one ever opened."""
+    for n in range(3):
+        app.state.db.execute(
+            "INSERT INTO web_sessions (token_hash, user_name, csrf_token, created_at, expires_at) "
+            "VALUES ({p}, {p}, {p}, {p}, {p})",
+            [f"old-{n}", "ann", "c", "2020-01-01T00:00:00+00:00", "2020-01-01T12:00:00+00:00"],
+        )
+    login(client, "ann")
+    stored = [row[0] for row in app.state.db.query("SELECT token_hash FROM web_sessions")]
+    assert len(stored) == 1
+    assert not any(token.startswith("old-") for token in stored)
