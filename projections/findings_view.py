@@ -46,6 +46,8 @@ _SEVERITY_RANK = {s.value: s.rank for s in Severity}
 _INDEXES = (
     "CREATE INDEX IF NOT EXISTS findings_table ON findings (table_id)",
     "CREATE INDEX IF NOT EXISTS findings_table_round ON findings (table_id, round_id)",
+    # a round's findings, asked for without its table (the queue's Round field; #16)
+    "CREATE INDEX IF NOT EXISTS findings_round ON findings (round_id)",
     "CREATE INDEX IF NOT EXISTS findings_table_time ON findings (table_id, occurred_at)",
     "CREATE INDEX IF NOT EXISTS findings_occurred ON findings (occurred_at)",
     "CREATE INDEX IF NOT EXISTS findings_gaming_day ON findings (gaming_day)",
@@ -215,7 +217,12 @@ def _where(query: FindingFilter, placeholder: str) -> tuple[str, list[Any]]:
             params.append(value)
     if query.min_severity is not None:
         allowed = [s.value for s in Severity if s.rank >= query.min_severity.rank]
-        clauses.append("severity IN (" + ", ".join([placeholder] * len(allowed)) + ")")
+        # Beside another filter, the severity is checked row by row (``|| ''`` keeps SQLite
+        # off its index): the other filter's index gives that table's, dealer's... findings in
+        # order, where the severity's would give every critical on the floor since the store
+        # began, each checked against the other filter (#16).
+        severity = "severity || ''" if len(clauses) > 1 else "severity"
+        clauses.append(f"{severity} IN (" + ", ".join([placeholder] * len(allowed)) + ")")
         params += allowed
     # Stored as UTC text (events are normalised to UTC): compare in UTC, whatever the offset.
     if query.since is not None:

@@ -48,7 +48,8 @@ indexes version 4's replaced (``findings_dealer``, ``_code``, ``_severity``, ``_
 6: the cases view (issue #16): ``case_view``, ``case_view_tables`` and ``case_view_head``,
 from which the console reads and judges cases instead of loading the whole casebook; the
 web's ``web_sessions_expires`` (expired sessions swept at each sign-in) and
-``web_access_log_user_kind`` (a user's views of one kind).
+``web_access_log_user_kind`` (a user's views of one kind); the findings' ``findings_round``
+(a round's findings asked for without its table).
 """
 _LOCK_KEY = 0x7461_626C_6577_6174  # any fixed bigint: "tablewat", as bytes
 _MARK_SQL = [

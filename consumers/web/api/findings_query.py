@@ -4,10 +4,16 @@ The filter is the view's own :class:`FindingFilter` (its WHERE clause is the vie
 every filter the view learns reaches the API unchanged); what the view's ``select`` does
 not yet do, a page (LIMIT/OFFSET with the total), a round and a code prefix, is added
 here as further clauses over columns the view already has.
+
+A code prefix is read as the codes stored under it (:func:`stored_codes`, a seek each down
+the code index), not as ``LIKE``: neither database can take a case-insensitive (SQLite) or
+collated (PostgreSQL) ``LIKE`` from the index, so a rare prefix walked every finding stored
+(#16).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -38,17 +44,31 @@ def _placeholder(view: FindingsView) -> str:
 
 
 def _clauses(
-    query: FindingFilter, round_id: str | None, code_prefix: str | None, p: str
+    query: FindingFilter, round_id: str | None, codes: Sequence[str] | None, p: str
 ) -> tuple[str, list[Any]]:
     where, params = findings_view._where(query, p)
     if round_id is not None:
         where += f" AND round_id = {p}"
         params.append(round_id)
-    if code_prefix is not None:
-        # Codes are letters, digits and '-': no LIKE wildcard can be in the prefix.
-        where += f" AND code LIKE {p}"
-        params.append(code_prefix + "%")
+    if codes is not None:
+        where += f" AND code IN ({', '.join([p] * len(codes))})" if codes else " AND 1 = 0"
+        params += list(codes)
     return where, params
+
+
+def stored_codes(view: FindingsView, prefix: str) -> list[str]:
+    """Return the codes stored that start with ``prefix``, in order: one seek down the code
+    index per code (the catalogue has under a hundred), so a stored code the catalogue no
+    longer names is found too."""
+    p, found = _placeholder(view), list[str]()
+    rows = _run(view, f"SELECT min(code) AS c FROM findings WHERE code >= {p}", [prefix])
+    while True:
+        first = rows[0]
+        code = first["c"] if isinstance(first, dict) else first[0]
+        if code is None or not str(code).startswith(prefix):
+            return found
+        found.append(str(code))
+        rows = _run(view, f"SELECT min(code) AS c FROM findings WHERE code > {p}", [code])
 
 
 def _run(view: FindingsView, sql: str, params: list[Any]) -> list[Any]:
@@ -73,7 +93,8 @@ def select_page(
 ) -> Page:
     """Return the findings the filter matches, ``limit`` from ``offset``, as they occurred."""
     p = _placeholder(view)
-    where, params = _clauses(query, round_id, code_prefix, p)
+    codes = None if code_prefix is None else stored_codes(view, code_prefix)
+    where, params = _clauses(query, round_id, codes, p)
     cap = COUNT_CAP
     total_rows = _run(
         view,
@@ -82,43 +103,54 @@ def select_page(
     )
     first = total_rows[0]
     counted = int(first["n"] if isinstance(first, dict) else first[0])
-    rows = _run(view, *_page_sql(query, round_id, code_prefix, p, int(limit), int(offset)))
+    rows = _run(view, *_page_sql(query, round_id, codes, p, int(limit), int(offset)))
     return Page([_as_dict(row) for row in rows], min(counted, cap), counted <= cap)
 
 
 def _page_sql(
     query: FindingFilter,
     round_id: str | None,
-    code_prefix: str | None,
+    codes: Sequence[str] | None,
     p: str,
     limit: int,
     offset: int,
 ) -> tuple[str, list[Any]]:
-    """Return the page's SELECT. "This severity and above" is two or three severities: an
-    ``IN`` over them cannot come from the ``(severity, occurred_at)`` index in time order, so
-    every match in history would be sorted for one page. Instead each severity's first
-    ``offset + limit`` come in order from that index, and the few are merged (#16)."""
+    """Return the page's SELECT. Several codes (a prefix's), or "this severity and above"
+    (two or three severities) with no other filter, cannot come in time order from one
+    index, so every match in history would be sorted for one page. Instead each code's, or
+    each severity's, first ``offset + limit`` come in order from its own index, and the few
+    are merged (#16)."""
     columns, order = ", ".join(NAMES), query.order()
     severities = [] if query.min_severity is None else [
         s.value for s in Severity if s.rank >= query.min_severity.rank
     ]  # fmt: skip
-    if not query.by_time or len(severities) < 2:
-        where, params = _clauses(query, round_id, code_prefix, p)
+    alone = not any((query.table_id, query.dealer_id, query.player_id, query.gaming_day,
+                     query.code, round_id))  # fmt: skip
+    if query.by_time and codes is not None and len(codes) > 1:
+        where, base = _clauses(replace(query, min_severity=None), round_id, None, p)
+        if severities:  # checked row by row: each arm comes from its code's index
+            where += f" AND severity || '' IN ({', '.join([p] * len(severities))})"
+            base += severities
+        arms = [(f"{where} AND code = {p}", [*base, code]) for code in codes]
+    elif query.by_time and len(severities) > 1 and alone and codes is None:
+        where, base = _clauses(replace(query, min_severity=None), round_id, None, p)
+        arms = [(f"{where} AND severity = {p}", [*base, each]) for each in severities]
+    else:
+        where, params = _clauses(query, round_id, codes, p)
         return (
             f"SELECT {columns} FROM findings WHERE {where} ORDER BY {order} "
             f"LIMIT {limit} OFFSET {offset}",
             params,
         )
-    where, base = _clauses(replace(query, min_severity=None), round_id, code_prefix, p)
-    arms, params = [], []
-    for number, severity in enumerate(severities):
-        arms.append(
-            f"SELECT * FROM (SELECT {columns} FROM findings WHERE {where} AND severity = {p} "
+    selects, params = [], []
+    for number, (condition, arm_params) in enumerate(arms):
+        selects.append(
+            f"SELECT * FROM (SELECT {columns} FROM findings WHERE {condition} "
             f"ORDER BY {order} LIMIT {offset + limit}) AS s{number}"
         )
-        params += [*base, severity]
+        params += arm_params
     return (
-        f"{' UNION ALL '.join(arms)} ORDER BY {order} LIMIT {limit} OFFSET {offset}",
+        f"{' UNION ALL '.join(selects)} ORDER BY {order} LIMIT {limit} OFFSET {offset}",
         params,
     )
 

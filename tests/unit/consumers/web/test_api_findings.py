@@ -271,3 +271,72 @@ def test_this_severity_and_above_is_paged_in_order_from_each_severitys_index(shi
     arms = [step for step in plan if "findings" in step]
     assert len(arms) == 2
     assert all("USING INDEX findings_severity_time (severity=?)" in arm for arm in arms), plan
+
+
+def _plan(app, sql, params):
+    with app.state.views.findings.datastore.transaction(commit=False) as cursor:
+        cursor.execute(f"EXPLAIN QUERY PLAN {sql}", params)
+        return [str(row[3]) for row in cursor.fetchall()]
+
+
+def test_a_code_prefix_is_the_codes_stored_under_it_each_paged_from_its_own_index(
+    shift_app, shift_as
+):
+    """#16: LIKE 'PG-%' cannot come from the code index (SQLite's LIKE ignores case), so a
+    rare prefix walked every finding stored. The prefix is read as the codes stored under it,
+    found a seek each, and each code's page comes in order from its index, merged."""
+    view = shift_app.state.views.findings
+    stored = sorted({r["code"] for r in every_finding(shift_app)})
+    prefix = "PG-"
+    assert findings_query.stored_codes(view, prefix) == [c for c in stored if c.startswith(prefix)]
+    assert findings_query.stored_codes(view, "NO-SUCH-") == []
+    assert len(findings_query.stored_codes(view, prefix)) > 1  # arms to merge
+    expected = [r["finding_id"] for r in every_finding(shift_app)
+                if r["code"].startswith(prefix) and r["severity"] != "info"]  # fmt: skip
+    client, seen, page = shift_as("analyst"), [], 1
+    while True:
+        body = client.get("/api/findings", params={"code_prefix": prefix, "severity": "warning",
+                                                   "per_page": 3, "page": page}).json()  # fmt: skip
+        seen += [f["finding_id"] for f in body["findings"]]
+        if page >= body["pages"]:
+            break
+        page += 1
+    assert seen == expected
+    codes = findings_query.stored_codes(view, prefix)
+    query = FindingFilter(min_severity=Severity.WARNING, by_time=True)
+    plan = _plan(shift_app, *findings_query._page_sql(query, None, codes, "?", 50, 0))
+    arms = [step for step in plan if "findings" in step]
+    assert len(arms) == len(codes)
+    assert all("USING INDEX findings_code_time (code=?)" in arm for arm in arms), plan
+
+
+@pytest.mark.parametrize(
+    ("query", "round_id", "index"),
+    [
+        (
+            FindingFilter(table_id="PG-01", min_severity=Severity.WARNING, by_time=True),
+            None,
+            "findings_table_time (table_id=?)",
+        ),
+        (
+            FindingFilter(dealer_id="dealer-171", min_severity=Severity.CRITICAL, by_time=True),
+            None,
+            "findings_dealer_time (dealer_id=?)",
+        ),
+        (FindingFilter(by_time=True), "R-1", "findings_round (round_id=?)"),
+    ],
+    ids=["a table, warning and above", "a dealer, critical", "a round without its table"],
+)
+def test_a_filter_beside_a_severity_or_a_round_alone_is_read_from_its_own_index(
+    shift_app, query, round_id, index
+):
+    """#16: beside a table or a dealer, the severity is checked row by row, so the page
+    comes from the table's (dealer's) index in order, not from every critical on the floor;
+    a round asked for without its table is found by its own index, not by every finding."""
+    if not isinstance(shift_app.state.views.findings, findings_view.SQLiteFindingsView):
+        pytest.skip("the plan is SQLite's")
+    plan = " / ".join(_plan(shift_app, *findings_query._page_sql(query, round_id, None, "?",
+                                                                 50, 0)))  # fmt: skip
+    assert f"USING INDEX {index}" in plan, plan
+    if round_id is None:
+        assert "TEMP B-TREE" not in plan, plan
