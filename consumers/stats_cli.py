@@ -54,6 +54,10 @@ def register(commands: Any) -> None:
         default=DEFAULT_CONFIDENCE,
         help=f"the interval's confidence, between 0 and 1 (default: {DEFAULT_CONFIDENCE})",
     )
+    stats.add_argument(
+        "--group", metavar="GROUP",
+        help="only this group (a table, dealer, player...; by its key: one row, not all)",
+    )  # fmt: skip
     stats.add_argument("--json", action="store_true", help="print one JSON line per group")
     stats.set_defaults(handler=_stats)
 
@@ -89,11 +93,17 @@ def _stats(args: argparse.Namespace) -> int:
     if args.file is None:
         projection = WinRatesProjection(open_store(Settings.from_env()))
         projection.catch_up()  # exactly once, so always safe
-        rows = stats_of(projection.view.tallies(args.by), args.by, args.confidence)
+        if args.group is None:
+            tallies = projection.view.tallies(args.by)
+        else:
+            found = projection.view.tallies_of([(args.by, args.group)])
+            tallies = {name: tally for (_, name), tally in found.items()}
+        rows = stats_of(tallies, args.by, args.confidence)
     else:
         args.file.stat()  # a missing file fails before any work (stat: a FIFO is not opened twice)
         wagers = settled_wagers(stored_events(args.file, sys.stderr))
         rows = group_stats(wagers, args.by, args.confidence)
+        rows = [r for r in rows if args.group is None or r.group == args.group]
     if args.json:
         for row in rows:
             print(json.dumps(row.as_dict()))

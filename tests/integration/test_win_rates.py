@@ -90,6 +90,11 @@ def test_tablewatch_stats_reads_the_store_without_a_file(tmp_path, monkeypatch, 
     assert rows
     assert all(r["group"].count(",") == 1 for r in rows)
     assert all(Decimal(r["won_low"]) <= Decimal(r["won"]) <= Decimal(r["won_high"]) for r in rows)
+    one = rows[-1]["group"]  # #16: one group by its key, the same row as among all
+    assert main(["stats", "--by", "dealer,player", "--group", one, "--json"]) in (0, 1)
+    assert [json.loads(line) for line in capsys.readouterr().out.splitlines()] == [rows[-1]]
+    assert main(["stats", "--by", "dealer,player", "--group", "nobody", "--json"]) == 0
+    assert capsys.readouterr().out == ""
 
 
 def test_tablewatch_stats_from_a_file_counts_a_repeat_once_as_the_store_does(

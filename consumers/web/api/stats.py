@@ -64,10 +64,18 @@ def stats(
     views: Annotated[Views, Depends(views_of)],
     by: GroupBy = "table",
     confidence: Annotated[float, Query(gt=0, lt=1)] = DEFAULT_CONFIDENCE,
+    group: Annotated[str | None, Query(min_length=1, max_length=200)] = None,
 ) -> Stats:
-    """Return win rates per group with their intervals and flags."""
-    rows = stats_of(views.win_rates.tallies(by), by, confidence)
-    record_access(request.app.state.db, user, "stats", by)
+    """Return win rates per group with their intervals and flags: every group under ``by``,
+    or with ``group`` that one alone, read by its key (#16: one player's rate without every
+    player ever tallied)."""
+    if group is None:
+        tallies = views.win_rates.tallies(by)
+    else:
+        tallies = {name: tally for (_, name), tally in
+                   views.win_rates.tallies_of([(by, group)]).items()}  # fmt: skip
+    rows = stats_of(tallies, by, confidence)
+    record_access(request.app.state.db, user, "stats", by if group is None else f"{by}/{group}")
     return Stats(
         by=by,
         confidence=confidence,

@@ -47,6 +47,15 @@ def test_stats_match_the_win_rate_view(shift_app, shift_as):
         r.group for r in stats_of(shift_app.state.views.win_rates.tallies("dealer,player"),
                                   "dealer,player")
     ]  # fmt: skip
+    one = by_player["groups"][-1]
+    alone = (
+        shift_as("analyst")
+        .get("/api/stats", params={"by": "dealer,player", "group": one["group"]})
+        .json()
+    )
+    assert alone["groups"] == [one]  # #16: one group by its key, as it is among all
+    nobody = shift_as("analyst").get("/api/stats", params={"by": "player", "group": "nobody"})
+    assert nobody.json()["groups"] == []
     assert shift_as("analyst").get("/api/stats", params={"by": "shoe"}).status_code == 422
     assert shift_as("analyst").get("/api/stats", params={"confidence": 1.5}).status_code == 422
 
