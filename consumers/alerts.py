@@ -72,9 +72,9 @@ WEBHOOK_TRACKING_NAME = "webhook<-findings"
 """The webhook leg's name in the same table."""
 
 MIN_SEVERITY = Severity.WARNING
+"""The least severe finding that becomes an alert."""
 BATCH = 500
 """Findings read at a time by a leg: its pass goes on batch by batch to the end."""
-"""The least severe finding that becomes an alert."""
 
 ALERT_FIELDS = (
     "finding_id", "code", "severity", "rule", "title", "table_id", "round_id", "position",
