@@ -163,9 +163,10 @@ def variances_of(
     jurisdiction = {t: ls[0]["jurisdiction"] for t, ls in by_table.items()}
     gaps = [g.as_dict() for g in series_gaps(
         _used(ledgers), lambda t: jurisdiction.get(t, "PA"), gaming_day)]  # fmt: skip
+    recorded_in = _recorded_in(ledgers)
     rows = []
     for finding in _variances(findings, gaming_day) + gaps:
-        shift = _ledger_of(finding, by_table.get(finding["table_id"], []))
+        shift = _ledger_of(finding, recorded_in)
         if shift is None and gaming_day is not None and finding not in gaps:
             continue  # completed in another gaming day's shift (or in none)
         evidence: dict[str, Any] = {"events": finding["event_ids"]}
@@ -199,15 +200,30 @@ def _variances(findings: FindingsView, gaming_day: str | None) -> list[dict[str,
     return sorted(rows, key=lambda row: row["row_number"])
 
 
-def _ledger_of(finding: Mapping[str, Any], ledgers: list[dict[str, Any]]) -> dict[str, Any] | None:
+def _recorded_in(ledgers: list[dict[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:
+    """Return the shift each (table, event id) was recorded in, the first listed if several:
+    built once, so each variance finds its shift by a lookup, not by searching every shift's
+    events (#16: a report of every day stored was quadratic in the days)."""
+    found: dict[tuple[str, str], dict[str, Any]] = {}
+    for ledger in ledgers:
+        table = ledger["key"]["table_id"]
+        for event_id in ledger["event_ids"]:
+            found.setdefault((table, event_id), ledger)
+    return found
+
+
+def _ledger_of(
+    finding: Mapping[str, Any], recorded_in: dict[tuple[str, str], dict[str, Any]]
+) -> dict[str, Any] | None:
     """Return the shift a variance belongs to: the one its completing event was recorded in.
 
     The finding's last event completed it (an opener after the prior closer, a second
     count after the first, a slip's second use): its shift is the finding's, even when an
     earlier event (the prior closer) sits in another day's shift.
     """
-    completing = finding["event_ids"][-1] if finding["event_ids"] else None
-    return next((ledger for ledger in ledgers if completing in ledger["event_ids"]), None)
+    if not finding["event_ids"]:
+        return None
+    return recorded_in.get((finding["table_id"], finding["event_ids"][-1]))
 
 
 def variance_csv(rows: list[dict[str, Any]]) -> str:
