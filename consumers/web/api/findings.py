@@ -19,6 +19,7 @@ from pydantic import BaseModel
 
 from audit.findings.finding import Severity
 from consumers.web.access_log import record_access
+from consumers.web.api import findings_query
 from consumers.web.api.findings_query import select_one, select_page
 from consumers.web.api.inputs import BadInputError, gaming_day, moment
 from consumers.web.api.views import Views, views_of
@@ -95,6 +96,14 @@ def list_findings(
     order: Annotated[Order, Query(description="oldest first, or newest first")] = "oldest",
 ) -> FindingsPage:
     """Return a page of findings matching every filter given, as their events occurred."""
+    cap = findings_query.COUNT_CAP
+    if (page - 1) * per_page >= cap:
+        # A page is read by OFFSET: past the count's cap each would read ever more rows (#16).
+        raise BadInputError(
+            "page",
+            f"pages reach the first {cap:,} findings of a filter: narrow it (since, until, "
+            f"gaming_day) or ask for the newest first, not page {page}",
+        )
     start, end = moment(since, "since"), moment(until, "until")
     if start is not None and end is not None and end <= start:
         raise BadInputError("until", f"must be after since ({since!r}): {until!r}")

@@ -189,6 +189,9 @@ def test_the_count_stops_at_its_cap_and_says_so(shift_app, shift_as, monkeypatch
     assert [f["finding_id"] for f in body["findings"]] == expected[3:6]  # the page is whole
     page = client.get("/findings", params={"page": 1})
     assert "More than 5 findings" in page.text
+    past = client.get("/api/findings", params={"per_page": 3, "page": 3})  # from the 7th
+    assert past.status_code == 422  # no OFFSET past the cap: each page would read ever more
+    assert "narrow it" in past.text
     monkeypatch.setattr(findings_query, "COUNT_CAP", len(expected))
     body = client.get("/api/findings").json()
     assert (body["total"], body["total_exact"]) == (len(expected), True)
