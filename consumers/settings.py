@@ -103,6 +103,10 @@ class Settings:
     """The casino's time zone (IANA name): the console shows times in it; all are stored in UTC."""
     secure_cookies: bool = False
     """TABLEWATCH_SECURE_COOKIES: mark session cookies Secure (set it when served behind TLS)."""
+    chain_full_walk_hours: int = 24
+    """TABLEWATCH_CHAIN_FULL_WALK_HOURS: how old the console's chain walk may grow before a new
+    one proves every stored event again (the runs between prove what was stored since). A
+    walk of a year of a large floor takes many hours: a week (168) suits such a store."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:
@@ -162,6 +166,12 @@ class Settings:
             timezone=_timezone(environ, "TABLEWATCH_TIMEZONE", defaults.timezone),
             secure_cookies=_flag(
                 _get(environ, "TABLEWATCH_SECURE_COOKIES") or "false", "TABLEWATCH_SECURE_COOKIES"
+            ),
+            chain_full_walk_hours=_int(
+                environ,
+                "TABLEWATCH_CHAIN_FULL_WALK_HOURS",
+                defaults.chain_full_walk_hours,
+                minimum=1,
             ),
         )
 

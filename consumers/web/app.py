@@ -43,7 +43,7 @@ def create_app(settings: Settings, *, store: FactStore | None = None) -> FastAPI
     app.state.views = Views.open(store)
     install_error_handlers(app)
     app.include_router(auth.router)
-    app.state.chain_watch = ChainWatch(store)
+    app.state.chain_watch = ChainWatch(store, full_after_s=settings.chain_full_walk_hours * 3600.0)
     app.state.cases = Cases(store)
     for router in (
         findings.router,

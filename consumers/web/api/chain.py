@@ -33,7 +33,8 @@ router = APIRouter(prefix="/api/chain", tags=["chain"])
 Reader = Annotated[User, Depends(require("analyst", "auditor"))]
 STALE_AFTER_S = 600.0
 FULL_AFTER_S = 86_400.0
-"""A walk this old is left for a new one from the first stored event (once a day)."""
+"""A walk this old is left for a new one from the first stored event (once a day unless
+``TABLEWATCH_CHAIN_FULL_WALK_HOURS`` says otherwise)."""
 MAX_PROBLEMS_SHOWN = 100
 
 

@@ -90,6 +90,10 @@ def test_settings_are_frozen():
             "TABLEWATCH_SPLIT_BACKLOG must be at least 1, not '0'",
         ),
         (
+            {"TABLEWATCH_CHAIN_FULL_WALK_HOURS": "0"},
+            "TABLEWATCH_CHAIN_FULL_WALK_HOURS must be at least 1, not '0'",
+        ),
+        (
             {"TABLEWATCH_PASS_BATCH": "0"},
             "TABLEWATCH_PASS_BATCH must be at least 1, not '0'",
         ),

@@ -151,7 +151,15 @@ def test_a_later_status_run_proves_what_was_stored_since_and_a_day_old_walk_star
         whole.facts,
         whole.last_notification_id,
     )
+    assert watch.full_after_s == 24 * 3600  # TABLEWATCH_CHAIN_FULL_WALK_HOURS, a day by default
     watch.full_after_s = 0.0
     anew = status_now()
     assert anew["events_read"] == whole.events
     assert anew["walk_started_at"] > first["walk_started_at"]
+
+
+def test_the_full_walks_period_is_a_setting(tmp_path):
+    from tests.builders.web_app import make_app
+
+    app = make_app(tmp_path, chain_full_walk_hours=168)
+    assert app.state.chain_watch.full_after_s == 168 * 3600
