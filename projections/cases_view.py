@@ -18,7 +18,7 @@ rows or nothing: a fact is never folded into a case twice.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -28,7 +28,7 @@ from eventsourcing.sqlite import SQLiteTrackingRecorder
 from audit.facts.chain import GENESIS
 from audit.store.application import FactStore
 from audit.store.casebook import Casebook, casebook_id
-from projections.rows_view import open_view
+from projections.rows_view import RowsView, open_view
 
 _BATCH = 500
 """Case facts folded per transaction: a view built from zero holds at most this many."""
@@ -158,30 +158,16 @@ class CasePage:
     """Older cases the filter keeps follow the last one shown."""
 
 
-def _plain(rows: Iterable[Any]) -> list[tuple[Any, ...]]:
-    return [tuple(row.values()) if isinstance(row, dict) else tuple(row) for row in rows]
+class _CasesView(RowsView):
+    """What both databases' views share: the view's tables (made by :class:`RowsView`, the
+    first statement as its table, the rest after it) and the reads."""
 
-
-class _CasesView:
-    """Mixed in before a tracking recorder (for its datastore): the view's tables and reads."""
-
-    placeholder = "?"
-
-    def create_table(self) -> None:
-        """Create the tracking table and the view's own tables."""
-        super().create_table()  # type: ignore[misc]
-        with self.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
-            for statement in _CREATE:
-                cursor.execute(statement)
-
-    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        with self.datastore.transaction(commit=False) as cursor:  # type: ignore[attr-defined]
-            cursor.execute(sql.format(p=self.placeholder), list(params))
-            return _plain(cursor.fetchall())
+    create_sql = _CREATE[0]
+    index_sql = _CREATE[1:]
 
     def head(self) -> CaseHead:
         """Return the casebook's head as far as the view has folded it."""
-        rows = self._query(
+        rows = self.query(
             "SELECT version, chain_head FROM case_view_head WHERE name = {p}", [_HEAD]
         )
         return CaseHead(int(rows[0][0]), str(rows[0][1])) if rows else CaseHead()
@@ -191,7 +177,7 @@ class _CasesView:
         ids, found = sorted(set(case_ids)), {}
         for start in range(0, len(ids), _LOOKUP):
             chunk = ids[start : start + _LOOKUP]
-            rows = self._query(
+            rows = self.query(
                 "SELECT case_id, at_version, body FROM case_view "
                 f"WHERE case_id IN ({', '.join(['{p}'] * len(chunk))})",
                 chunk,
@@ -205,9 +191,9 @@ class _CasesView:
         rows, links = [], set()
         for case_id, (version, case) in cases.items():
             closed = case["closed"] or {}
-            rows.append((case_id, case_number(case_id), case["status"], closed.get("disposition"),
-                         case["finding_id"], case["by"], version, json.dumps(case)))  # fmt: skip
             number = case_number(case_id)
+            rows.append((case_id, number, case["status"], closed.get("disposition"),
+                         case["finding_id"], case["by"], version, json.dumps(case)))  # fmt: skip
             links.add((case["table_id"], case_id, number))
             links.update((linked["table_id"], case_id, number) for linked in case["rounds"])
         p = self.placeholder
@@ -220,12 +206,12 @@ class _CasesView:
 
     def case(self, case_id: str) -> dict[str, Any] | None:
         """Return one case, or None."""
-        rows = self._query("SELECT body FROM case_view WHERE case_id = {p}", [case_id])
+        rows = self.query("SELECT body FROM case_view WHERE case_id = {p}", [case_id])
         return json.loads(rows[0][0]) if rows else None
 
     def last_number(self) -> int:
         """Return the highest case number stored (0 before the first case)."""
-        rows = self._query("SELECT max(number) FROM case_view")
+        rows = self.query("SELECT max(number) FROM case_view")
         return int(rows[0][0]) if rows and rows[0][0] is not None else 0
 
     def select(
@@ -234,11 +220,11 @@ class _CasesView:
         """Return the cases the filter keeps, newest first: at most ``limit`` of them, older
         than case ``before`` if given, with how many the filter keeps in all."""
         source, number, params = query.source("{p}")
-        total = int(self._query(f"SELECT count(*) FROM {source}", params)[0][0])
+        total = int(self.query(f"SELECT count(*) FROM {source}", params)[0][0])
         if before is not None:
             source, params = f"{source} AND {number} < {{p}}", [*params, case_number(before)]
         page = "" if limit is None else f" LIMIT {int(limit) + 1}"
-        rows = self._query(f"SELECT v.body FROM {source} ORDER BY {number} DESC{page}", params)
+        rows = self.query(f"SELECT v.body FROM {source} ORDER BY {number} DESC{page}", params)
         shown = rows if limit is None else rows[:limit]
         return CasePage([json.loads(row[0]) for row in shown], total, len(rows) > len(shown))
 
