@@ -22,9 +22,10 @@ stored rows:
   state, win rates, reconciliation, round index, equipment) rebuilt by
   ``catch_up_together``, each fact read and parsed once;
 - split: the same read models caught up as ``tablewatch serve`` catches up a long pass on
-  two cores (``projections/split.py``): the findings and the reconciliation in this
-  process, the other five in a second process started for the pass (its
-  interpreter's start and imports included), each reading and parsing every fact itself;
+  two cores (``projections/split.py``): the findings, the reconciliation and the round
+  index in this process (``KEPT_HERE``), the other four in a second process started for
+  the pass (its interpreter's start and imports included), each reading and parsing every
+  fact itself;
   each group's own wall time is printed beside it (medians), the longer bounding the split;
 - one by one: the same read models each catching up alone, each reading the store
   (``--skip-one-by-one`` leaves it out: on a busy machine it takes minutes).
@@ -269,7 +270,7 @@ def measure(
         print(f"  {name:<11} {seconds:7.2f} s  {figures[name]:9,.0f} rounds/s")
     groups = {g: statistics.median(s[g] for s in SPLIT_GROUPS) for g in ("here", "second")}
     print(
-        f"the split's groups (medians): the findings and reconciliation {groups['here']:.2f} s, "
+        f"the split's groups (medians): this process's (KEPT_HERE) {groups['here']:.2f} s, "
         f"the second process {groups['second']:.2f} s from its start, imports included"
     )
     share, bare = figures["split"] / figures["raw"], figures["split"] / figures["rows"]

@@ -162,8 +162,9 @@ class Service:
         return any(last - model.position >= self.split_backlog for model in there)
 
     def _split_pass(self, stopped: Callable[[], bool]) -> int:
-        """Catch the findings and reconciliation up here and the rest in a second process;
-        then open the rest afresh, from the state the second process stored at its end."""
+        """Catch ``KEPT_HERE`` (the judge's read models, the round index) up here and the rest
+        in a second process; then open the rest afresh, from the state the second process
+        stored at its end."""
         kept = {type(m): m for m in self.read_models if isinstance(m, KEPT_HERE)}
         there = [kind for kind in READ_MODELS if kind not in KEPT_HERE]
         seconds: dict[str, float] = {}

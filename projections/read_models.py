@@ -31,8 +31,10 @@ READ_MODELS: tuple[Callable[[FactStore], FactProjection], ...] = (
 )
 """Every read model the service keeps caught up."""
 
-KEPT_HERE = (FindingsProjection, ReconciliationProjection)
+KEPT_HERE = (FindingsProjection, ReconciliationProjection, RoundIndexProjection)
 """The read models a split pass keeps in the service's own process: the findings' judge and the
-reconciliation that borrows its reconciler. The rest, about as much work again once the second
-process's start is counted, go to the second process (the equipment view among them since its
-start became lighter: docs/rebuild-speed.md, "The equipment view goes back")."""
+reconciliation that borrows its reconciler, which must stay together, and the round index, which
+needs nothing from them and is here only to even the two processes out. The rest go to the second
+process, whose start (its interpreter and imports) counts against it (docs/rebuild-speed.md, "The
+equipment view goes back" and "Tenth session": the round index here evens the two groups out on
+SQLite and PostgreSQL)."""

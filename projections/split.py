@@ -9,8 +9,9 @@ docs/rebuild-speed.md). The split is by read model, not by table, because the dr
 reconciliation and the collusion screens read every table's facts in the stored order.
 
 - **Here** (the calling process): the findings and the reconciliation, which borrows the
-  findings judge's reconciler, so they must stay together (``KEPT_HERE``). The service keeps
-  their state warm in memory, as in a pass that is not split.
+  findings judge's reconciler, so they must stay together, and the round index, which only
+  evens the two processes out (``KEPT_HERE``). The service keeps their state warm in memory,
+  as in a pass that is not split.
 - **There** (a second process, started for the pass): every other read model. It opens the
   store itself, catches its group up, and stores each one's state at its position
   (``rest_together``), so the service's next pass, opening them afresh, replays nothing.
