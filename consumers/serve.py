@@ -20,7 +20,9 @@ each leg stands behind.
 
 Beside the loop, a small HTTP server (``consumers/health.py``) answers ``/healthz``,
 ``/readyz`` (the last pass succeeded) and ``/metrics`` (Prometheus text: each read
-model's lag behind the store, rows written, passes, failures, the last good pass).
+model's lag behind the store, rows written, passes, failures, the last good pass). The lag
+is read from the store at each scrape (:class:`StoredLag`), so a long pass shows its
+progress batch by batch, in either process of a split.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from http.server import ThreadingHTTPServer
 
@@ -37,6 +39,8 @@ from prometheus_client import (
     Counter,
     Gauge,
 )
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
 
 from audit.store.application import FactStore
 from consumers.alerts import Alerter
@@ -86,8 +90,7 @@ class Service:
         """How the last pass ended: written by the passes' thread only."""
         self.registry = registry or CollectorRegistry()
         self.read_models: Sequence[FactProjection] = self._open()
-        self._lag = Gauge("tablewatch_read_model_lag", "stored events a read model has yet to "
-                          "apply", ["read_model"], registry=self.registry)  # fmt: skip
+        self.registry.register(StoredLag(self))
         self._rows = Counter("tablewatch_read_model_rows_written", "rows the read models wrote",
                              registry=self.registry)  # fmt: skip
         self._passes = Counter("tablewatch_serve_passes", "catch-up passes", ["outcome"],
@@ -111,9 +114,6 @@ class Service:
             written = self._split_pass(stopped)
         else:
             written = catch_up_together(self.read_models, self.batch, stopped=stopped)
-        last = self.store.last_notification_id()
-        for model in self.read_models:
-            self._lag.labels(model.tracking_name).set(last - model.position)
         self._rows.inc(written)
         self._passes.labels("ok").inc()
         self._last_good.set_to_current_time()
@@ -226,6 +226,40 @@ class Service:
             return self._open()
         except DATABASE_FAULTS:
             return self.read_models  # still down: the next pass fails and tries again
+
+
+class StoredLag(Collector):
+    """``tablewatch_read_model_lag``, read from the store at each scrape: the stored events after
+    each read model's stored position.
+
+    A read model writes its position with every batch, in this process or in a split pass's
+    second one, so during a long pass (a rebuild, a backlog after an outage: hours on a large
+    store) the lag falls batch by batch. A gauge set at each pass's end stood still for all
+    of it, and before the first pass ended there was none. A scrape costs a query a read
+    model and one for the last stored event; with the database away it gives no figure, not
+    a stale one (the passes' failures and ``/readyz`` say why)."""
+
+    NAME = "tablewatch_read_model_lag"
+    HELP = "stored events a read model has yet to apply (its stored position, at the scrape)"
+
+    def __init__(self, service: Service) -> None:
+        self.service = service
+
+    def describe(self) -> Iterator[GaugeMetricFamily]:
+        """Name the metric without reading the store (the registry asks at registration)."""
+        yield GaugeMetricFamily(self.NAME, self.HELP, labels=["read_model"])
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        """Read each read model's stored position and the last stored event."""
+        family = GaugeMetricFamily(self.NAME, self.HELP, labels=["read_model"])
+        try:
+            last = self.service.store.last_notification_id()
+            for model in self.service.read_models:
+                stored = model.view.max_tracking_id(model.tracking_name) or 0
+                family.add_metric([model.tracking_name], max(0, last - stored))
+        except DATABASE_FAULTS:
+            return
+        yield family
 
 
 def _sleep_unless(stopped: Callable[[], bool], seconds: float) -> None:

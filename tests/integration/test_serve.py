@@ -11,6 +11,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from eventsourcing.persistence import OperationalError
+from prometheus_client import generate_latest
 
 from audit.store.application import FactStore, StoreConfig
 from consumers.serve import READ_MODELS, Service, health_server
@@ -67,6 +69,58 @@ def test_health_readiness_and_metrics_follow_the_passes(tmp_path):
         assert _get(f"{base}/nothing")[0] == 404
     finally:
         server.shutdown()
+
+
+def _lags(service: Service) -> dict[str, float]:
+    """Return ``tablewatch_read_model_lag`` by read model, as a scrape reads it."""
+    prefix = 'tablewatch_read_model_lag{read_model="'
+    lines = generate_latest(service.registry).decode().splitlines()
+    return {line[len(prefix) :].split('"')[0]: float(line.rsplit(" ", 1)[1])
+            for line in lines if line.startswith(prefix)}  # fmt: skip
+
+
+def test_the_lag_falls_batch_by_batch_while_a_pass_runs(tmp_path):
+    store = _fed(StoreConfig.sqlite(tmp_path / "s.sqlite"), days=4)  # about 3,500 facts
+    service = Service(store, batch=PASS_BATCH)
+    last = store.last_notification_id()
+    names = [model.tracking_name for model in service.read_models]
+    assert _lags(service) == dict.fromkeys(names, last)  # before any pass: every fact to apply
+    seen: list[dict[str, float]] = []
+
+    def stopped() -> bool:  # asked after each batch is written
+        seen.append(_lags(service))
+        return False
+
+    service.run_pass(stopped)
+    findings = [lags["findings<-tablewatch"] for lags in seen]
+    assert len(findings) >= 3
+    assert findings == sorted(findings, reverse=True)
+    assert len(set(findings)) == len(findings)  # a fall at every batch
+    assert 0 < findings[-1] < findings[0] < last
+    assert _lags(service) == dict.fromkeys(names, 0)
+
+
+def test_the_lag_is_the_stored_position_whoever_wrote_it(tmp_path):
+    """A split pass's second process writes positions this process's read models do not hold:
+    the scrape reads them from the store."""
+    store = _fed(StoreConfig.sqlite(tmp_path / "s.sqlite"), days=1)
+    service = Service(store)
+    catch_up_together([kind(store) for kind in READ_MODELS])  # another process's read models
+    assert all(model.position == 0 for model in service.read_models)
+    assert set(_lags(service).values()) == {0}
+
+
+def test_a_scrape_with_the_database_away_gives_no_lag_and_no_error(tmp_path, monkeypatch):
+    store = _fed(StoreConfig.sqlite(tmp_path / "s.sqlite"), days=1)
+    service = Service(store)
+
+    def away() -> int:
+        raise OperationalError("the database went away")
+
+    monkeypatch.setattr(store, "last_notification_id", away)
+    text = generate_latest(service.registry).decode()
+    assert "tablewatch_read_model_lag{" not in text
+    assert "tablewatch_serve_passes" in text  # the other metrics are still scraped
 
 
 def _children(pid: int) -> set[int]:
