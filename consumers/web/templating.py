@@ -7,7 +7,8 @@
   ``-$12.50``); a float is refused, as everywhere money is handled.
 
 Templates get ``csrf_token`` and ``current_user`` from the request's session
-(``consumers/web/auth.py``).
+(``consumers/web/auth.py``), and, for a signed-in user, ``views_behind``: how many stored
+events the views lack, when enough to say so (``consumers/web/freshness.py``).
 """
 
 from __future__ import annotations
@@ -27,8 +28,13 @@ TEMPLATES_DIR = Path(__file__).parent / "templates"
 
 def _context(request: Request) -> dict[str, Any]:
     from consumers.web.auth import csrf_context  # auth renders templates too
+    from consumers.web.freshness import behind_notice
 
-    return csrf_context(request)
+    context = csrf_context(request)
+    if context["current_user"] is not None:
+        state = request.app.state
+        context["views_behind"] = behind_notice(state.store, state.views)
+    return context
 
 
 def to_local(value: str | datetime | None, zone: str) -> str:
