@@ -27,6 +27,13 @@ Without ``KAFKA_BOOTSTRAP_SERVERS`` there is no topic leg: a dev broker forgets 
 topics on exit, so a recorded position would claim deliveries nobody can read. The
 webhook leg then runs alone (from the first finding, if it never ran).
 
+After the views are rebuilt from zero (``tablewatch serve --rebuild-views``), every finding is
+written again, with new row numbers after the legs' positions. Each leg then passes over, without
+sending, a finding about a stored fact at or before its *horizon* (recorded by the rebuild: the
+last fact whose findings it had all delivered), so the past is not alerted twice, nor a
+re-judgement of it alerted as if the table were in play; a finding after its horizon goes out as
+it would have (``consumers/rebuild_views.py``).
+
 Following (``--follow``), a webhook outage never stops the alerter: the webhook leg
 holds its position, waits (doubling up to :data:`OUTAGE_MAX_BACKOFF_S`) and tries
 again, logging each failure, while the topic leg goes on. A one-off run reports the
@@ -43,7 +50,7 @@ import os
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from email.message import Message
 from http.client import HTTPException
 from typing import Any, Protocol
@@ -70,6 +77,15 @@ TRACKING_NAME = "alerts<-findings"
 
 WEBHOOK_TRACKING_NAME = "webhook<-findings"
 """The webhook leg's name in the same table."""
+
+
+def horizon_name(leg: str) -> str:
+    """Return the name a leg's horizon is kept under in the tracking table: the last stored
+    fact whose findings the leg had all delivered when the views were last rebuilt."""
+    return f"{leg}:horizon"
+
+
+HORIZON_NAMES = (horizon_name(TRACKING_NAME), horizon_name(WEBHOOK_TRACKING_NAME))
 
 MIN_SEVERITY = Severity.WARNING
 """The least severe finding that becomes an alert."""
@@ -318,14 +334,21 @@ class Alerter:
 
     def _topic_leg(self, producer: Producer) -> int:
         sent = 0
+        horizon = self.view.max_tracking_id(horizon_name(TRACKING_NAME)) or 0
         while True:
             topic_at = self.position
             rows = self.view.found_after(topic_at, MIN_SEVERITY, BATCH)
-            delivered = 0
+            moved = 0
             try:
-                for row in rows:
-                    self._publish(producer, row)
-                    delivered += 1
+                with self._passing_over(TRACKING_NAME) as pass_over:
+                    for row in rows:
+                        if row["notification_id"] > horizon:
+                            pass_over(None)  # the leg's position first, then this alert's
+                            self._publish(producer, row)
+                            sent += 1
+                        else:
+                            pass_over(row["row_number"])
+                        moved += 1
             except PublishError as error:
                 if not self.hold_topic_failures:
                     raise
@@ -333,10 +356,30 @@ class Alerter:
                 log.error("%s; the topic leg holds its position until the next pass", error)
             else:
                 self.topic_error = None
-            self._stand(KAFKA, self.topic, rows, topic_at, delivered)
-            sent += delivered
-            if len(rows) < BATCH or delivered < len(rows):
+            self._stand(KAFKA, self.topic, rows, topic_at, moved)
+            if len(rows) < BATCH or moved < len(rows):
                 return sent
+
+    @contextlib.contextmanager
+    def _passing_over(self, leg: str) -> Iterator[Callable[[int | None], None]]:
+        """Yield a function that moves ``leg`` past a finding a rebuild wrote again about a
+        fact at or before the leg's horizon (it was delivered, or it re-judges the past, which
+        the queue has), nothing sent. A run of them is recorded once, when an alert is next
+        sent (the function called with None) or the batch ends, however it ends: a rebuilt
+        year is thousands of writes, not one a finding."""
+        passed: list[int] = []
+
+        def pass_over(row_number: int | None) -> None:
+            if row_number is not None:
+                passed.append(row_number)
+            elif passed:
+                self.view.insert_tracking(Tracking(leg, passed[-1]))
+                passed.clear()
+
+        try:
+            yield pass_over
+        finally:
+            pass_over(None)
 
     def _webhook_pass(self, webhook: Webhook) -> int:
         sent = 0
@@ -344,10 +387,10 @@ class Alerter:
             hook_at = self._webhook_position(self.position)
             assert hook_at is not None  # a webhook is set
             rows = self.view.found_after(hook_at, MIN_SEVERITY, BATCH)
-            delivered = self._webhook_leg(webhook, rows, hook_at)
-            self._stand(WEBHOOK, webhook.name, rows, hook_at, delivered)
-            sent += delivered
-            if len(rows) < BATCH or delivered < len(rows):
+            moved, posted = self._webhook_leg(webhook, rows, hook_at)
+            self._stand(WEBHOOK, webhook.name, rows, hook_at, moved)
+            sent += posted
+            if len(rows) < BATCH or moved < len(rows):
                 return sent
 
     def _stand(
@@ -358,16 +401,27 @@ class Alerter:
         position = beyond[delivered - 1] if delivered else at
         self.metrics.standing(sink, target, position, len(beyond) - delivered)
 
-    def _webhook_leg(self, webhook: Webhook, rows: list[dict[str, Any]], hook_at: int) -> int:
-        """POST each row after ``hook_at``; return how many went. A failure holds the leg."""
+    def _webhook_leg(
+        self, webhook: Webhook, rows: list[dict[str, Any]], hook_at: int
+    ) -> tuple[int, int]:
+        """POST each row after ``hook_at`` (passing over what a rebuild re-judged); return how
+        many rows the leg moved past and how many it posted. A failure holds the leg."""
         if self._clock() < self._webhook_retry_at:
-            return 0  # backing off after a failure
-        posted = 0
+            return 0, 0  # backing off after a failure
+        moved = posted = 0
+        horizon = self.view.max_tracking_id(horizon_name(WEBHOOK_TRACKING_NAME)) or 0
         try:
-            for row in rows:
-                if row["row_number"] > hook_at:
-                    self._post(webhook, row)
-                    posted += 1
+            with self._passing_over(WEBHOOK_TRACKING_NAME) as pass_over:
+                for row in rows:
+                    if row["row_number"] <= hook_at:
+                        continue
+                    if row["notification_id"] > horizon:
+                        pass_over(None)
+                        self._post(webhook, row)
+                        posted += 1
+                    else:
+                        pass_over(row["row_number"])
+                    moved += 1
         except AlertDeliveryError as error:
             self.metrics.failed(WEBHOOK, webhook.name)
             if not self.hold_webhook_failures:
@@ -382,7 +436,7 @@ class Alerter:
         else:
             self.webhook_failures = 0
             self.webhook_error = None
-        return posted
+        return moved, posted
 
     def _webhook_position(self, topic_at: int) -> int | None:
         """Return the webhook leg's position (None without a webhook), recording its start."""

@@ -34,6 +34,11 @@ def register(commands: Any) -> None:
         "--no-alerts", action="store_true",
         help="deliver no alerts (when `tablewatch alerts --follow` runs beside it instead)",
     )  # fmt: skip
+    serve.add_argument(
+        "--rebuild-views", action="store_true",
+        help="first empty every read model's view, to be judged again from the stored facts "
+        "(after a rules engine changed); no other serve may run on the store meanwhile",
+    )  # fmt: skip
     serve.set_defaults(handler=_serve)
 
 
@@ -44,6 +49,15 @@ def _serve(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     store = open_store(settings)
     print(f"store: {store.config.describe()}", file=sys.stderr)
+    if args.rebuild_views:
+        from consumers.rebuild_views import rebuild_views
+
+        emptied = rebuild_views(store)
+        legs = ", ".join(f"{leg} to fact {at:,}" for leg, at in emptied.horizons.items())
+        print(f"views emptied ({len(emptied.read_models)} read models, tables "
+              f"{', '.join(emptied.tables)}): judging {emptied.stored:,} stored events again"
+              + (f"; alerts pass over what they had delivered ({legs})" if legs else ""),
+              file=sys.stderr)  # fmt: skip
     with contextlib.ExitStack() as stack:
         registry = CollectorRegistry()
         alerter = None if args.no_alerts else serve_alerter(settings, store, stack, registry)

@@ -60,6 +60,7 @@ _VIEW_POSITIONS = [
     *(view.TRACKING_NAME for view in _VIEWS),
     alerts.TRACKING_NAME,
     alerts.WEBHOOK_TRACKING_NAME,
+    *alerts.HORIZON_NAMES,
 ]
 """The names the views (and the alerts on the findings view) track their positions under."""
 

@@ -193,6 +193,7 @@ class EquipmentStatsProjection(FactProjection):
     """Keeps the equipment view up to date with the store."""
 
     tracking_name = TRACKING_NAME
+    view_tables = ("equipment_windows", "equipment_tenure")
     state_names = ("screens",)
 
     def __init__(self, store: FactStore, view: EquipmentView | None = None) -> None:

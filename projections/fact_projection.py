@@ -64,6 +64,9 @@ class FactProjection(ABC):
     """
 
     tracking_name: str
+    view_tables: tuple[str, ...] = ()
+    """The tables that hold this read model's rows, and only its: what a rebuild of the views
+    empties (``consumers/rebuild_views.py``), beside its position and checkpoint."""
     state_names: tuple[str, ...] = ()
     """The attributes ``apply`` builds on, checkpointed; empty when it reads each fact alone."""
     checkpoint_every: int = 20_000

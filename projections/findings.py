@@ -57,6 +57,7 @@ class FindingsProjection(FactProjection):
     """Keeps the findings view up to date with the store."""
 
     tracking_name = TRACKING_NAME
+    view_tables = ("findings", "replay_contexts")
     state_names = ("verifier", "points")
     retire_after_days: int | None = RETIRE_AFTER_DAYS
     """The accounts' retirement window (audit/accounting/reconcile.py, "Retirement")."""

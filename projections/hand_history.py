@@ -430,6 +430,7 @@ class HandHistoryProjection(FactProjection):
     """Keeps the hand-history view up to date with the store."""
 
     tracking_name = TRACKING_NAME
+    view_tables = ("hand_history",)
     state_names = ("tables", "open_rounds", "_rules_at_start")
 
     def __init__(self, store: FactStore, view: HandHistoryView | None = None) -> None:

@@ -89,6 +89,7 @@ class ReconciliationProjection(FactProjection):
     """Keeps every shift ledger up to date with the store."""
 
     tracking_name = TRACKING_NAME
+    view_tables = ("shift_ledgers",)
     state_names = ("reconciler",)
     retire_after_days: int | None = RETIRE_AFTER_DAYS
     """Gaming days a day's ledgers are held after later days open (reconcile.py, "Retirement")."""

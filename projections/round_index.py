@@ -103,6 +103,7 @@ class RoundIndexProjection(FactProjection):
     """Keeps the round index up to date with the store."""
 
     tracking_name = TRACKING_NAME
+    view_tables = ("round_contexts",)
     state_names = ("openings", "points")
 
     def __init__(self, store: FactStore, view: RoundIndexView | None = None) -> None:

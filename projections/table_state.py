@@ -233,6 +233,7 @@ class TableStateProjection(FactProjection):
     """Keeps the table-state view up to date with the store."""
 
     tracking_name = TRACKING_NAME
+    view_tables = ("table_state",)
     state_names = ("tables", "open_rounds")
 
     def __init__(self, store: FactStore, view: TableStateView | None = None) -> None:

@@ -119,6 +119,7 @@ class WinRatesProjection(FactProjection):
     """Keeps the win-rate tallies up to date with the store."""
 
     tracking_name = TRACKING_NAME
+    view_tables = ("win_rate_tallies",)
     state_names = ("reader",)
 
     def __init__(self, store: FactStore, view: WinRatesView | None = None) -> None:

@@ -23,7 +23,7 @@ import psycopg
 from psycopg import sql
 
 SCHEMA_TABLE = "tablewatch_schema"
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 """Raise it whenever the DDL changes: a store migrated before is refused until migrated again.
 
 2: ``tablewatch_received``, the bytes each fact arrived as; the replay's
@@ -50,6 +50,9 @@ from which the console reads and judges cases instead of loading the whole caseb
 web's ``web_sessions_expires`` (expired sessions swept at each sign-in) and
 ``web_access_log_user_kind`` (a user's views of one kind); the findings' ``findings_round``
 (a round's findings asked for without its table).
+7: the tracking table's row policies admit the alert legs' horizons (``alerts<-findings:horizon``,
+``webhook<-findings:horizon``), which ``serve --rebuild-views`` records as the view's role
+(issue #16); no table changed.
 """
 _LOCK_KEY = 0x7461_626C_6577_6174  # any fixed bigint: "tablewat", as bytes
 _MARK_SQL = [

@@ -13,11 +13,19 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from eventsourcing.persistence import Tracking
 from psycopg import errors
 
 from audit.events.examples import EXAMPLES
+from audit.store.application import FactStore, StoreConfig
 from audit.store.schema import SCHEMA_VERSION
+from consumers.alerts import WEBHOOK_TRACKING_NAME
 from consumers.cli import main
+from consumers.rebuild_views import rebuild_views
+from consumers.serve import Service
+from projections.findings import FindingsProjection
+from projections.read_models import READ_MODELS
+from tests.builders.alerts import ingest, warnings
 from tests.builders.db_roles import (
     as_role,
     migrate_with_roles,
@@ -154,3 +162,27 @@ def test_concurrent_migrations_on_a_fresh_database_all_succeed(roles):
     with psycopg.connect(roles["owner"], autocommit=True) as conn:
         version = conn.execute("SELECT version FROM tablewatch_schema").fetchone()
     assert version == (SCHEMA_VERSION,)
+
+
+def test_the_reader_rebuilds_its_views_and_records_the_alerts_horizons(
+    roles, monkeypatch, tmp_path, capsys, shift
+):
+    """``serve --rebuild-views`` runs as the views' role: it may empty the views, set their
+    positions to 0 and record the alert legs' horizons, and nothing else (#16)."""
+    migrate_with_roles(monkeypatch, roles, tmp_path, capsys)
+    ingest(FactStore(StoreConfig.postgres(roles["writer"]), create=False), shift)
+    store = FactStore(StoreConfig.postgres(roles["reader"]), create=False)
+    Service(store).run_pass()
+    view = FindingsProjection(store).view
+    first = warnings(view)[0]
+    view.insert_tracking(Tracking(WEBHOOK_TRACKING_NAME, first["row_number"]))  # one delivered
+    emptied = rebuild_views(store)
+    assert emptied.horizons == {WEBHOOK_TRACKING_NAME: first["notification_id"]}
+    assert all(kind(store).position == 0 for kind in READ_MODELS)
+    Service(store).run_pass()
+    assert warnings(view)[0]["finding_id"] == first["finding_id"]  # judged again, same id
+    with (
+        psycopg.connect(roles["reader"], autocommit=True) as conn,
+        pytest.raises(errors.InsufficientPrivilege),
+    ):
+        conn.execute("INSERT INTO tablewatch_tracking VALUES ('alerts<-findings:forged', 1)")
