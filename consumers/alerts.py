@@ -334,10 +334,10 @@ class Alerter:
 
     def _topic_leg(self, producer: Producer) -> int:
         sent = 0
-        horizon = self.view.max_tracking_id(horizon_name(TRACKING_NAME)) or 0
         while True:
             topic_at = self.position
             rows = self.view.found_after(topic_at, MIN_SEVERITY, BATCH)
+            horizon = self._horizon(TRACKING_NAME)
             moved = 0
             try:
                 with self._passing_over(TRACKING_NAME) as pass_over:
@@ -359,6 +359,12 @@ class Alerter:
             self._stand(KAFKA, self.topic, rows, topic_at, moved)
             if len(rows) < BATCH or moved < len(rows):
                 return sent
+
+    def _horizon(self, leg: str) -> int:
+        """Return ``leg``'s horizon (0 if the views were never rebuilt). Read after the batch it
+        judges: a rebuilt finding in the batch means the rebuild, which wrote the horizon in
+        the transaction that emptied the views, had committed before it."""
+        return self.view.max_tracking_id(horizon_name(leg)) or 0
 
     @contextlib.contextmanager
     def _passing_over(self, leg: str) -> Iterator[Callable[[int | None], None]]:
@@ -409,7 +415,7 @@ class Alerter:
         if self._clock() < self._webhook_retry_at:
             return 0, 0  # backing off after a failure
         moved = posted = 0
-        horizon = self.view.max_tracking_id(horizon_name(WEBHOOK_TRACKING_NAME)) or 0
+        horizon = self._horizon(WEBHOOK_TRACKING_NAME)
         try:
             with self._passing_over(WEBHOOK_TRACKING_NAME) as pass_over:
                 for row in rows:
