@@ -6,9 +6,9 @@ empties, in one transaction, the tables of every read model ``serve`` keeps
 (:attr:`~projections.fact_projection.FactProjection.view_tables`), their checkpoints, and their
 positions (set to 0), so the service's next pass rebuilds them from the first stored fact, on
 two cores (``projections/split.py``), exactly once across a kill as any pass is. The stored
-facts, the cases, the web's users and its access log are not touched. Only ``serve`` writes the
-views: no other ``serve`` may run on the store meanwhile (a second one would go on writing from
-the positions it holds; deploy/README.md).
+facts, the cases, the web's users and its access log are not touched. It runs once ``serve`` holds
+the store's lease (``consumers/store_lease.py``), so no other service is left writing from the
+positions it held.
 
 **Alerts.** Neither database restarts a row number on DELETE, so every rebuilt finding comes
 after each alert leg's position, and without more the whole of history would be alerted again.

@@ -45,6 +45,7 @@ from prometheus_client.registry import Collector
 from audit.store.application import FactStore
 from consumers.alerts import Alerter
 from consumers.health import serve_health
+from consumers.store_lease import StoreLease
 from projections.fact_projection import FactProjection
 from projections.read_models import KEPT_HERE, READ_MODELS
 from projections.split import DATABASE_FAULTS, SPLIT_BACKLOG, catch_up_split
@@ -74,12 +75,19 @@ class Service:
         split_backlog: int = SPLIT_BACKLOG,
         batch: int = PASS_BATCH,
         alerter: Alerter | None = None,
+        lease: StoreLease | None = None,
     ) -> None:
         """``processes``: 2 lets a pass with a backlog of ``split_backlog`` stored events or
         more run in two processes (projections/split.py); 1 keeps every pass in this one.
         ``batch``: stored events a pass applies between two writes. ``alerter``: delivers
-        the new alerts at each pass's end (None: no destination, or ``serve --no-alerts``)."""
+        the new alerts at each pass's end (None: no destination, or ``serve --no-alerts``).
+        ``lease``: the store's one-service lease, taken already (``consumers/store_lease.py``):
+        no pass, delivery or stored state while it is lost and another service holds it."""
         self.store = store
+        self.lease = lease
+        self.leased = True
+        """Whether the lease was held at the passes' last look: the alerts' thread delivers only
+        then (written by the passes' thread only)."""
         self.alerter = alerter
         self.alerts_held: str | None = None
         """Why an alert leg is held (None while every leg delivers)."""
@@ -151,7 +159,8 @@ class Service:
         # Its own thread: a slow webhook or a broker waiting out its timeout delays alerts,
         # never the read models' passes.
         while not stopped():
-            self.deliver_alerts()
+            if self.leased:
+                self.deliver_alerts()
             _sleep_unless(stopped, poll_s)
 
     def _split_due(self) -> bool:
@@ -189,6 +198,9 @@ class Service:
             delivery.start()
         failures = 0
         while not stopped():
+            if not self._leased():
+                _sleep_unless(stopped, poll_s)
+                continue
             try:
                 self.run_pass(stopped)
                 failures = 0
@@ -203,9 +215,29 @@ class Service:
                             reason, failures, delay)  # fmt: skip
                 self.read_models = self._reopen()
             _sleep_unless(stopped, delay)
-        self.rest()
+        if self._leased():
+            self.rest()
         if delivery is not None:
             delivery.join(timeout=60)  # the alert in flight, if any, is sent or held
+
+    def _leased(self) -> bool:
+        """Return whether this service may write: it holds the store's lease (or runs without
+        one). A lease lost (PostgreSQL's lock went with its connection) is taken again if no
+        other service took it; the read models are then opened afresh from what is stored."""
+        if self.lease is None or self.lease.held():
+            return True
+        if self.lease.try_acquire():
+            log.warning("serve: the store's lease (%s) was lost and is held again",
+                        self.lease.describe())  # fmt: skip
+            self.read_models = self._reopen()
+            self.leased = True
+            return True
+        if self.leased:  # said once, not at every poll
+            log.error("serve: the store's lease (%s) was lost to another tablewatch serve; "
+                      "no pass until it is free", self.lease.describe())  # fmt: skip
+        self.leased = False
+        self.passes = Health(ready=False, reason="another tablewatch serve holds this store")
+        return False
 
     def rest(self) -> int:
         """On a graceful stop, store every read model's state at its position, so the next

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
+import time
 from typing import Any
 
 from prometheus_client import CollectorRegistry
@@ -12,6 +13,7 @@ from prometheus_client import CollectorRegistry
 from consumers.alerts import WEBHOOK_ENV, serve_alerter
 from consumers.serve import Service
 from consumers.settings import Settings
+from consumers.store_lease import StoreLease
 from consumers.wiring import open_store
 
 
@@ -37,7 +39,7 @@ def register(commands: Any) -> None:
     serve.add_argument(
         "--rebuild-views", action="store_true",
         help="first empty every read model's view, to be judged again from the stored facts "
-        "(after a rules engine changed); no other serve may run on the store meanwhile",
+        "(after a rules engine changed); it waits, as any serve, for one already running",
     )  # fmt: skip
     serve.set_defaults(handler=_serve)
 
@@ -49,6 +51,12 @@ def _serve(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     store = open_store(settings)
     print(f"store: {store.config.describe()}", file=sys.stderr)
+    lease = StoreLease(store)
+    if not lease.try_acquire():
+        print(f"waiting: another tablewatch serve holds this store ({lease.describe()}); "
+              "this one starts when it stops", file=sys.stderr)  # fmt: skip
+        while not lease.try_acquire():
+            time.sleep(1.0)
     if args.rebuild_views:
         from consumers.rebuild_views import rebuild_views
 
@@ -68,6 +76,7 @@ def _serve(args: argparse.Namespace) -> int:
             split_backlog=settings.split_backlog,
             batch=settings.pass_batch,
             alerter=alerter,
+            lease=lease,
         )
         app = create_app(settings, store=store)
         mount_health(app, service)
