@@ -85,7 +85,7 @@ class Service:
         no pass, delivery or stored state while it is lost and another service holds it."""
         self.store = store
         self.lease = lease
-        self.leased = True
+        self.leased = lease is None or lease.held()
         """Whether the lease was held at the passes' last look: the alerts' thread delivers only
         then (written by the passes' thread only)."""
         self.alerter = alerter
@@ -227,7 +227,7 @@ class Service:
         if self.lease is None or self.lease.held():
             return True
         if self.lease.try_acquire():
-            log.warning("serve: the store's lease (%s) was lost and is held again",
+            log.warning("serve: the store's lease (%s) is held: passes begin",
                         self.lease.describe())  # fmt: skip
             self.read_models = self._reopen()
             self.leased = True
