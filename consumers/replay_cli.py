@@ -25,8 +25,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, TextIO
 
-from eventsourcing.application import AggregateNotFoundError
-
 from audit.events.catalogue import InvalidEventError, parse_event
 from audit.events.envelope import Event
 from audit.events.games import DEFAULT_GAME
@@ -186,10 +184,9 @@ def read_round(
     openings), is read from the table's first fact instead, as every replay once was.
     A stored fact the catalogue can no longer read is left out and counted on ``errors``.
     """
-    try:
-        wanted = len(store.round(table_id, round_id).fact_jsons)
-    except AggregateNotFoundError:
-        raise RoundNotFoundError(f"no round {round_id!r} at table {table_id!r}") from None
+    wanted = store.fact_count(round_aggregate_id(table_id, round_id))
+    if not wanted:
+        raise RoundNotFoundError(f"no round {round_id!r} at table {table_id!r}")
     contexts = index.view.contexts_of(table_id, round_id)
     if not contexts and not catch_up:
         raise RoundNotFoundError(

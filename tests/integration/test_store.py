@@ -276,3 +276,24 @@ def test_rejections_stored_before_the_chain_are_passed_over_to_chain_from_genesi
     report = verify_chain(FactStore(store_config))
     assert report.problems == ["no facts stored: an empty store proves nothing"]  # only that
     assert report.rejection_heads[source] == newest.chain_hash
+
+
+def test_facts_of_reads_what_every_fact_read_holds_and_counts_a_rounds_facts(store_config, shift):
+    """``facts_of`` reads the four fields from the stored state (not eventsourcing's decode of
+    the whole event, #16): the same StoredFacts as ``facts``; ``fact_count`` is the round's."""
+    from audit.store.aggregates import round_aggregate_id, table_day_id
+    from tests.builders.alerts import ingest
+
+    store = FactStore(store_config)
+    ingest(store, shift)
+    everything = list(store.facts())
+    first = next(e for e in map(parse_event, (f.fact_json for f in everything)) if e.round_id)
+    ids = {round_aggregate_id(first.table_id, first.round_id),
+           table_day_id(first.table_id, str(first.occurred_at.date()))}  # fmt: skip
+    wanted = [f for f in everything if f.aggregate_id in ids]
+    assert len(wanted) > 10
+    assert list(store.facts_of(ids, batch=7)) == wanted  # across pages too
+    assert list(store.facts_of(ids, start=wanted[3].notification_id)) == wanted[3:]
+    round_id = round_aggregate_id(first.table_id, first.round_id)
+    assert store.fact_count(round_id) == len(store.round(first.table_id, first.round_id).fact_jsons)
+    assert store.fact_count(round_aggregate_id(first.table_id, "no-such-round")) == 0
