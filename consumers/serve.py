@@ -226,7 +226,12 @@ class Service:
         other service took it; the read models are then opened afresh from what is stored."""
         if self.lease is None or self.lease.held():
             return True
-        if self.lease.try_acquire():
+        try:
+            acquired = self.lease.try_acquire()
+        except DATABASE_FAULTS as error:  # the database is away: no pass, tried again next poll
+            self.passes = Health(ready=False, reason=f"database: {error}".strip())
+            return False
+        if acquired:
             log.warning("serve: the store's lease (%s) is held: passes begin",
                         self.lease.describe())  # fmt: skip
             self.read_models = self._reopen()

@@ -112,3 +112,21 @@ def test_a_second_serve_on_a_store_waits_for_the_first_and_then_serves(tmp_path,
             if service.poll() is None:
                 service.send_signal(signal.SIGTERM)
                 service.wait(timeout=30)
+
+
+def test_a_lease_that_cannot_be_taken_again_for_a_database_fault_stops_passes_not_the_service(
+    tmp_path, shift, monkeypatch
+):
+    store = FactStore(StoreConfig.sqlite(tmp_path / "s.sqlite"))
+    ingest(store, shift)
+    lease = StoreLease(store)
+    service = Service(store, lease=lease)  # taken by nobody yet: the loop takes it
+
+    def away() -> bool:
+        raise psycopg.OperationalError("the database went away")
+
+    monkeypatch.setattr(lease, "try_acquire", away)
+    polls = iter(range(3))
+    service.run(lambda: next(polls, None) is None, poll_s=0.01)  # returns: the loop lived on
+    assert service.health.reason == "database: the database went away"
+    assert [kind(store).position for kind in READ_MODELS] == [0] * len(READ_MODELS)
