@@ -51,8 +51,8 @@ web's ``web_sessions_expires`` (expired sessions swept at each sign-in) and
 ``web_access_log_user_kind`` (a user's views of one kind); the findings' ``findings_round``
 (a round's findings asked for without its table).
 7: the tracking table's row policies admit the alert legs' horizons (``alerts<-findings:horizon``,
-``webhook<-findings:horizon``), which ``serve --rebuild-views`` records as the view's role
-(issue #16); no table changed.
+``webhook<-findings:horizon``), and the views' tables are granted TRUNCATE, both for ``serve
+--rebuild-views`` run as the views' role (issue #16); no table changed.
 """
 _LOCK_KEY = 0x7461_626C_6577_6174  # any fixed bigint: "tablewat", as bytes
 _MARK_SQL = [
@@ -148,7 +148,7 @@ def grant_statements(
         statements.append(
             sql.SQL("GRANT INSERT, UPDATE ON {} TO {}").format(table(_TRACKING), role)
         )
-    view_grant = sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE ON {} TO {}")
+    view_grant = sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE ON {} TO {}")
     sequence_grant = sql.SQL("GRANT USAGE, SELECT ON SEQUENCE {} TO {}")
     for grantee in (writer, reader):
         if grantee is None:
