@@ -76,16 +76,21 @@ class Service:
         batch: int = PASS_BATCH,
         alerter: Alerter | None = None,
         lease: StoreLease | None = None,
+        rebuild_views: bool = False,
     ) -> None:
         """``processes``: 2 lets a pass with a backlog of ``split_backlog`` stored events or
         more run in two processes (projections/split.py); 1 keeps every pass in this one.
         ``batch``: stored events a pass applies between two writes. ``alerter``: delivers
         the new alerts at each pass's end (None: no destination, or ``serve --no-alerts``).
         ``lease``: the store's one-service lease, taken already (``consumers/store_lease.py``):
-        no pass, delivery or stored state while it is lost and another service holds it."""
+        no pass, delivery or stored state while another service holds it (this one then serves
+        as a standby, taking the lease when it is free). ``rebuild_views``: empty every view
+        first, once the lease is held (``consumers/rebuild_views.py``)."""
         self.store = store
         self.lease = lease
         self.leased = lease is None or lease.held()
+        self.rebuild_pending = rebuild_views
+        """Whether the views are still to be emptied (``serve --rebuild-views``)."""
         """Whether the lease was held at the passes' last look: the alerts' thread delivers only
         then (written by the passes' thread only)."""
         self.alerter = alerter
@@ -202,6 +207,8 @@ class Service:
                 _sleep_unless(stopped, poll_s)
                 continue
             try:
+                if self.rebuild_pending:
+                    self._rebuild()
                 self.run_pass(stopped)
                 failures = 0
                 delay = poll_s
@@ -219,6 +226,19 @@ class Service:
             self.rest()
         if delivery is not None:
             delivery.join(timeout=60)  # the alert in flight, if any, is sent or held
+
+    def _rebuild(self) -> None:
+        """Empty every view, under the lease, and open the read models afresh from zero."""
+        from consumers.rebuild_views import rebuild_views  # only for serve --rebuild-views
+
+        emptied = rebuild_views(self.store)
+        legs = ", ".join(f"{leg} to fact {at:,}" for leg, at in emptied.horizons.items())
+        alerts = f"; alerts pass over what they had delivered ({legs})" if legs else ""
+        log.warning("views emptied (%d read models, tables %s): judging %s stored events "
+                    "again%s", len(emptied.read_models), ", ".join(emptied.tables),
+                    f"{emptied.stored:,}", alerts)  # fmt: skip
+        self.read_models = self._open()
+        self.rebuild_pending = False
 
     def _leased(self) -> bool:
         """Return whether this service may write: it holds the store's lease (or runs without

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-import time
 from typing import Any
 
 from prometheus_client import CollectorRegistry
@@ -39,7 +38,8 @@ def register(commands: Any) -> None:
     serve.add_argument(
         "--rebuild-views", action="store_true",
         help="first empty every read model's view, to be judged again from the stored facts "
-        "(after a rules engine changed); it waits, as any serve, for one already running",
+        "(after a rules engine changed); done once this serve holds the store, after any "
+        "serve already running stops",
     )  # fmt: skip
     serve.set_defaults(handler=_serve)
 
@@ -52,20 +52,10 @@ def _serve(args: argparse.Namespace) -> int:
     store = open_store(settings)
     print(f"store: {store.config.describe()}", file=sys.stderr)
     lease = StoreLease(store)
-    if not lease.try_acquire():
+    if not lease.try_acquire():  # a standby: it serves the console on the other's views
         print(f"waiting: another tablewatch serve holds this store ({lease.describe()}); "
-              "this one starts when it stops", file=sys.stderr)  # fmt: skip
-        while not lease.try_acquire():
-            time.sleep(1.0)
-    if args.rebuild_views:
-        from consumers.rebuild_views import rebuild_views
-
-        emptied = rebuild_views(store)
-        legs = ", ".join(f"{leg} to fact {at:,}" for leg, at in emptied.horizons.items())
-        print(f"views emptied ({len(emptied.read_models)} read models, tables "
-              f"{', '.join(emptied.tables)}): judging {emptied.stored:,} stored events again"
-              + (f"; alerts pass over what they had delivered ({legs})" if legs else ""),
-              file=sys.stderr)  # fmt: skip
+              "this one serves the console and the API on its views, and judges when it "
+              "stops", file=sys.stderr)  # fmt: skip
     with contextlib.ExitStack() as stack:
         registry = CollectorRegistry()
         alerter = None if args.no_alerts else serve_alerter(settings, store, stack, registry)
@@ -77,6 +67,7 @@ def _serve(args: argparse.Namespace) -> int:
             batch=settings.pass_batch,
             alerter=alerter,
             lease=lease,
+            rebuild_views=args.rebuild_views,
         )
         app = create_app(settings, store=store)
         mount_health(app, service)

@@ -4,7 +4,8 @@ Only ``serve`` writes the views, and two of them on one store would each judge e
 (the positions keep the views exactly once, but the work and the alerts are done twice), and
 a ``serve --rebuild-views`` beside a running one would set positions to 0 under a service
 that goes on writing from the positions it holds. So ``serve`` takes the store's lease before
-it writes anything, and a second waits, saying so, until the first stops or dies:
+it writes anything; a second stands by, saying so (it serves the console on the first one's
+views, and judges nothing), until the first stops or dies:
 
 - **SQLite**: an exclusive ``flock`` on a file beside the store (``<store>.serve-lock``);
 - **PostgreSQL**: a session advisory lock on a connection of its own (a key of its own,

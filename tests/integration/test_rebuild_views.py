@@ -7,6 +7,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -141,17 +142,21 @@ def test_serve_rebuild_views_says_what_it_emptied_then_serves_them_rebuilt(tmp_p
         env=env, cwd=ROOT, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     said = []
+    watchdog = threading.Timer(60, service.kill)  # a service that never says it ends the read
+    watchdog.start()
     try:
         assert service.stderr is not None
-        for line in service.stderr:  # its start, line by line, until it serves
+        for line in service.stderr:  # line by line, until the views are emptied
             said.append(line)
-            if line.startswith("console and API on"):
+            if "views emptied" in line:
                 break
         deadline = time.monotonic() + 60
         while not all(kind(store).position == store.last_notification_id() for kind in READ_MODELS):
+            assert service.poll() is None, "the service ended"
             assert time.monotonic() < deadline, "the views were never rebuilt"
             time.sleep(0.05)
     finally:
+        watchdog.cancel()
         service.send_signal(signal.SIGTERM)
         service.wait(timeout=30)
     text = "".join(said)
