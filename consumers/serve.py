@@ -115,6 +115,9 @@ class Service:
                                     ["process"], registry=self.registry)  # fmt: skip
         self._last_good = Gauge("tablewatch_serve_last_good_pass_timestamp_seconds",
                                 "when the last pass succeeded", registry=self.registry)  # fmt: skip
+        Gauge("tablewatch_serve_lease_held", "1 while this service holds the store's lease and "
+              "judges; 0 while it stands by for another", registry=self.registry,
+              ).set_function(lambda: 1.0 if self.leased else 0.0)  # fmt: skip
 
     def _open(self) -> list[FactProjection]:
         return [kind(self.store) for kind in READ_MODELS]

@@ -11,6 +11,7 @@ import urllib.request
 from pathlib import Path
 
 import psycopg
+from prometheus_client import generate_latest
 
 from audit.store.application import FactStore, StoreConfig
 from consumers.serve import Service
@@ -55,10 +56,12 @@ def test_a_postgres_lease_ends_with_its_connection_and_a_service_then_waits(pg_u
     service.run(lambda: next(polls, None) is None, poll_s=0.01)
     assert [kind(store).position for kind in READ_MODELS] == [0] * len(READ_MODELS)  # no pass
     assert service.health.reason == "another tablewatch serve holds this store"
+    assert "tablewatch_serve_lease_held 0.0" in generate_latest(service.registry).decode()
     other.release()
     polls = iter(range(2))
     service.run(lambda: next(polls, None) is None, poll_s=0.01)
     assert service.health.reason == "caught up"  # held again, and the pass ran
+    assert "tablewatch_serve_lease_held 1.0" in generate_latest(service.registry).decode()
     last = store.last_notification_id()
     assert [kind(store).position for kind in READ_MODELS] == [last] * len(READ_MODELS)
     lease.release()
