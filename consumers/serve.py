@@ -18,6 +18,11 @@ topic leg where it stood until the next try. Neither stops nor slows the read mo
 console: ``/readyz`` stays up and names the held leg, and the alerts' own metrics say how far
 each leg stands behind.
 
+One service judges a store at a time: it holds the store's lease (``consumers/store_lease.py``)
+before it writes anything, and a second stands by, serving the console on the first one's views,
+not ready, until it can take the lease. ``serve --rebuild-views`` empties every view once the
+lease is held, to judge history again (``consumers/rebuild_views.py``).
+
 Beside the loop, a small HTTP server (``consumers/health.py``) answers ``/healthz``,
 ``/readyz`` (the last pass succeeded) and ``/metrics`` (Prometheus text: each read
 model's lag behind the store, rows written, passes, failures, the last good pass). The lag
