@@ -149,6 +149,9 @@ def one_finding(
     """Return one finding by its stable id."""
     row = select_one(views.findings, finding_id)
     if row is None:
-        raise NotFoundError(f"no finding {finding_id!r}")
+        raise NotFoundError(
+            f"no finding {finding_id!r} in the findings view: not judged yet, if the views are "
+            "catching up, or no longer made by the rules, if history was judged again since"
+        )
     record_access(request.app.state.db, user, "finding", finding_id)
     return _out(row)
