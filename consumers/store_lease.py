@@ -39,6 +39,9 @@ class StoreLease:
         self.store = store
         self._file: IO[str] | None = None
         self._conn: psycopg.Connection[tuple[object, ...]] | None = None
+        """PostgreSQL: the lock's connection, kept while standing by too, so that a standby
+        asking every second does not open a connection every second."""
+        self._locked = False
 
     def describe(self) -> str:
         """Say where the lease is kept."""
@@ -61,20 +64,22 @@ class StoreLease:
             return True
         url = self.store.config.postgres_url
         assert url is not None
-        conn = psycopg.connect(url, autocommit=True, connect_timeout=5)
-        row = conn.execute("SELECT pg_try_advisory_lock(%s)", (LEASE_KEY,)).fetchone()
-        if not (row and row[0]):
-            conn.close()
-            return False
-        self._conn = conn
-        return True
+        if self._conn is None:
+            self._conn = psycopg.connect(url, autocommit=True, connect_timeout=5)
+        try:
+            row = self._conn.execute("SELECT pg_try_advisory_lock(%s)", (LEASE_KEY,)).fetchone()
+        except psycopg.Error:
+            self._drop_connection()  # a new one next time
+            raise
+        self._locked = bool(row and row[0])
+        return self._locked
 
     def held(self) -> bool:
         """Return whether this service still holds the lease (on PostgreSQL, whether the
         lock's connection still answers: the server let the lock go with it otherwise)."""
         if self._file is not None:
             return True
-        if self._conn is None:
+        if self._conn is None or not self._locked:
             return False
         try:
             self._conn.execute("SELECT 1")
@@ -95,6 +100,7 @@ class StoreLease:
             with contextlib.suppress(psycopg.Error):
                 self._conn.close()
             self._conn = None
+        self._locked = False
 
     def _path(self) -> Path | None:
         path = self.store.config.sqlite_path

@@ -14,6 +14,7 @@ import psycopg
 from prometheus_client import generate_latest
 
 from audit.store.application import FactStore, StoreConfig
+from consumers import store_lease
 from consumers.serve import Service
 from consumers.store_lease import LEASE_KEY, StoreLease
 from projections.read_models import READ_MODELS
@@ -146,3 +147,25 @@ def test_a_lease_that_cannot_be_taken_again_for_a_database_fault_stops_passes_no
     service.run(lambda: next(polls, None) is None, poll_s=0.01)  # returns: the loop lived on
     assert service.health.reason == "database: the database went away"
     assert [kind(store).position for kind in READ_MODELS] == [0] * len(READ_MODELS)
+
+
+def test_a_standby_asking_for_the_lease_keeps_one_connection(pg_url, monkeypatch):
+    store = FactStore(StoreConfig.postgres(pg_url))
+    holder, standby = StoreLease(store), StoreLease(store)
+    assert holder.try_acquire()
+    opened: list[str] = []
+    connect = psycopg.connect
+
+    def counted(url, **kwargs):  # the real connection, counted
+        opened.append(url)
+        return connect(url, **kwargs)
+
+    monkeypatch.setattr(store_lease.psycopg, "connect", counted)
+    for _ in range(5):  # a poll a second, standing by
+        assert not standby.try_acquire()
+    assert len(opened) == 1
+    holder.release()
+    assert standby.try_acquire()
+    assert standby.held()
+    assert len(opened) == 1  # the lock taken on the connection it kept
+    standby.release()
