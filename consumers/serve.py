@@ -50,9 +50,10 @@ from prometheus_client.registry import Collector
 from audit.store.application import FactStore
 from consumers.alerts import Alerter
 from consumers.health import serve_health
+from consumers.rebuild_views import rebuild_views
 from consumers.store_lease import StoreLease
 from projections.fact_projection import FactProjection
-from projections.read_models import KEPT_HERE, READ_MODELS
+from projections.read_models import KEPT_HERE, READ_MODELS, stored_lags
 from projections.split import DATABASE_FAULTS, SPLIT_BACKLOG, catch_up_split
 from projections.together import PASS_BATCH, catch_up_together, rest_together
 
@@ -237,8 +238,6 @@ class Service:
 
     def _rebuild(self) -> None:
         """Empty every view, under the lease, and open the read models afresh from zero."""
-        from consumers.rebuild_views import rebuild_views  # only for serve --rebuild-views
-
         emptied = rebuild_views(self.store)
         legs = ", ".join(f"{leg} to fact {at:,}" for leg, at in emptied.horizons.items())
         alerts = f"; alerts pass over what they had delivered ({legs})" if legs else ""
@@ -317,13 +316,15 @@ class StoredLag(Collector):
     def collect(self) -> Iterator[GaugeMetricFamily]:
         """Read each read model's stored position and the last stored event."""
         family = GaugeMetricFamily(self.NAME, self.HELP, labels=["read_model"])
+        models = self.service.read_models
         try:
-            last = self.service.store.last_notification_id()
-            for model in self.service.read_models:
-                stored = model.view.max_tracking_id(model.tracking_name) or 0
-                family.add_metric([model.tracking_name], max(0, last - stored))
+            lags = stored_lags(
+                self.service.store, models[0].view, [m.tracking_name for m in models]
+            )
         except DATABASE_FAULTS:
             return
+        for name, lag in lags.items():
+            family.add_metric([name], lag)
         yield family
 
 

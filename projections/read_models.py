@@ -8,7 +8,8 @@ and not the service's web, alerts and Kafka clients.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from audit.store.application import FactStore
 from projections.equipment_stats import EquipmentStatsProjection
@@ -38,3 +39,12 @@ needs nothing from them and is here only to even the two processes out. The rest
 process, whose start (its interpreter and imports) counts against it (docs/rebuild-speed.md, "The
 equipment view goes back" and "Tenth session": the round index here evens the two groups out on
 SQLite and PostgreSQL)."""
+
+
+def stored_lags(store: FactStore, recorder: Any, names: Iterable[str]) -> dict[str, int]:
+    """Return, for each tracking name, the stored events after its stored position: what that
+    read model has yet to apply, whichever process writes it. Every view keeps its position in
+    the store's one tracking table, so any view's ``recorder`` reads them all. A database
+    fault is raised to the caller."""
+    last = store.last_notification_id()
+    return {name: max(0, last - (recorder.max_tracking_id(name) or 0)) for name in names}

@@ -17,6 +17,7 @@ from __future__ import annotations
 from audit.store.application import FactStore
 from consumers.web.api.views import Views
 from projections import findings, hand_history, reconciliation, round_index, table_state, win_rates
+from projections.read_models import stored_lags
 from projections.split import DATABASE_FAULTS
 
 BEHIND_NOTICE = 2_000
@@ -32,13 +33,11 @@ TRACKING_NAMES = tuple(
 
 def views_behind(store: FactStore, views: Views) -> int | None:
     """Return the stored events the furthest-behind view has yet to apply, or None if the store
-    cannot be read. Every view keeps its position in the store's one tracking table."""
+    cannot be read."""
     try:
-        last = store.last_notification_id()
-        positions = [views.findings.max_tracking_id(name) or 0 for name in TRACKING_NAMES]
+        return max(stored_lags(store, views.findings, TRACKING_NAMES).values())
     except DATABASE_FAULTS:
         return None
-    return max(0, last - min(positions))
 
 
 def behind_notice(store: FactStore, views: Views) -> int | None:
