@@ -66,6 +66,7 @@ from consumers.errors import ConfigError, PublishError, TablewatchError
 from consumers.kafka_io import Producer, StopFlag, ensure_topics, flush, make_producer, publish
 from consumers.readiness import Readiness
 from consumers.settings import Settings, kafka_connection
+from consumers.view_reads import Following
 from projections.findings import FindingsProjection
 
 log = logging.getLogger(__name__)
@@ -550,7 +551,8 @@ def run_alerts(
     metrics: DeliveryMetrics | None = None,
     readiness: Readiness | None = None,
 ) -> int:
-    """Bring the findings up to date and send the new alerts; with ``follow``, until SIGTERM.
+    """Bring the findings up to date (unless a running ``serve`` keeps them:
+    ``consumers/view_reads.py``) and send the new alerts; with ``follow``, until SIGTERM.
 
     Return how many alerts were sent (published to the topic, or posted to the webhook
     when there is no topic leg). The topic leg needs ``KAFKA_BOOTSTRAP_SERVERS``; without
@@ -558,17 +560,17 @@ def run_alerts(
     ``readiness`` is up once a pass has gone through, and down while the webhook leg is
     held by a failing webhook (the topic leg goes on meanwhile).
     """
-    projection = FindingsProjection(store)
+    findings = Following(store, FindingsProjection)
     with contextlib.ExitStack() as stack:
-        alerter = open_alerter(settings, projection.view, stack, webhook_url=webhook_url,
-                               follow=follow, metrics=metrics)  # fmt: skip
+        alerter = open_alerter(settings, findings.projection.view, stack,
+                               webhook_url=webhook_url, follow=follow, metrics=metrics)  # fmt: skip
         if not follow:
-            projection.catch_up()
+            findings.catch_up()
             return alerter.publish_new()
         sent = 0
         stop = stack.enter_context(StopFlag())
         while not stop.is_set():
-            projection.catch_up()
+            findings.catch_up()
             sent += alerter.publish_new()
             if readiness is not None:
                 if alerter.webhook_error is None:

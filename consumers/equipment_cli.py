@@ -24,6 +24,7 @@ from audit.verification.equipment import SCREEN_CONFIDENCE, EquipmentScreens, Te
 from consumers.arguments import confidence_level, parse_gaming_day
 from consumers.event_files import stored_events
 from consumers.settings import Settings
+from consumers.view_reads import caught_up
 from consumers.wiring import open_store
 from projections.equipment_stats import EquipmentStatsProjection
 
@@ -66,8 +67,7 @@ def register(commands: Any) -> None:
 def _read(args: argparse.Namespace) -> tuple[list[WindowResult], list[Tenure]]:
     day, table = parse_gaming_day(args.gaming_day), args.table
     if args.file is None:
-        projection = EquipmentStatsProjection(open_store(Settings.from_env()))
-        projection.catch_up()  # exactly once, so always safe
+        projection = caught_up(open_store(Settings.from_env()), EquipmentStatsProjection)
         view = projection.view  # a day or a table is read by its index, not every window
         return (
             view.windows(args.confidence, gaming_day=day, table_id=table),

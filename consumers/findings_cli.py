@@ -14,6 +14,7 @@ from consumers.arguments import parse_gaming_day
 from consumers.errors import ConfigError
 from consumers.finding_text import money_shown, money_totals
 from consumers.settings import Settings
+from consumers.view_reads import caught_up
 from consumers.wiring import open_store
 from projections.findings import FindingsProjection
 from projections.findings_view import FindingFilter
@@ -54,8 +55,7 @@ def _when(text: str | None, name: str) -> datetime | None:
 def _findings(args: argparse.Namespace) -> int:
     gaming_day = parse_gaming_day(args.gaming_day)  # mistyped: fails before the store opens
     store = open_store(Settings.from_env())
-    projection = FindingsProjection(store)
-    projection.catch_up()  # exactly once, so always safe: the view then reflects every fact
+    projection = caught_up(store, FindingsProjection)  # unless a running serve keeps it
     query = FindingFilter(
         table_id=args.table,
         dealer_id=args.dealer,

@@ -23,7 +23,7 @@ import textwrap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 from audit.events.catalogue import InvalidEventError, parse_event
 from audit.events.envelope import Event
@@ -40,6 +40,7 @@ from consumers.errors import AmbiguousRoundError, RoundNotFoundError
 from consumers.replay_text import step_lines
 from consumers.replay_text.marks import MISMATCH
 from consumers.settings import Settings
+from consumers.view_reads import caught_up, read_views
 from consumers.wiring import open_store
 from projections.checkpoint import loads
 from projections.findings import FindingsProjection, open_findings_view
@@ -106,12 +107,16 @@ def load_replay(
     :class:`RoundNotFoundError` when the round is not stored (at ``table_id``) and
     :class:`AmbiguousRoundError` when several tables have it and none is named.
     """
-    index = RoundIndexProjection(store)
-    if catch_up:
-        index.catch_up()  # exactly once, so always safe
+    served = not catch_up
+    if catch_up:  # the round index and the replay points, unless a running serve keeps them
+        (index, _), judged_here = read_views(store, [RoundIndexProjection, FindingsProjection])
+        served = not judged_here
+    else:
+        index = RoundIndexProjection(store)
+    index = cast(RoundIndexProjection, index)
     table = table_id or find_table(store, round_id, index)
     read = read_round(
-        store, table, round_id, index, errors, from_opening=from_opening, catch_up=catch_up
+        store, table, round_id, index, errors, from_opening=from_opening, served=served
     )
     game = read.game or next(
         (e.game for e in reversed(read.events) if isinstance(e, TableOpened)), DEFAULT_GAME
@@ -134,8 +139,7 @@ def find_table(store: FactStore, round_id: str, index: RoundIndexProjection | No
     is indexed (``projections/round_index.py``), so a round the index lacks is not stored.
     """
     if index is None:
-        index = RoundIndexProjection(store)
-        index.catch_up()
+        index = caught_up(store, RoundIndexProjection)
     tables = index.view.tables_of(round_id)
     if not tables:
         raise RoundNotFoundError(f"no round {round_id!r} in the store")
@@ -168,7 +172,7 @@ def read_round(
     errors: TextIO = sys.stderr,
     *,
     from_opening: bool = False,
-    catch_up: bool = True,
+    served: bool = False,
 ) -> RoundRead:
     """Return the table's events from its last replay point before the round, up to the
     round's end.
@@ -183,12 +187,15 @@ def read_round(
     did not record (a store judged before replay contexts, or before points between
     openings), is read from the table's first fact instead, as every replay once was.
     A stored fact the catalogue can no longer read is left out and counted on ``errors``.
+    The views are read as they stand (caught up by the caller, if at all); ``served``: a
+    service keeps them, so a round they have not reached yet is not found, rather than looked
+    for by reading every stored fact.
     """
     wanted = store.fact_count(round_aggregate_id(table_id, round_id))
     if not wanted:
         raise RoundNotFoundError(f"no round {round_id!r} at table {table_id!r}")
     contexts = index.view.contexts_of(table_id, round_id)
-    if not contexts and not catch_up:
+    if not contexts and served:
         raise RoundNotFoundError(
             f"round {round_id!r} at table {table_id!r} is stored but not yet in the round "
             "index: the service indexes it within a pass, try again in a moment"
@@ -196,12 +203,7 @@ def read_round(
     read = RoundRead([])
     facts: Iterator[StoredFact] | None = None
     if contexts and contexts[0] > 0:
-        if catch_up:
-            findings = FindingsProjection(store)
-            findings.catch_up()
-            points = findings.view
-        else:
-            points = open_findings_view(store)
+        points = open_findings_view(store)
         first, last = contexts[0], contexts[-1]
         openings = [] if from_opening else points.replay_contexts(table_id, first, last)
         if not openings or openings[0].position != first:
@@ -217,7 +219,7 @@ def read_round(
             facts = store.facts_of(aggregates, start=first)
     if facts is None and contexts == [0]:
         facts = _before_any_opening(store, table_id, index)
-    if facts is None and not catch_up:
+    if facts is None and served:
         # A request reads the views as the service keeps them: the findings view has not
         # reached the round's replay point yet. Never the scan below of every stored fact (#16).
         raise RoundNotFoundError(

@@ -29,6 +29,7 @@ from audit.store.application import FactStore
 from consumers.arguments import parse_gaming_day
 from consumers.finding_text import money_totals
 from consumers.settings import Settings
+from consumers.view_reads import caught_up_all
 from consumers.wiring import open_store
 from projections.findings import FindingsProjection
 from projections.findings_view import FindingFilter, FindingsView
@@ -49,11 +50,10 @@ def register(commands: Any) -> None:
         parser.set_defaults(handler=_mgr if name == "mgr" else _variance)
 
 
-def _views(store: FactStore) -> tuple[FindingsProjection, ReconciliationProjection]:
-    findings, reconciliation = FindingsProjection(store), ReconciliationProjection(store)
-    findings.catch_up()
-    reconciliation.catch_up()
-    return findings, reconciliation
+def _views(store: FactStore) -> tuple[FindingsView, Any]:
+    """Return the findings and the reconciliation's views (caught up unless a serve keeps them)."""
+    found, reconciled = caught_up_all(store, [FindingsProjection, ReconciliationProjection])
+    return found.view, reconciled.view
 
 
 def _game_findings(ledger: Mapping[str, Any], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -117,8 +117,8 @@ def mgr_of(
 def mgr_report(store: FactStore, gaming_day: str | None, form: str = "text") -> str:
     """Return the MGR for a gaming day (or all stored), in ``form``."""
     findings, reconciliation = _views(store)
-    ledgers = reconciliation.view.ledgers(gaming_day)
-    lines, totals = mgr_of(findings.view, ledgers)
+    ledgers = reconciliation.ledgers(gaming_day)
+    lines, totals = mgr_of(findings, ledgers)
     if form == "csv":
         return render_csv(lines, totals)
     if form == "json":
@@ -150,7 +150,7 @@ def _used(ledgers: list[dict[str, Any]]) -> Used:
 def variance_rows(store: FactStore, gaming_day: str | None) -> list[dict[str, Any]]:
     """Return every variance of the day with its evidence: slips, box, counts, events, rounds."""
     findings, reconciliation = _views(store)
-    return variances_of(findings.view, reconciliation.view.ledgers(gaming_day), gaming_day)
+    return variances_of(findings, reconciliation.ledgers(gaming_day), gaming_day)
 
 
 def variances_of(

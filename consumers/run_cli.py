@@ -36,12 +36,12 @@ from consumers.kafka_ingest import consume
 from consumers.kafka_io import Bootstrap, ensure_topics, flush, make_producer, publish
 from consumers.report_cli import mgr_report
 from consumers.settings import Settings, kafka_connection
+from consumers.view_reads import caught_up_all
 from consumers.wiring import SQLITE_FILE, kafka, store_config
 from projections.findings import FindingsProjection
 from projections.findings_view import FindingFilter
 from projections.hand_history import HandHistoryProjection
 from projections.table_state import TableStateProjection
-from projections.together import catch_up_together
 from projections.win_rates import WinRatesProjection
 
 
@@ -332,9 +332,9 @@ def report_store(store: FactStore, out: TextIO) -> None:
         f"count room): {verdict}",
         file=out,
     )
-    history, tables = HandHistoryProjection(store), TableStateProjection(store)
-    rates, projection = WinRatesProjection(store), FindingsProjection(store)
-    catch_up_together([projection, history, tables, rates])  # each fact read and parsed once
+    # Each fact read and parsed once; unless a deployed serve keeps this store's views.
+    kinds = [FindingsProjection, HandHistoryProjection, TableStateProjection, WinRatesProjection]
+    projection, history, tables, rates = caught_up_all(store, kinds, notes=out)
     by_table = stats_of(rates.view.tallies("table"), "table")
     flagged = sum(r.flagged for r in by_table)
     print(f"read models: hand history {len(history.view.select()):,} hands, "

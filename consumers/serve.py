@@ -21,7 +21,11 @@ each leg stands behind.
 One service judges a store at a time: it holds the store's lease (``consumers/store_lease.py``)
 before it writes anything, and a second stands by, serving the console on the first one's views,
 not ready, until it can take the lease. ``serve --rebuild-views`` empties every view once the
-lease is held, to judge history again (``consumers/rebuild_views.py``).
+lease is held, to judge history again (``consumers/rebuild_views.py``). A command that reads the
+views (``findings``, ``report``...) catches them up itself only when it can take that lease
+(``consumers/view_reads.py``); should a view be written all the same by a process that took
+none, the pass that finds its position taken opens the read models afresh from what is stored
+and goes on, rather than ending the service.
 
 Beside the loop, a small HTTP server (``consumers/health.py``) answers ``/healthz``,
 ``/readyz`` (the last pass succeeded) and ``/metrics`` (Prometheus text: each read
@@ -54,7 +58,7 @@ from consumers.rebuild_views import rebuild_views
 from consumers.store_lease import StoreLease
 from projections.fact_projection import FactProjection
 from projections.read_models import KEPT_HERE, READ_MODELS, stored_lags
-from projections.split import DATABASE_FAULTS, SPLIT_BACKLOG, catch_up_split
+from projections.split import DATABASE_FAULTS, SPLIT_BACKLOG, VIEW_CONFLICTS, catch_up_split
 from projections.together import PASS_BATCH, catch_up_together, rest_together
 
 log = logging.getLogger(__name__)
@@ -230,6 +234,15 @@ class Service:
                 log.warning("read models: the database failed (%s); retry %d in %.1fs",
                             reason, failures, delay)  # fmt: skip
                 self.read_models = self._reopen()
+            except VIEW_CONFLICTS as error:
+                # Another process wrote a view past the position this one holds in memory (one
+                # that took no lease): what it wrote stands, and this one goes on from there.
+                self._passes.labels("moved").inc()
+                self.passes = Health(ready=False, reason="a view was written by another process")
+                log.warning("read models: a view was written by another process (%s); opened "
+                            "afresh from what is stored", str(error).strip())  # fmt: skip
+                self.read_models = self._reopen()
+                delay = poll_s
             _sleep_unless(stopped, delay)
         if self._leased():
             self.rest()

@@ -32,6 +32,7 @@ from audit.verification.statistics import (
 from consumers.arguments import confidence_level
 from consumers.event_files import stored_events
 from consumers.settings import Settings
+from consumers.view_reads import caught_up
 from consumers.wiring import open_store
 from projections.win_rates import WinRatesProjection
 
@@ -91,8 +92,7 @@ def print_stats(rows: list[GroupStats], out: TextIO) -> None:
 
 def _stats(args: argparse.Namespace) -> int:
     if args.file is None:
-        projection = WinRatesProjection(open_store(Settings.from_env()))
-        projection.catch_up()  # exactly once, so always safe
+        projection = caught_up(open_store(Settings.from_env()), WinRatesProjection)
         if args.group is None:
             tallies = projection.view.tallies(args.by)
         else:

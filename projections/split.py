@@ -28,7 +28,9 @@ beside its successor; each read model's position is written with its rows either
 a restart goes on from whatever each group wrote. A stop (``stopped``) reaches the second
 process at its next batch, as it reaches the first. A database fault there is raised here
 as :class:`SecondProcessLostError` (an eventsourcing ``OperationalError``, which the service
-retries with a back-off); anything else there is a defect, raised here with its traceback.
+retries with a back-off); a view's position taken there by another writer as
+:class:`ViewMovedError` (``VIEW_CONFLICTS``: the service opens its read models afresh); anything
+else there is a defect, raised here with its traceback.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ from multiprocessing.connection import Connection
 from typing import cast
 
 import psycopg
-from eventsourcing.persistence import InterfaceError, OperationalError
+from eventsourcing.persistence import IntegrityError, InterfaceError, OperationalError
 
 from audit.store.application import FactStore, StoreConfig
 from projections.fact_projection import FactProjection
@@ -66,6 +68,15 @@ _PR_SET_PDEATHSIG = 1
 
 class SecondProcessLostError(OperationalError):
     """The second process lost its database, or ended without saying how its pass went."""
+
+
+class ViewMovedError(IntegrityError):
+    """A view's position was written by another process while the second one caught it up."""
+
+
+VIEW_CONFLICTS = (IntegrityError, psycopg.IntegrityError)
+"""What a read model's write raises when its rows or position are there already: another
+process wrote the view since this one read its position (one that took no store lease)."""
 
 
 class SecondProcessFailedError(RuntimeError):
@@ -120,6 +131,8 @@ def catch_up_split(
     kind, detail = outcome
     if kind == "database":
         raise SecondProcessLostError(f"the second read-model process: {detail}")
+    if kind == "moved":
+        raise ViewMovedError(f"the second read-model process: {detail}")
     if kind == "defect":
         raise SecondProcessFailedError(f"the second read-model process failed:\n{detail}")
     theirs_written, ended = cast(tuple[int, float], detail)  # "ok": rows written, its end
@@ -169,6 +182,8 @@ def _second(
         pipe.send(("ok", (written, time.time())))
     except DATABASE_FAULTS as error:
         pipe.send(("database", str(error).strip() or type(error).__name__))
+    except VIEW_CONFLICTS as error:
+        pipe.send(("moved", str(error).strip() or type(error).__name__))
     except Exception:  # a defect: the parent raises it with this traceback
         pipe.send(("defect", traceback.format_exc()))
 

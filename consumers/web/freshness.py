@@ -15,14 +15,11 @@ database away it says nothing here: the page's own reads fail and say so.
 from __future__ import annotations
 
 from audit.store.application import FactStore
+from consumers.view_reads import BEHIND_NOTICE
 from consumers.web.api.views import Views
 from projections import findings, hand_history, reconciliation, round_index, table_state, win_rates
 from projections.read_models import stored_lags
 from projections.split import DATABASE_FAULTS
-
-BEHIND_NOTICE = 2_000
-"""Stored events (about fifty rounds) a view must lack before the console says so: a floor of
-300 tables stores that in under half a minute, far more than a running service lags."""
 
 TRACKING_NAMES = tuple(
     module.TRACKING_NAME

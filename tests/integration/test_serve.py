@@ -16,6 +16,7 @@ from prometheus_client import generate_latest
 
 from audit.store.application import FactStore, StoreConfig
 from consumers.serve import READ_MODELS, Service, health_server
+from projections.findings import FindingsProjection
 from projections.together import catch_up_together
 from tests.builders.gaming_days import Feed, gaming_day, view_rows
 from tests.builders.net import free_port
@@ -143,6 +144,41 @@ def _running(pid: int) -> bool:
 
 
 # Each database once and each way of running a pass once, kept to two runs for the suite's time.
+def test_a_view_another_process_wrote_past_the_service_is_kept_and_the_service_goes_on(
+    tmp_path,
+):
+    """A writer that took no lease (an older command, a script) moves the findings view past
+    the position the service holds in memory: the service's next write conflicts. It opens
+    its read models afresh and goes on, rather than ending, and every view equals a rebuild."""
+    config = StoreConfig.sqlite(tmp_path / "s.sqlite")
+    store = FactStore(config)
+    feed = Feed(store)
+    feed(gaming_day(0, seed=20))
+    service = Service(store)
+    service.run_pass()
+    feed(gaming_day(1, seed=21))
+    FindingsProjection(FactStore(config)).catch_up()  # past the service's position in memory
+    polls: list[int] = []
+
+    def stopped() -> bool:
+        polls.append(1)
+        return len(polls) > 4
+
+    service.run(stopped, poll_s=0.01)
+    metrics = generate_latest(service.registry).decode()
+    assert 'tablewatch_serve_passes_total{outcome="moved"} 1.0' in metrics
+    assert service.health.ready
+    rebuilt_store = FactStore(StoreConfig.sqlite(tmp_path / "rebuilt.sqlite"))
+    again = Feed(rebuilt_store)
+    again(gaming_day(0, seed=20))
+    again(gaming_day(1, seed=21))
+    rebuilt = [kind(rebuilt_store) for kind in READ_MODELS]
+    catch_up_together(rebuilt)
+    for mine, theirs in zip([kind(store) for kind in READ_MODELS], rebuilt, strict=True):
+        assert mine.position == store.last_notification_id()
+        assert _plain(view_rows(mine)) == _plain(view_rows(theirs)), mine.tracking_name
+
+
 @pytest.mark.parametrize(
     ("store_config", "processes"), [("sqlite", 1), ("postgres", 2)], indirect=["store_config"]
 )

@@ -16,6 +16,7 @@ from projections.split import (
     DATABASE_FAULTS,
     SecondProcessFailedError,
     SecondProcessLostError,
+    ViewMovedError,
     catch_up_split,
 )
 from projections.table_state import TableStateProjection
@@ -112,6 +113,25 @@ class KilledTableState(TableStateProjection):
         if notification_id == 1_000:
             os.kill(os.getpid(), signal.SIGKILL)
         return super().apply(fact, notification_id)
+
+
+class OvertakenTableState(TableStateProjection):
+    """A read model whose view another process writes, past it, while its pass runs."""
+
+    def apply(self, fact, notification_id):
+        if notification_id == 1_000:
+            TableStateProjection(self.store).catch_up()  # a writer that took no lease
+        return super().apply(fact, notification_id)
+
+
+def test_a_view_another_process_wrote_under_the_second_is_raised_here_as_moved(tmp_path, rebuilt):
+    store = _stored(StoreConfig.sqlite(tmp_path / "s.sqlite"))
+    with pytest.raises(ViewMovedError) as raised:
+        catch_up_split(_here(store), [OvertakenTableState], store, batch=500)
+    assert "the second read-model process" in str(raised.value)
+    assert TableStateProjection(store).position == store.last_notification_id()  # it stands
+    catch_up_split(_here(store), THERE, store, batch=500)  # what the service's next pass does
+    assert _rows(store) == rebuilt
 
 
 def test_a_defect_in_the_second_process_is_raised_here_with_its_traceback(tmp_path):
