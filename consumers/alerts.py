@@ -34,6 +34,12 @@ last fact whose findings it had all delivered), so the past is not alerted twice
 re-judgement of it alerted as if the table were in play; a finding after its horizon goes out as
 it would have (``consumers/rebuild_views.py``).
 
+One process delivers a store's alerts: whichever holds the store's alerts lease
+(``consumers/store_lease.py``: a ``serve`` with a destination, or ``tablewatch alerts``). Each leg
+reads its position before a delivery and records it after, so a second deliverer would send
+every alert again; a follower that cannot take the lease stands by, not ready, and a one-off run
+says who holds it and exits.
+
 Following (``--follow``), a webhook outage never stops the alerter: the webhook leg
 holds its position, waits (doubling up to :data:`OUTAGE_MAX_BACKOFF_S`) and tries
 again, logging each failure, while the topic leg goes on. A one-off run reports the
@@ -66,6 +72,7 @@ from consumers.errors import ConfigError, PublishError, TablewatchError
 from consumers.kafka_io import Producer, StopFlag, ensure_topics, flush, make_producer, publish
 from consumers.readiness import Readiness
 from consumers.settings import Settings, kafka_connection
+from consumers.store_lease import ALERTS, StoreLease
 from consumers.view_reads import Following
 from projections.findings import FindingsProjection
 
@@ -541,6 +548,18 @@ def serve_alerter(
                         metrics=DeliveryMetrics(registry), hold_topic=True)  # fmt: skip
 
 
+class AlertsHeldError(TablewatchError):
+    """Another process delivers this store's alerts: sending them here too would send each twice."""
+
+
+def _standing_by(lease: StoreLease) -> str | None:
+    """Return why this alerter must not deliver (another process holds the store's alerts
+    lease), or None once it holds the lease, taking it if it is free."""
+    if lease.held() or lease.try_acquire():
+        return None
+    return f"{ALERTS.holder} holds this store's alerts ({lease.describe()})"
+
+
 def run_alerts(
     settings: Settings,
     store: FactStore,
@@ -561,15 +580,33 @@ def run_alerts(
     held by a failing webhook (the topic leg goes on meanwhile).
     """
     findings = Following(store, FindingsProjection)
+    lease = StoreLease(store, ALERTS)
     with contextlib.ExitStack() as stack:
         alerter = open_alerter(settings, findings.projection.view, stack,
                                webhook_url=webhook_url, follow=follow, metrics=metrics)  # fmt: skip
+        stack.callback(lease.release)
         if not follow:
+            why = _standing_by(lease)
+            if why is not None:
+                raise AlertsHeldError(f"{why}: it sends them; stop it (or run serve with "
+                                      "--no-alerts) to send them from here")  # fmt: skip
             findings.catch_up()
             return alerter.publish_new()
-        sent = 0
+        sent, standing = 0, None
         stop = stack.enter_context(StopFlag())
         while not stop.is_set():
+            why = _standing_by(lease)
+            if why != standing:  # said as it begins or ends, not at every poll
+                if why is not None:
+                    log.warning("alerts: standing by: %s", why)
+                else:
+                    log.info("alerts: this process now delivers the store's alerts")
+                standing = why
+            if why is not None:  # a follower stands by, not ready, until the other one stops
+                if readiness is not None:
+                    readiness.down(why)
+                time.sleep(poll_s)
+                continue
             findings.catch_up()
             sent += alerter.publish_new()
             if readiness is not None:

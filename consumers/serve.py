@@ -55,7 +55,7 @@ from audit.store.application import FactStore
 from consumers.alerts import Alerter
 from consumers.health import serve_health
 from consumers.rebuild_views import rebuild_views
-from consumers.store_lease import StoreLease
+from consumers.store_lease import ALERTS, StoreLease
 from projections.fact_projection import FactProjection
 from projections.read_models import KEPT_HERE, READ_MODELS, stored_lags
 from projections.split import DATABASE_FAULTS, SPLIT_BACKLOG, VIEW_CONFLICTS, catch_up_split
@@ -104,6 +104,8 @@ class Service:
         """Whether the lease was held at the passes' last look: the alerts' thread delivers only
         then (written by the passes' thread only)."""
         self.alerter = alerter
+        self.alerts_lease = None if alerter is None or lease is None else StoreLease(store, ALERTS)
+        """Held by the alerts' thread while it delivers: one deliverer of a store's alerts."""
         self.alerts_held: str | None = None
         """Why an alert leg is held (None while every leg delivers)."""
         self.processes = processes
@@ -176,10 +178,36 @@ class Service:
     def _deliver_until(self, stopped: Callable[[], bool], poll_s: float) -> None:
         # Its own thread: a slow webhook or a broker waiting out its timeout delays alerts,
         # never the read models' passes.
-        while not stopped():
-            if self.leased:
-                self.deliver_alerts()
-            _sleep_unless(stopped, poll_s)
+        try:
+            while not stopped():
+                if self.leased and self._may_deliver():
+                    self.deliver_alerts()
+                elif not self.leased and self.alerts_lease is not None:
+                    self.alerts_lease.release()  # a standby's: the judging service delivers
+                _sleep_unless(stopped, poll_s)
+        finally:
+            if self.alerts_lease is not None:
+                self.alerts_lease.release()
+
+    def _may_deliver(self) -> bool:
+        """Return whether this service holds the store's alerts lease, taking it if it is free;
+        while another process (``tablewatch alerts --follow``) holds it, say so on ``/readyz``."""
+        lease = self.alerts_lease
+        if lease is None or lease.held():
+            return True
+        try:
+            taken = lease.try_acquire()
+        except DATABASE_FAULTS as error:  # tried again at the next poll
+            self.alerts_held = f"database: {error}".strip()
+            return False
+        if taken:
+            log.info("alerts: this service delivers the store's alerts (%s)", lease.describe())
+            return True
+        held = f"{ALERTS.holder} holds this store's alerts ({lease.describe()})"
+        if self.alerts_held != held:  # said once, not at every poll
+            log.warning("alerts: none sent from here: %s", held)
+        self.alerts_held = held
+        return False
 
     def _split_due(self) -> bool:
         if self.processes < 2:

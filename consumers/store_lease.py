@@ -15,12 +15,17 @@ Either is let go by the operating system or the server when the process ends, ho
 ends (a SIGKILL included), so a lease never outlives its service. A PostgreSQL lease also
 ends with its connection: the service asks :meth:`StoreLease.held` before each pass, and
 one that lost it takes it again before writing, or waits.
+
+A second lease, :data:`ALERTS`, is held by whichever process delivers the
+store's alerts (a ``serve``, or ``tablewatch alerts``): two deliverers would each send every
+alert, since each leg's position is read before the delivery and written after it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
@@ -32,11 +37,28 @@ LEASE_KEY = 0x7477_7365_7276_6531
 """The advisory lock's key on PostgreSQL ("twserve1" as bytes), apart from the migration's."""
 
 
+@dataclass(frozen=True)
+class LeaseKind:
+    """What a lease is for: its lock file's suffix beside a SQLite store, its advisory key."""
+
+    name: str
+    key: int
+    holder: str
+    """Who holds it, as a process that cannot take it says so."""
+
+
+SERVE = LeaseKind("serve", LEASE_KEY, "another tablewatch serve")
+"""Judging: writing the views (``serve``, or a command catching them up)."""
+ALERTS = LeaseKind("alerts", 0x7477_616C_6572_7431, "another tablewatch process delivering alerts")
+"""Delivering the alerts ("twalert1")."""
+
+
 class StoreLease:
     """The store's one-service lease: taken with :meth:`try_acquire`, kept until :meth:`release`."""
 
-    def __init__(self, store: FactStore) -> None:
+    def __init__(self, store: FactStore, kind: LeaseKind = SERVE) -> None:
         self.store = store
+        self.kind = kind
         self._file: IO[str] | None = None
         self._conn: psycopg.Connection[tuple[object, ...]] | None = None
         """PostgreSQL: the lock's connection, kept while standing by too, so that a standby
@@ -46,7 +68,7 @@ class StoreLease:
     def describe(self) -> str:
         """Say where the lease is kept."""
         path = self._path()
-        return f"lock file {path}" if path is not None else f"advisory lock {LEASE_KEY:#x}"
+        return f"lock file {path}" if path is not None else f"advisory lock {self.kind.key:#x}"
 
     def try_acquire(self) -> bool:
         """Take the lease if no other service holds it; return whether this one now does."""
@@ -67,7 +89,7 @@ class StoreLease:
         if self._conn is None:
             self._conn = psycopg.connect(url, autocommit=True, connect_timeout=5)
         try:
-            row = self._conn.execute("SELECT pg_try_advisory_lock(%s)", (LEASE_KEY,)).fetchone()
+            row = self._conn.execute("SELECT pg_try_advisory_lock(%s)", (self.kind.key,)).fetchone()
         except psycopg.Error:
             self._drop_connection()  # a new one next time
             raise
@@ -104,4 +126,4 @@ class StoreLease:
 
     def _path(self) -> Path | None:
         path = self.store.config.sqlite_path
-        return None if path is None else path.with_name(path.name + ".serve-lock")
+        return None if path is None else path.with_name(f"{path.name}.{self.kind.name}-lock")

@@ -14,7 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from audit.store.application import FactStore
+from audit.store.application import FactStore, StoreConfig
 from consumers.alerts import (
     TRACKING_NAME,
     WEBHOOK_TRACKING_NAME,
@@ -25,7 +25,9 @@ from consumers.alerts import (
 )
 from consumers.cli import main
 from consumers.kafka_io import make_producer
+from consumers.readiness import Readiness
 from consumers.settings import Settings
+from consumers.store_lease import ALERTS, StoreLease
 from consumers.wiring import open_store
 from projections.findings import FindingsProjection
 from tests.builders.alerts import (
@@ -389,3 +391,57 @@ def test_the_alerts_after_a_position_are_read_from_the_primary_key_never_sorted(
     steps = " / ".join(str(row[-1]) for row in plan)
     assert "TEMP B-TREE" not in steps
     assert "PRIMARY KEY" in steps
+
+
+def test_one_process_delivers_a_store_s_alerts_and_a_second_says_so_or_stands_by(
+    store_config, shift, hook, monkeypatch, capsys
+):
+    """Each leg reads its position before a delivery and writes it after, so two deliverers
+    (``serve`` and ``alerts --follow``) would each send every alert: the alerts lease."""
+    if store_config.postgres_url is not None:
+        monkeypatch.setenv("DATABASE_URL", store_config.postgres_url)
+    else:
+        monkeypatch.delenv("DATABASE_URL", raising=False)
+        monkeypatch.setenv("TABLEWATCH_DATA_DIR", str(store_config.sqlite_path.parent))
+        store_config = StoreConfig.sqlite(store_config.sqlite_path.parent / "tablewatch.sqlite")
+    monkeypatch.delenv("KAFKA_BOOTSTRAP_SERVERS", raising=False)
+    ingest(FactStore(store_config), shift)
+    other = StoreLease(FactStore(store_config), ALERTS)
+    assert other.try_acquire()  # another process delivers
+    assert main(["alerts", "--webhook", hook.url]) == 2
+    err = capsys.readouterr().err
+    assert "tablewatch: another tablewatch process delivering alerts holds this store's " in err
+    assert "Traceback" not in err
+    _, view = reopen(store_config)
+    expected = [f["finding_id"] for f in warnings(view)]
+    readiness, seen, failures = Readiness(), [], []
+
+    def stand_by_then_free():
+        try:
+            _wait_for(lambda: readiness.state.last_error is not None)
+            time.sleep(0.2)  # several polls standing by
+            seen.append((readiness.state.ready, readiness.state.last_error, len(hook.requests)))
+            other.release()
+            _wait_for(lambda: hook.accepted() == expected)  # the lease free: it delivers
+        except TimeoutError as error:
+            failures.append(error)
+        finally:
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    previous = signal.signal(signal.SIGTERM, lambda *_: None)  # a late signal harms nothing
+    helper = threading.Thread(target=stand_by_then_free)
+    try:
+        helper.start()
+        sent = run_alerts(Settings(), FactStore(store_config), webhook_url=hook.url,
+                          follow=True, poll_s=0.05, readiness=readiness)  # fmt: skip
+        helper.join()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        other.release()
+    assert failures == []
+    [(ready, why, requests)] = seen
+    assert not ready
+    assert "holds this store's alerts" in why
+    assert requests == 0  # standing by, it sent nothing
+    assert sent == len(expected)
+    assert hook.accepted() == expected  # each once

@@ -18,6 +18,7 @@ from consumers.alerts import Alerter, Webhook
 from consumers.errors import PublishError
 from consumers.kafka_io import make_producer
 from consumers.serve import Service
+from consumers.store_lease import ALERTS, StoreLease
 from projections.findings import FindingsProjection
 from tests.builders.alerts import finding_ids, ingest, read_topic, reopen, warnings
 from tests.builders.net import free_port
@@ -196,3 +197,43 @@ def test_readiness_follows_the_passes_while_the_alerts_thread_delivers(store_con
     assert not health.ready
     assert health.reason == "database: the database went away"
     assert (service.alerts_held or "").startswith("the webhook: ")
+
+
+def test_a_service_delivers_no_alert_while_another_process_holds_the_store_s_alerts(
+    store_config, shift, hook
+):
+    """``tablewatch alerts --follow`` beside a ``serve`` that also has a destination: one of
+    them delivers (whichever holds the alerts lease), never both, so no alert goes twice."""
+    store = FactStore(store_config)
+    ingest(store, shift)
+    view = FindingsProjection(store).view
+    alerter = Alerter(view, None, "unused", Webhook(hook.url, retries=0),
+                      hold_webhook_failures=True)  # fmt: skip
+    lease = StoreLease(store)
+    assert lease.try_acquire()
+    other = StoreLease(FactStore(store_config), ALERTS)
+    assert other.try_acquire()
+    service = Service(store, alerter=alerter, lease=lease)
+    stop = threading.Event()
+    runner = threading.Thread(target=service.run, args=(stop.is_set, 0.02))
+    runner.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not (service.health.ready and service.alerts_held):
+            assert time.monotonic() < deadline, "the service never passed or never said"
+            time.sleep(0.01)
+        time.sleep(0.2)  # several polls of the alerts' thread
+        assert hook.requests == []
+        assert "holds this store's alerts" in service.health.reason
+        other.release()  # the other deliverer stops
+        expected = [f["finding_id"] for f in warnings(view)]
+        while hook.accepted() != expected:
+            assert time.monotonic() < deadline + 10, "the service never took over the alerts"
+            time.sleep(0.02)
+    finally:
+        stop.set()
+        runner.join(timeout=30)
+        lease.release()
+        other.release()
+    assert hook.accepted() == expected  # each once
+    assert service.alerts_held is None
