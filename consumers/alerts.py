@@ -42,8 +42,9 @@ says who holds it and exits.
 
 Following (``--follow``), a webhook outage never stops the alerter: the webhook leg
 holds its position, waits (doubling up to :data:`OUTAGE_MAX_BACKOFF_S`) and tries
-again, logging each failure, while the topic leg goes on. A one-off run reports the
-failure and exits non-zero.
+again, logging each failure, while the topic leg goes on. Nor does the database failing: the
+follower logs it, is not ready, and tries again with the same back-off, its findings opened
+afresh from what is stored. A one-off run reports the failure and exits non-zero.
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ from consumers.settings import Settings, kafka_connection
 from consumers.store_lease import ALERTS, StoreLease
 from consumers.view_reads import Following
 from projections.findings import FindingsProjection
+from projections.split import DATABASE_FAULTS
 
 log = logging.getLogger(__name__)
 
@@ -592,9 +594,25 @@ def run_alerts(
                                       "--no-alerts) to send them from here")  # fmt: skip
             findings.catch_up()
             return alerter.publish_new()
-        sent, standing = 0, None
         stop = stack.enter_context(StopFlag())
-        while not stop.is_set():
+        return _follow(alerter, findings, lease, stop, poll_s, readiness)
+
+
+def _follow(
+    alerter: Alerter,
+    findings: Following[FindingsProjection],
+    lease: StoreLease,
+    stop: StopFlag,
+    poll_s: float,
+    readiness: Readiness | None,
+) -> int:
+    """Deliver each poll's new alerts until ``stop``; return how many were sent. A database
+    fault holds the alerter, not ready, and is retried with a back-off (doubling up to
+    :data:`OUTAGE_MAX_BACKOFF_S`), never ending it."""
+    sent, standing, failures = 0, None, 0
+    while not stop.is_set():
+        delay = poll_s
+        try:
             why = _standing_by(lease)
             if why != standing:  # said as it begins or ends, not at every poll
                 if why is not None:
@@ -605,15 +623,24 @@ def run_alerts(
             if why is not None:  # a follower stands by, not ready, until the other one stops
                 if readiness is not None:
                     readiness.down(why)
-                time.sleep(poll_s)
-                continue
-            findings.catch_up()
-            sent += alerter.publish_new()
+            else:
+                findings.catch_up()
+                sent += alerter.publish_new()
+                if readiness is not None:
+                    if alerter.webhook_error is None:
+                        readiness.up()
+                    else:
+                        readiness.down(alerter.webhook_error)
+            failures = 0
+        except DATABASE_FAULTS as error:
+            failures += 1
+            findings.forget()
+            delay = min(poll_s * 2**failures, OUTAGE_MAX_BACKOFF_S)
+            reason = str(error).strip() or type(error).__name__
+            log.warning("alerts: the database failed (%s); retry %d in %.1fs", reason,
+                        failures, delay)  # fmt: skip
             if readiness is not None:
-                if alerter.webhook_error is None:
-                    readiness.up()
-                else:
-                    readiness.down(alerter.webhook_error)
-            if not stop.is_set():
-                time.sleep(poll_s)
+                readiness.down(f"database: {reason}")
+        if not stop.is_set():
+            time.sleep(delay)
     return sent

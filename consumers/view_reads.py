@@ -90,6 +90,8 @@ class Following(Generic[P]):
         self.kind = kind
         self.lease = StoreLease(store)
         self.projection = kind(store)
+        self.stale = False
+        """Whether the state held is not the stored position's (a catch-up failed midway)."""
 
     def catch_up(self) -> P:
         """Catch the read model up if no other process keeps it; return it."""
@@ -98,9 +100,15 @@ class Following(Generic[P]):
         try:
             projection = self.projection
             stored = projection.view.max_tracking_id(projection.tracking_name) or 0
-            if stored != projection.position:  # a service wrote it since: this state is behind
+            if self.stale or stored != projection.position:  # a service wrote it since
                 self.projection = projection = self.kind(self.store)
+                self.stale = False
             catch_up_together([projection])
         finally:
             self.lease.release()
         return projection
+
+    def forget(self) -> None:
+        """After a database fault: what the catch-up applied but did not write went with its
+        transaction, so the next one opens the read model afresh from what is stored."""
+        self.stale = True

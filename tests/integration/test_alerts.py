@@ -13,6 +13,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from eventsourcing.persistence import OperationalError
 
 from audit.store.application import FactStore, StoreConfig
 from consumers.alerts import (
@@ -445,3 +446,55 @@ def test_one_process_delivers_a_store_s_alerts_and_a_second_says_so_or_stands_by
     assert requests == 0  # standing by, it sent nothing
     assert sent == len(expected)
     assert hook.accepted() == expected  # each once
+
+
+def test_a_follower_holds_through_a_database_fault_and_judges_nothing_twice(
+    store_config, shift, hook, monkeypatch, tmp_path
+):
+    """The database failing midway through a catch-up (what was applied went with the
+    transaction) holds the follower, not ready, and it goes on afresh from what is stored."""
+    ingest(FactStore(store_config), shift)
+    apply, failed = FindingsProjection.apply, []
+
+    def failing_once(self, fact, notification_id):
+        if notification_id == 300 and not failed:
+            failed.append(notification_id)
+            raise OperationalError("server closed the connection unexpectedly")
+        return apply(self, fact, notification_id)
+
+    monkeypatch.setattr(FindingsProjection, "apply", failing_once)
+    rebuilt = FactStore(StoreConfig.sqlite(tmp_path / "rebuilt.sqlite"))
+    ingest(rebuilt, shift)
+    readiness, seen, failures = Readiness(), [], []
+    expected: list[str] = []
+
+    def watch_then_stop():
+        try:
+            _wait_for(lambda: readiness.state.last_error is not None)
+            seen.append(readiness.state.last_error)
+            monkeypatch.setattr(FindingsProjection, "apply", apply)
+            projection = FindingsProjection(rebuilt)
+            projection.catch_up()
+            expected.extend(f["finding_id"] for f in warnings(projection.view))
+            _wait_for(lambda: hook.accepted() == expected)
+            _wait_for(lambda: readiness.state.ready)
+        except TimeoutError as error:
+            failures.append(error)
+        finally:
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    previous = signal.signal(signal.SIGTERM, lambda *_: None)
+    helper = threading.Thread(target=watch_then_stop)
+    try:
+        helper.start()
+        sent = run_alerts(Settings(), FactStore(store_config), webhook_url=hook.url,
+                          follow=True, poll_s=0.02, readiness=readiness)  # fmt: skip
+        helper.join()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert failures == []
+    assert failed == [300]
+    assert seen == ["database: server closed the connection unexpectedly"]
+    assert expected
+    assert sent == len(expected)
+    assert hook.accepted() == expected  # each once, as a store judged in one go gives them
