@@ -4,9 +4,10 @@ Filters: table, dealer, player, code or code prefix, least severity, gaming day,
 and a time range ``since``/``until`` each given with its UTC offset (the view keeps UTC
 and compares in UTC). Sorted by when the finding's event occurred, oldest first (a queue
 worked in order, and a script paging to the end) or, with ``order=newest``, newest first
-(the console's default: what just happened at the tables). Every answer is
-recorded in the access log: the list as ``findings`` with its query, one finding as
-``finding`` with its id.
+(the console's default: what just happened at the tables). A page is asked for by number (up
+to the count's cap) or by the ``next`` cursor of the page before it (``after``: any depth).
+Every answer is recorded in the access log: the list as ``findings`` with its query, one
+finding as ``finding`` with its id.
 """
 
 from __future__ import annotations
@@ -67,6 +68,9 @@ class FindingsPage(BaseModel):
     total_exact: bool = True
     """False: more than ``total`` findings match (a count stops at 10,000); narrow the filter."""
     pages: int
+    next: str | None = None
+    """The cursor of the page after this one (give it as ``after``), or None at the end: a
+    client pages on by it past any count, each page as quick as the first."""
 
 
 def _out(row: dict[str, object]) -> FindingOut:
@@ -94,15 +98,26 @@ def list_findings(
     page: Annotated[int, Query(ge=1)] = 1,
     per_page: Annotated[int, Query(ge=1, le=MAX_PER_PAGE)] = 50,
     order: Annotated[Order, Query(description="oldest first, or newest first")] = "oldest",
+    after: Annotated[
+        str | None, Query(max_length=200, description="a page's next cursor: the page after it")
+    ] = None,
 ) -> FindingsPage:
     """Return a page of findings matching every filter given, as their events occurred."""
     cap = findings_query.COUNT_CAP
+    start_after = None
+    if after is not None:
+        if page != 1:
+            raise BadInputError("after", "a cursor names its page: give it without page")
+        try:
+            start_after = findings_query.After.read(after)
+        except ValueError as error:
+            raise BadInputError("after", str(error)) from None
     if (page - 1) * per_page >= cap:
         # A page is read by OFFSET: past the count's cap each would read ever more rows (#16).
         raise BadInputError(
             "page",
-            f"pages reach the first {cap:,} findings of a filter: narrow it (since, until, "
-            f"gaming_day) or ask for the newest first, not page {page}",
+            f"pages reach the first {cap:,} findings of a filter: page on with each page's "
+            f"next cursor (after), or narrow it (since, until, gaming_day), not page {page}",
         )
     start, end = moment(since, "since"), moment(until, "until")
     if start is not None and end is not None and end <= start:
@@ -127,6 +142,7 @@ def list_findings(
         code_prefix=code_prefix,
         limit=per_page,
         offset=(page - 1) * per_page,
+        after=start_after,
     )
     record_access(request.app.state.db, user, "findings", str(request.url.query) or "all")
     return FindingsPage(
@@ -136,6 +152,7 @@ def list_findings(
         total=found.total,
         total_exact=found.total_exact,
         pages=max(1, -(-found.total // per_page)),
+        next=None if found.after is None else found.after.token(),
     )
 
 

@@ -345,3 +345,38 @@ def test_a_filter_beside_a_severity_or_a_round_alone_is_read_from_its_own_index(
     assert f"USING INDEX {index}" in plan, plan
     if round_id is None:
         assert "TEMP B-TREE" not in plan, plan
+
+
+def test_a_script_pages_to_the_end_by_each_page_s_next_cursor_past_the_cap(
+    shift_app, shift_as, monkeypatch
+):
+    """The queue's count and its offsets stop at the cap (#16); the cursor goes on."""
+    client = shift_as("analyst")
+    monkeypatch.setattr(findings_query, "COUNT_CAP", 5)
+    for order in ("oldest", "newest"):
+        expected = [row["finding_id"] for row in shift_app.state.views.findings.select(
+            FindingFilter(by_time=True, newest_first=order == "newest"))]  # fmt: skip
+        assert len(expected) > 5
+        seen, params = [], {"per_page": 3, "order": order}
+        while True:
+            body = client.get("/api/findings", params=params).json()
+            seen += [f["finding_id"] for f in body["findings"]]
+            if body["next"] is None:
+                break
+            params["after"] = body["next"]
+        assert seen == expected
+
+
+@pytest.mark.parametrize(
+    ("params", "said"),
+    [
+        ({"after": "not-a-cursor"}, "not a cursor a page gave"),
+        ({"after": "WyJ4IiwgLTFd"}, "not a cursor a page gave"),  # ["x", -1]
+        ({"after": "WzEsMl0", "page": 2}, "give it without page"),  # [1, 2]
+    ],
+)
+def test_a_cursor_the_api_did_not_give_is_422_naming_after(shift_as, params, said):
+    answer = shift_as("analyst").get("/api/findings", params=params)
+    assert answer.status_code == 422
+    assert "after" in answer.text
+    assert said in answer.text
