@@ -18,6 +18,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from pydantic import BaseModel, ValidationError
 
 from consumers.web.api import cases as api
+from consumers.web.api.findings_query import select_one
 from consumers.web.api.inputs import BadInputError
 from consumers.web.api.views import Views, views_of
 from consumers.web.auth import check_csrf
@@ -96,10 +97,19 @@ def open_case(
 
 
 @router.get("/cases/{case_id}", response_class=HTMLResponse, include_in_schema=False)
-def case_page(request: Request, user: Analyst, cases: CasesDep, case_id: CaseId) -> HTMLResponse:
-    """Show one case: its finding, notes, linked rounds and closing, with the forms to go on."""
+def case_page(
+    request: Request, user: Analyst, cases: CasesDep, views: ViewsDep, case_id: CaseId
+) -> HTMLResponse:
+    """Show one case: its finding, notes, linked rounds and closing, with the forms to go on.
+
+    The case keeps the finding as it was when opened. The findings view may say otherwise
+    since: history judged again after a rules change (``serve --rebuild-views``) may no
+    longer make the finding, or make it under another severity; the page says so beside it."""
     case = api.one_case(request, user, cases, case_id)
-    return page(request, "case.html", {"case": case, "dispositions": DISPOSITIONS})
+    now = select_one(views.findings, case.finding_id)
+    context = {"case": case, "dispositions": DISPOSITIONS, "finding_now": now,
+               "finding_gone": now is None}  # fmt: skip
+    return page(request, "case.html", context)
 
 
 @router.post("/cases/{case_id}/notes", include_in_schema=False, dependencies=Changing)
