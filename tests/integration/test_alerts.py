@@ -237,35 +237,45 @@ def test_following_sends_new_findings_until_sigterm(
     _store, view = store_with_findings(store_config, shift[:half])
     before = {f["finding_id"] for f in warnings(view)}
     settings = Settings(kafka_bootstrap_servers=kafka_bootstrap, alerts_topic=new_topic())
+
+    def feed():
+        _wait_for(lambda: len(hook.requests) == len(before))
+        ingest(FactStore(store_config), shift[half:], start=half)
+        # The new findings are judged in one batch and sent in one pass before a stop.
+        _wait_for(lambda: set(hook.accepted()) - before)
+
+    sent = _follow_beside(feed, settings, store_config, hook)
+    expected = [f["finding_id"] for f in warnings(view)]
+    assert len(expected) > len(before)
+    assert sent == len(expected)
+    assert hook.accepted() == expected
+    assert finding_ids(read_topic(kafka_bootstrap, settings.alerts_topic)) == expected
+
+
+def _follow_beside(helper, settings, store_config, hook, **options):
+    """Run ``alerts --follow`` here until ``helper``, on a thread beside it, is done, then stop
+    it as a service is stopped (SIGTERM); return how many alerts it sent."""
     failures = []
 
-    def feed_then_stop():
+    def helping():
         try:
-            _wait_for(lambda: len(hook.requests) == len(before))
-            ingest(FactStore(store_config), shift[half:], start=half)
-            # The new findings are judged in one batch and sent in one pass before a stop.
-            _wait_for(lambda: set(hook.accepted()) - before)
+            helper()
         except TimeoutError as error:
             failures.append(error)
         finally:
             os.kill(os.getpid(), signal.SIGTERM)
 
     previous = signal.signal(signal.SIGTERM, lambda *_: None)  # a late signal harms nothing
-    feeder = threading.Thread(target=feed_then_stop)
+    thread = threading.Thread(target=helping)
     try:
-        feeder.start()
-        sent = run_alerts(
-            settings, FactStore(store_config), webhook_url=hook.url, follow=True, poll_s=0.05
-        )
-        feeder.join()
+        thread.start()
+        sent = run_alerts(settings, FactStore(store_config), webhook_url=hook.url, follow=True,
+                          poll_s=options.pop("poll_s", 0.05), **options)  # fmt: skip
+        thread.join()
     finally:
         signal.signal(signal.SIGTERM, previous)
     assert failures == []
-    expected = [f["finding_id"] for f in warnings(view)]
-    assert len(expected) > len(before)
-    assert sent == len(expected)
-    assert hook.accepted() == expected
-    assert finding_ids(read_topic(kafka_bootstrap, settings.alerts_topic)) == expected
+    return sent
 
 
 def _wait_for(condition, timeout_s=15.0):
@@ -415,31 +425,20 @@ def test_one_process_delivers_a_store_s_alerts_and_a_second_says_so_or_stands_by
     assert "Traceback" not in err
     _, view = reopen(store_config)
     expected = [f["finding_id"] for f in warnings(view)]
-    readiness, seen, failures = Readiness(), [], []
+    readiness, seen = Readiness(), []
 
     def stand_by_then_free():
-        try:
-            _wait_for(lambda: readiness.state.last_error is not None)
-            time.sleep(0.2)  # several polls standing by
-            seen.append((readiness.state.ready, readiness.state.last_error, len(hook.requests)))
-            other.release()
-            _wait_for(lambda: hook.accepted() == expected)  # the lease free: it delivers
-        except TimeoutError as error:
-            failures.append(error)
-        finally:
-            os.kill(os.getpid(), signal.SIGTERM)
-
-    previous = signal.signal(signal.SIGTERM, lambda *_: None)  # a late signal harms nothing
-    helper = threading.Thread(target=stand_by_then_free)
-    try:
-        helper.start()
-        sent = run_alerts(Settings(), FactStore(store_config), webhook_url=hook.url,
-                          follow=True, poll_s=0.05, readiness=readiness)  # fmt: skip
-        helper.join()
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+        _wait_for(lambda: readiness.state.last_error is not None)
+        time.sleep(0.2)  # several polls standing by
+        seen.append((readiness.state.ready, readiness.state.last_error, len(hook.requests)))
         other.release()
-    assert failures == []
+        _wait_for(lambda: hook.accepted() == expected)  # the lease free: it delivers
+
+    try:
+        sent = _follow_beside(stand_by_then_free, Settings(), store_config, hook,
+                              readiness=readiness)  # fmt: skip
+    finally:
+        other.release()
     [(ready, why, requests)] = seen
     assert not ready
     assert "holds this store's alerts" in why
@@ -465,34 +464,21 @@ def test_a_follower_holds_through_a_database_fault_and_judges_nothing_twice(
     monkeypatch.setattr(FindingsProjection, "apply", failing_once)
     rebuilt = FactStore(StoreConfig.sqlite(tmp_path / "rebuilt.sqlite"))
     ingest(rebuilt, shift)
-    readiness, seen, failures = Readiness(), [], []
+    readiness, seen = Readiness(), []
     expected: list[str] = []
 
-    def watch_then_stop():
-        try:
-            _wait_for(lambda: readiness.state.last_error is not None)
-            seen.append(readiness.state.last_error)
-            monkeypatch.setattr(FindingsProjection, "apply", apply)
-            projection = FindingsProjection(rebuilt)
-            projection.catch_up()
-            expected.extend(f["finding_id"] for f in warnings(projection.view))
-            _wait_for(lambda: hook.accepted() == expected)
-            _wait_for(lambda: readiness.state.ready)
-        except TimeoutError as error:
-            failures.append(error)
-        finally:
-            os.kill(os.getpid(), signal.SIGTERM)
+    def watch():
+        _wait_for(lambda: readiness.state.last_error is not None)
+        seen.append(readiness.state.last_error)
+        monkeypatch.setattr(FindingsProjection, "apply", apply)
+        projection = FindingsProjection(rebuilt)
+        projection.catch_up()
+        expected.extend(f["finding_id"] for f in warnings(projection.view))
+        _wait_for(lambda: hook.accepted() == expected)
+        _wait_for(lambda: readiness.state.ready)
 
-    previous = signal.signal(signal.SIGTERM, lambda *_: None)
-    helper = threading.Thread(target=watch_then_stop)
-    try:
-        helper.start()
-        sent = run_alerts(Settings(), FactStore(store_config), webhook_url=hook.url,
-                          follow=True, poll_s=0.02, readiness=readiness)  # fmt: skip
-        helper.join()
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-    assert failures == []
+    sent = _follow_beside(watch, Settings(), store_config, hook, readiness=readiness,
+                          poll_s=0.02)  # fmt: skip
     assert failed == [300]
     assert seen == ["database: server closed the connection unexpectedly"]
     assert expected

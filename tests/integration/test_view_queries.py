@@ -42,8 +42,8 @@ def gaming_day(day):
 
 
 @pytest.fixture
-def caught_up(store_config, tmp_path, monkeypatch):
-    """Two gaming days stored through the ingest command, every view caught up."""
+def stored_only(store_config, tmp_path, monkeypatch):
+    """Two gaming days stored through the ingest command, and no view caught up yet."""
     if store_config.postgres_url is not None:
         monkeypatch.setenv("DATABASE_URL", store_config.postgres_url)
         assert main(["db", "migrate"]) == 0  # the commands run no DDL on PostgreSQL
@@ -53,8 +53,14 @@ def caught_up(store_config, tmp_path, monkeypatch):
     path = tmp_path / "days.jsonl"
     path.write_text("".join(event_json(e) + "\n" for day in (0, 1) for e in gaming_day(day)))
     assert main(["ingest", "--from-file", str(path)]) == 0
+    return open_store(Settings.from_env())
+
+
+@pytest.fixture
+def caught_up(stored_only):
+    """The same two days, every view caught up by the commands that read them."""
     assert main(["findings"]) == main(["report", "mgr"]) == main(["stats"]) == 0  # catch up
-    store = open_store(Settings.from_env())
+    store = stored_only
     started = next(e for e in gaming_day(1) if e.type_name() == "round_started")
     assert find_table(store, started.round_id) == started.table_id  # the round index too
     return store
@@ -131,21 +137,6 @@ def test_the_mgr_shows_each_shift_s_money_at_stake_and_exposure_apart(caught_up)
         day_total = next(t for t in report["totals"] if t["table"] == "total day")
         assert Decimal(day_total["at_stake"]) == sum(Decimal(a) for a, _ in shown)
         assert Decimal(day_total["exposure"]) == sum(Decimal(e) for _, e in shown)
-
-
-@pytest.fixture
-def stored_only(store_config, tmp_path, monkeypatch):
-    """The same two gaming days stored, and no view caught up yet."""
-    if store_config.postgres_url is not None:
-        monkeypatch.setenv("DATABASE_URL", store_config.postgres_url)
-        assert main(["db", "migrate"]) == 0
-    else:
-        monkeypatch.delenv("DATABASE_URL", raising=False)
-        monkeypatch.setenv("TABLEWATCH_DATA_DIR", str(store_config.sqlite_path.parent))
-    path = tmp_path / "days.jsonl"
-    path.write_text("".join(event_json(e) + "\n" for day in (0, 1) for e in gaming_day(day)))
-    assert main(["ingest", "--from-file", str(path)]) == 0
-    return open_store(Settings.from_env())
 
 
 def test_beside_a_running_service_the_commands_read_its_views_and_write_none(
