@@ -8,7 +8,10 @@ Ctrl-C) first stores each read model's state at its position, so a planned resta
 replays no fact. A database fault is
 retried with a back-off, logged, and makes the service not ready; the read models are
 then opened afresh from what is stored, since what they had applied but not written
-is gone with the failed transaction.
+is gone with the failed transaction. So is a defect (a read model raising on a fact, a
+stored fact the catalogue can no longer read), logged with its traceback: the service stays
+up, serving the console on the views as they stand, and ``/readyz`` names the defect rather
+than a loop that ended behind it still reading "caught up".
 
 With a destination for alerts (``KAFKA_BOOTSTRAP_SERVERS``, a webhook), a thread beside the
 passes delivers the new findings at warning or above every poll (``consumers/alerts.py``'s
@@ -271,6 +274,15 @@ class Service:
                             "afresh from what is stored", str(error).strip())  # fmt: skip
                 self.read_models = self._reopen()
                 delay = poll_s
+            except Exception as error:  # a defect: never a dead loop behind a ready probe
+                failures += 1
+                delay = min(poll_s * 2**failures, MAX_BACKOFF_S)
+                self._passes.labels("defect").inc()
+                self.passes = Health(ready=False, reason=f"read models stopped on a defect "
+                                     f"({_one_line(error)}); tried again")  # fmt: skip
+                log.exception("read models: a pass failed on a defect; retry %d in %.1fs",
+                              failures, delay)  # fmt: skip
+                self.read_models = self._reopen()
             _sleep_unless(stopped, delay)
         if self._leased():
             self.rest()
@@ -315,11 +327,15 @@ class Service:
     def rest(self) -> int:
         """On a graceful stop, store every read model's state at its position, so the next
         start replays nothing; a database that is down leaves the checkpoints as they were
-        (a start then replays at most ``checkpoint_every`` facts). Return how many were stored."""
+        (a start then replays at most ``checkpoint_every`` facts), as does a defect. Return how
+        many were stored."""
         try:
             stored = rest_together(self.read_models)
         except DATABASE_FAULTS as error:
             log.warning("read models: stopping without storing their state (%s)", error)
+            return 0
+        except Exception:  # a defect warming a read model up: the stop goes on all the same
+            log.exception("read models: stopping without storing their state")
             return 0
         log.info("read models: state stored for %d of %d on stopping", stored,
                  len(self.read_models))  # fmt: skip
@@ -367,6 +383,13 @@ class StoredLag(Collector):
         for name, lag in lags.items():
             family.add_metric([name], lag)
         yield family
+
+
+def _one_line(error: BaseException) -> str:
+    """Name an error in one line: its type and its message's last line (a second process's
+    defect carries its traceback, whose last line is the error)."""
+    lines = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {lines[-1]}" if lines else type(error).__name__
 
 
 def _sleep_unless(stopped: Callable[[], bool], seconds: float) -> None:

@@ -5,6 +5,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -17,6 +18,7 @@ from prometheus_client import generate_latest
 from audit.store.application import FactStore, StoreConfig
 from consumers.serve import READ_MODELS, Service, health_server
 from projections.findings import FindingsProjection
+from projections.hand_history import HandHistoryProjection
 from projections.together import catch_up_together
 from tests.builders.gaming_days import Feed, gaming_day, view_rows
 from tests.builders.net import free_port
@@ -176,6 +178,57 @@ def test_a_view_another_process_wrote_past_the_service_is_kept_and_the_service_g
     catch_up_together(rebuilt)
     for mine, theirs in zip([kind(store) for kind in READ_MODELS], rebuilt, strict=True):
         assert mine.position == store.last_notification_id()
+        assert _plain(view_rows(mine)) == _plain(view_rows(theirs)), mine.tracking_name
+
+
+def test_a_defect_keeps_the_service_up_and_not_ready_until_a_pass_goes_through(
+    tmp_path, monkeypatch
+):
+    """A read model raising on a fact ended the passes' thread while ``/readyz`` went on
+    saying "caught up" from the pass before. It is a failed pass now: logged, named on
+    ``/readyz``, tried again with a back-off, and the service goes on once it goes through."""
+    store = FactStore(StoreConfig.sqlite(tmp_path / "s.sqlite"))
+    feed = Feed(store)
+    feed(gaming_day(0, seed=20))
+    service = Service(store)
+    service.run_pass()
+    feed(gaming_day(1, seed=21))
+    apply = HandHistoryProjection.apply
+
+    def broken(self, fact, notification_id):
+        raise ZeroDivisionError("a defect in a read model")
+
+    monkeypatch.setattr(HandHistoryProjection, "apply", broken)
+    stop = threading.Event()
+    runner = threading.Thread(target=service.run, args=(stop.is_set, 0.01))
+    runner.start()
+    try:
+        deadline = time.monotonic() + 10
+        while service.health.ready:
+            assert time.monotonic() < deadline, "the defect never showed on /readyz"
+            time.sleep(0.005)
+        assert service.health.reason == (
+            "read models stopped on a defect (ZeroDivisionError: a defect in a read model); "
+            "tried again"
+        )
+        assert runner.is_alive()
+        monkeypatch.setattr(HandHistoryProjection, "apply", apply)  # mended
+        while not service.health.ready:
+            assert time.monotonic() < deadline + 30, "the service never went on"
+            time.sleep(0.01)
+    finally:
+        stop.set()
+        runner.join(timeout=30)
+    metrics = generate_latest(service.registry).decode()
+    assert 'tablewatch_serve_passes_total{outcome="defect"}' in metrics
+    assert _positions(store) == [store.last_notification_id()] * len(READ_MODELS)
+    rebuilt_store = FactStore(StoreConfig.sqlite(tmp_path / "rebuilt.sqlite"))
+    again = Feed(rebuilt_store)
+    again(gaming_day(0, seed=20))
+    again(gaming_day(1, seed=21))
+    rebuilt = [kind(rebuilt_store) for kind in READ_MODELS]
+    catch_up_together(rebuilt)
+    for mine, theirs in zip([kind(store) for kind in READ_MODELS], rebuilt, strict=True):
         assert _plain(view_rows(mine)) == _plain(view_rows(theirs)), mine.tracking_name
 
 

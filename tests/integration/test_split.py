@@ -141,7 +141,7 @@ def test_a_defect_in_the_second_process_is_raised_here_with_its_traceback(tmp_pa
         catch_up_split(here, [BrokenHandHistory], store, batch=500)
     assert "ZeroDivisionError: a defect in a read model" in str(raised.value)
     assert "BrokenHandHistory" in str(raised.value) or "apply" in str(raised.value)
-    assert not isinstance(raised.value, DATABASE_FAULTS)  # a defect stops the service
+    assert not isinstance(raised.value, DATABASE_FAULTS)  # the service names it a defect
     assert [m.position for m in here] == [store.last_notification_id()] * len(here)
 
 
