@@ -8,10 +8,13 @@ Ctrl-C) first stores each read model's state at its position, so a planned resta
 replays no fact. A database fault is
 retried with a back-off, logged, and makes the service not ready; the read models are
 then opened afresh from what is stored, since what they had applied but not written
-is gone with the failed transaction. So is a defect (a read model raising on a fact, a
-stored fact the catalogue can no longer read), logged with its traceback: the service stays
-up, serving the console on the views as they stand, and ``/readyz`` names the defect rather
-than a loop that ended behind it still reading "caught up".
+is gone with the failed transaction. A read model that raises on a fact (a defect) stops
+alone, with the one it shares state with, if any (``projections/together.py``): the others,
+the findings and their alerts among them, go on, and it is opened afresh and tried again after
+a back-off of its own, logged with its traceback and named on ``/readyz`` until a pass takes
+it through. Any other defect (a stored fact the catalogue can no longer read) holds every
+pass the same way. The service stays up either way, serving the console on the views as they
+stand, never a loop that ended behind a ``/readyz`` still reading "caught up".
 
 With a destination for alerts (``KAFKA_BOOTSTRAP_SERVERS``, a webhook), a thread beside the
 passes delivers the new findings at warning or above every poll (``consumers/alerts.py``'s
@@ -62,7 +65,12 @@ from consumers.store_lease import ALERTS, StoreLease
 from projections.fact_projection import FactProjection
 from projections.read_models import KEPT_HERE, READ_MODELS, stored_lags
 from projections.split import DATABASE_FAULTS, SPLIT_BACKLOG, VIEW_CONFLICTS, catch_up_split
-from projections.together import PASS_BATCH, catch_up_together, rest_together
+from projections.together import (
+    PASS_BATCH,
+    ReadModelDefect,
+    catch_up_together,
+    rest_together,
+)
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +119,9 @@ class Service:
         """Held by the alerts' thread while it delivers: one deliverer of a store's alerts."""
         self.alerts_held: str | None = None
         """Why an alert leg is held (None while every leg delivers)."""
+        self.benched: dict[str, tuple[float, int, str]] = {}
+        """Read models a defect stopped, by tracking name: when each is tried again (monotonic
+        seconds), how many times it failed running, and what it raised."""
         self.processes = processes
         self.split_backlog = split_backlog
         self.batch = batch
@@ -140,16 +151,47 @@ class Service:
     def run_pass(self, stopped: Callable[[], bool] = lambda: False) -> int:
         """Bring every read model up to date once (or until ``stopped``, at a batch's end);
         return the rows written."""
+        due = self._due()
         if self._split_due():
             self._split.inc()
             written = self._split_pass(stopped)
         else:
-            written = catch_up_together(self.read_models, self.batch, stopped=stopped)
+            written = catch_up_together(due, self.batch, stopped=stopped)
+        for model in due:  # through a pass: a read model stopped by a defect is back
+            self.benched.pop(model.tracking_name, None)
         self._rows.inc(written)
         self._passes.labels("ok").inc()
         self._last_good.set_to_current_time()
-        self.passes = Health(ready=True, reason="caught up")
+        self.passes = self._benched_health() or Health(ready=True, reason="caught up")
         return written
+
+    def _due(self) -> list[FactProjection]:
+        """Return the read models a pass takes: all but those stopped by a defect whose next
+        try is not due yet."""
+        now = time.monotonic()
+        return [m for m in self.read_models
+                if self.benched.get(m.tracking_name, (0.0, 0, ""))[0] <= now]  # fmt: skip
+
+    def _bench(self, defect: ReadModelDefect, poll_s: float) -> None:
+        """Set the read models a defect stopped aside, each tried again after its own back-off
+        (doubling up to :data:`MAX_BACKOFF_S`), and open them afresh from what is stored."""
+        now = time.monotonic()
+        for name, error in defect.errors.items():
+            failures = self.benched.get(name, (0.0, 0, ""))[1] + 1
+            wait = min(poll_s * 2**failures, MAX_BACKOFF_S)
+            self.benched[name] = (now + wait, failures, _one_line(error))
+        self.read_models = [
+            kind(self.store) if model.tracking_name in defect.errors else model
+            for kind, model in zip(READ_MODELS, self.read_models, strict=True)
+        ]
+
+    def _benched_health(self) -> Health | None:
+        """Say which read models a defect stopped, while any is stopped."""
+        if not self.benched:
+            return None
+        said = "; ".join(f"{name}: {why}" for name, (_, _, why) in sorted(self.benched.items()))
+        return Health(ready=False, reason=f"read models stopped on a defect ({said}); tried "
+                      "again, the others go on")  # fmt: skip
 
     @property
     def health(self) -> Health:
@@ -213,7 +255,7 @@ class Service:
         return False
 
     def _split_due(self) -> bool:
-        if self.processes < 2:
+        if self.processes < 2 or self.benched:  # a read model stopped: passes stay here
             return False
         last = self.store.last_notification_id()
         there = [m for m in self.read_models if not isinstance(m, KEPT_HERE)]
@@ -273,6 +315,13 @@ class Service:
                 log.warning("read models: a view was written by another process (%s); opened "
                             "afresh from what is stored", str(error).strip())  # fmt: skip
                 self.read_models = self._reopen()
+                delay = poll_s
+            except ReadModelDefect as defect:  # the others' rows are written: they go on
+                self._passes.labels("defect").inc()
+                self._bench(defect, poll_s)
+                self.passes = self._benched_health() or self.passes
+                log.error("read models stopped on a defect, the others go on: %s", defect,
+                          exc_info=defect.__cause__)  # fmt: skip
                 delay = poll_s
             except Exception as error:  # a defect: never a dead loop behind a ready probe
                 failures += 1

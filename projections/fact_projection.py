@@ -69,6 +69,9 @@ class FactProjection(ABC):
     empties (``consumers/rebuild_views.py``), beside its position and checkpoint."""
     state_names: tuple[str, ...] = ()
     """The attributes ``apply`` builds on, checkpointed; empty when it reads each fact alone."""
+    lender: FactProjection | None = None
+    """The projection whose state this one borrowed for a pass (:meth:`borrow`), if any: a
+    defect in either leaves that shared state half-applied for both."""
     checkpoint_every: int = 20_000
     """Stored events between checkpoints: what a restart replays at most beyond its position."""
 

@@ -28,7 +28,8 @@ beside its successor; each read model's position is written with its rows either
 a restart goes on from whatever each group wrote. A stop (``stopped``) reaches the second
 process at its next batch, as it reaches the first. A database fault there is raised here
 as :class:`SecondProcessLostError` (an eventsourcing ``OperationalError``, which the service
-retries with a back-off); a view's position taken there by another writer as
+retries with a back-off); read models stopped there by a defect as :class:`ReadModelDefect`,
+as here (the others' rows are written); a view's position taken there by another writer as
 :class:`ViewMovedError` (``VIEW_CONFLICTS``: the service opens its read models afresh); anything
 else there is a defect, raised here with its traceback.
 """
@@ -48,18 +49,23 @@ from multiprocessing.connection import Connection
 from typing import cast
 
 import psycopg
-from eventsourcing.persistence import IntegrityError, InterfaceError, OperationalError
+from eventsourcing.persistence import IntegrityError, OperationalError
 
 from audit.store.application import FactStore, StoreConfig
 from projections.fact_projection import FactProjection
-from projections.together import PASS_BATCH, catch_up_together, rest_together
+from projections.together import (
+    DATABASE_FAULTS,
+    PASS_BATCH,
+    ReadModelDefect,
+    catch_up_together,
+    rest_together,
+)
 
 SPLIT_BACKLOG = 50_000
 """Stored events a read model of the second group must lack before ``tablewatch serve`` splits
 a pass (``TABLEWATCH_SPLIT_BACKLOG``): about 1,200 rounds, a pass of several seconds, against
 about a second to start the process."""
 
-DATABASE_FAULTS = (psycopg.OperationalError, OperationalError, InterfaceError)
 """Errors of a database that went away: retried. Anything else is a defect and stops."""
 
 ReadModelKind = Callable[[FactStore], FactProjection]
@@ -133,6 +139,9 @@ def catch_up_split(
         raise SecondProcessLostError(f"the second read-model process: {detail}")
     if kind == "moved":
         raise ViewMovedError(f"the second read-model process: {detail}")
+    if kind == "stopped":
+        said = cast(dict[str, str], detail)
+        raise ReadModelDefect({name: RuntimeError(text) for name, text in said.items()})
     if kind == "defect":
         raise SecondProcessFailedError(f"the second read-model process failed:\n{detail}")
     theirs_written, ended = cast(tuple[int, float], detail)  # "ok": rows written, its end
@@ -184,6 +193,9 @@ def _second(
         pipe.send(("database", str(error).strip() or type(error).__name__))
     except VIEW_CONFLICTS as error:
         pipe.send(("moved", str(error).strip() or type(error).__name__))
+    except ReadModelDefect as error:  # the others' rows were written: the service benches these
+        pipe.send(("stopped", {name: traceback.format_exception(e)[-1].strip()
+                               for name, e in error.errors.items()}))  # fmt: skip
     except Exception:  # a defect: the parent raises it with this traceback
         pipe.send(("defect", traceback.format_exc()))
 

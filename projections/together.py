@@ -17,13 +17,25 @@ own: both would hold the same state, built from the same facts in the same order
 the same retirement window. Each still writes its own rows, position and checkpoint in
 its own transaction; after a crash between the two writes they stand at different
 positions, and that pass each works alone, as before.
+
+A read model that raises on a fact (a defect) is left where its last write put it, with the
+read model it shares state with, if any; the others go on through the pass and write their
+rows and positions, and :class:`ReadModelDefect` then names the ones that stopped. A defect in
+a view a newcomer added does not stop the findings, nor their alerts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
+from typing import Any
+
+import psycopg
+from eventsourcing.persistence import InterfaceError, OperationalError
 
 from projections.fact_projection import FactProjection
+
+DATABASE_FAULTS = (psycopg.OperationalError, OperationalError, InterfaceError)
+"""The database away or failing: a fault the service retries, never a read model's defect."""
 
 PASS_BATCH = 10_000
 """Stored events a long pass applies between two writes (``TABLEWATCH_PASS_BATCH``).
@@ -66,11 +78,36 @@ def catch_up_together(
             projection.give_back()
 
 
+class ReadModelDefect(Exception):  # noqa: N818 - what the service names it: a defect
+    """Read models raised on a fact in a pass: they stand where their last write put them, and
+    every other read model's rows and position of the pass were written."""
+
+    def __init__(self, errors: dict[str, Exception]) -> None:
+        self.errors = errors
+        """Each stopped read model's tracking name, and what it (or its partner) raised."""
+        first = next(iter(errors.values()))
+        super().__init__(f"{', '.join(errors)}: {type(first).__name__}: {first}")
+
+
+def _nothing(fact: object, notification_id: int) -> None:
+    """What a read model stopped by a defect is given for the rest of its pass."""
+    return None
+
+
 def _pass(behind: Sequence[FactProjection], batch: int, stopped: Callable[[], bool]) -> int:
     positions = [p.position for p in behind]  # each takes only the facts after its own
     start, top = min(positions) + 1, max(positions)
-    applies = [p.apply for p in behind]
+    applies: list[Callable[[Any, int], list[tuple[object, ...]] | None]] = [p.apply for p in behind]
     rows: list[list[tuple[object, ...]]] = [[] for _ in behind]
+    failed: dict[int, Exception] = {}
+
+    def fail(i: int, error: Exception) -> None:
+        # With it, any read model it shares state with: that state took half a fact.
+        for j, other in enumerate(behind):
+            if j == i or other.lender is behind[i] or behind[i].lender is other:
+                failed.setdefault(j, error)
+                applies[j] = _nothing
+
     written = 0
     batch_start, last = start, start - 1
     for notification_id, fact in behind[0].facts_after(start):
@@ -79,25 +116,40 @@ def _pass(behind: Sequence[FactProjection], batch: int, stopped: Callable[[], bo
             every = notification_id > top  # past every position: no projection to skip
             for i, apply in enumerate(applies):
                 if every or notification_id > positions[i]:
-                    found = apply(fact, notification_id)
+                    try:
+                        found = apply(fact, notification_id)
+                    except DATABASE_FAULTS:
+                        raise
+                    except Exception as error:  # a defect: this read model stops, the rest go on
+                        fail(i, error)
+                        continue
                     if found:
                         rows[i] += found
         if notification_id - batch_start >= batch:
-            written += _write_all(behind, rows, last)
+            written += _write_all(behind, rows, last, failed)
             batch_start = notification_id
             if stopped():
-                return written
-    return written + _write_all(behind, rows, last)
+                break
+    else:
+        written += _write_all(behind, rows, last, failed)
+    if failed:
+        errors = {behind[i].tracking_name: error for i, error in sorted(failed.items())}
+        raise ReadModelDefect(errors) from next(iter(errors.values()))
+    return written
 
 
 def _write_all(
-    projections: Sequence[FactProjection], rows: list[list[tuple[object, ...]]], last: int
+    projections: Sequence[FactProjection],
+    rows: list[list[tuple[object, ...]]],
+    last: int,
+    failed: Container[int] = (),
 ) -> int:
     """Write each projection's rows and position ``last`` (the last stored event read), if it
-    moved: a projection is at ``last`` once given every fact up to it; clear what was written."""
+    moved: a projection is at ``last`` once given every fact up to it; clear what was written.
+    One stopped by a defect (its index in ``failed``) is not written."""
     written = 0
     for i, projection in enumerate(projections):
-        if last > projection.position:
+        if last > projection.position and i not in failed:
             written += projection.write_batch(rows[i], last)
             rows[i] = []
     return written

@@ -181,12 +181,13 @@ def test_a_view_another_process_wrote_past_the_service_is_kept_and_the_service_g
         assert _plain(view_rows(mine)) == _plain(view_rows(theirs)), mine.tracking_name
 
 
-def test_a_defect_keeps_the_service_up_and_not_ready_until_a_pass_goes_through(
+def test_a_defect_stops_its_read_model_alone_and_the_service_says_so_until_it_goes_through(
     tmp_path, monkeypatch
 ):
     """A read model raising on a fact ended the passes' thread while ``/readyz`` went on
-    saying "caught up" from the pass before. It is a failed pass now: logged, named on
-    ``/readyz``, tried again with a back-off, and the service goes on once it goes through."""
+    saying "caught up" from the pass before, and took every other read model with it. Now it
+    alone stops, named on ``/readyz`` and tried again with a back-off, while the others (the
+    findings, so the alerts) go on; once mended, it catches up."""
     store = FactStore(StoreConfig.sqlite(tmp_path / "s.sqlite"))
     feed = Feed(store)
     feed(gaming_day(0, seed=20))
@@ -208,10 +209,17 @@ def test_a_defect_keeps_the_service_up_and_not_ready_until_a_pass_goes_through(
             assert time.monotonic() < deadline, "the defect never showed on /readyz"
             time.sleep(0.005)
         assert service.health.reason == (
-            "read models stopped on a defect (ZeroDivisionError: a defect in a read model); "
-            "tried again"
+            "read models stopped on a defect (hand-history<-tablewatch: ZeroDivisionError: a "
+            "defect in a read model); tried again, the others go on"
         )
         assert runner.is_alive()
+        last = store.last_notification_id()
+        while FindingsProjection(store).position < last:
+            assert time.monotonic() < deadline, "the findings stopped with the hand history"
+            time.sleep(0.01)
+        stopped_at = HandHistoryProjection(store).position
+        assert stopped_at < last
+        assert {kind(store).position for kind in READ_MODELS} == {stopped_at, last}
         monkeypatch.setattr(HandHistoryProjection, "apply", apply)  # mended
         while not service.health.ready:
             assert time.monotonic() < deadline + 30, "the service never went on"

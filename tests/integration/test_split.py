@@ -20,7 +20,8 @@ from projections.split import (
     catch_up_split,
 )
 from projections.table_state import TableStateProjection
-from projections.together import catch_up_together
+from projections.together import ReadModelDefect, catch_up_together
+from projections.win_rates import WinRatesProjection
 from tests.builders.gaming_days import Feed, gaming_day, view_rows
 
 THERE = tuple(kind for kind in READ_MODELS if kind not in KEPT_HERE)
@@ -134,13 +135,34 @@ def test_a_view_another_process_wrote_under_the_second_is_raised_here_as_moved(t
     assert _rows(store) == rebuilt
 
 
+class UnwritableHandHistory(HandHistoryProjection):
+    """A read model with a defect outside what it makes of a fact: its write fails."""
+
+    def write_batch(self, rows, position):
+        raise ZeroDivisionError("a defect in a read model's write")
+
+
+def test_a_read_model_s_defect_there_stops_it_alone_and_is_raised_here_by_name(tmp_path):
+    store = _stored(StoreConfig.sqlite(tmp_path / "s.sqlite"))
+    here = _here(store)
+    with pytest.raises(ReadModelDefect) as raised:
+        catch_up_split(here, [BrokenHandHistory, WinRatesProjection], store, batch=500)
+    [(name, error)] = raised.value.errors.items()
+    assert name == HandHistoryProjection.tracking_name
+    assert str(error) == "ZeroDivisionError: a defect in a read model"
+    last = store.last_notification_id()
+    assert [m.position for m in here] == [last] * len(here)
+    assert WinRatesProjection(store).position == last  # beside it there, it went on
+    assert HandHistoryProjection(store).position < 1_000  # where its last write put it
+
+
 def test_a_defect_in_the_second_process_is_raised_here_with_its_traceback(tmp_path):
     store = _stored(StoreConfig.sqlite(tmp_path / "s.sqlite"))
     here = _here(store)
     with pytest.raises(SecondProcessFailedError) as raised:
-        catch_up_split(here, [BrokenHandHistory], store, batch=500)
-    assert "ZeroDivisionError: a defect in a read model" in str(raised.value)
-    assert "BrokenHandHistory" in str(raised.value) or "apply" in str(raised.value)
+        catch_up_split(here, [UnwritableHandHistory], store, batch=500)
+    assert "ZeroDivisionError: a defect in a read model's write" in str(raised.value)
+    assert "write_batch" in str(raised.value)
     assert not isinstance(raised.value, DATABASE_FAULTS)  # the service names it a defect
     assert [m.position for m in here] == [store.last_notification_id()] * len(here)
 

@@ -12,7 +12,7 @@ from projections.read_models import READ_MODELS
 from projections.reconciliation import ReconciliationProjection
 from projections.round_index import RoundIndexProjection
 from projections.table_state import TableStateProjection
-from projections.together import catch_up_together
+from projections.together import ReadModelDefect, catch_up_together
 from tests.builders.floor_history import history
 from tests.builders.gaming_days import Feed, gaming_day, view_rows
 
@@ -116,3 +116,57 @@ def test_sharing_the_drop_reconciliation_leaves_every_table_as_each_alone_writes
     assert {"findings", "replay_contexts", "tracking", "projection_checkpoints"} <= set(
         stores["alone"]
     )
+
+
+class BrokenTableState(TableStateProjection):
+    """A read model a newcomer added with a defect: it raises on its 500th fact."""
+
+    def apply(self, fact, notification_id):
+        if notification_id == 500:
+            raise ZeroDivisionError("a defect in a read model")
+        return super().apply(fact, notification_id)
+
+
+class BrokenReconciliation(ReconciliationProjection):
+    """The reconciliation raising midway through a fact, on the reconciler it borrowed."""
+
+    def apply(self, fact, notification_id):
+        if notification_id == 500:
+            raise ZeroDivisionError("a defect in the reconciliation")
+        return super().apply(fact, notification_id)
+
+
+def test_a_read_model_s_defect_stops_it_alone_and_the_others_write_the_whole_pass(tmp_path):
+    store = _stored(StoreConfig.sqlite(tmp_path / "s.sqlite"))
+    kinds = [FindingsProjection, HandHistoryProjection, BrokenTableState, RoundIndexProjection]
+    with pytest.raises(ReadModelDefect) as raised:
+        catch_up_together([kind(store) for kind in kinds], batch=200)
+    assert list(raised.value.errors) == [TableStateProjection.tracking_name]
+    assert isinstance(raised.value.__cause__, ZeroDivisionError)
+    last = store.last_notification_id()
+    positions = [kind(store).position for kind in kinds]
+    assert positions[:2] + positions[3:] == [last, last, last]
+    assert 0 < positions[2] < 500  # where its last write before the defect put it
+    mended = [kind(store) for kind in (FindingsProjection, TableStateProjection)]
+    catch_up_together(mended)
+    alone = _stored(StoreConfig.sqlite(tmp_path / "alone.sqlite"))
+    for kind in (FindingsProjection, HandHistoryProjection, TableStateProjection):
+        mine, theirs = kind(store), kind(alone)
+        theirs.catch_up()
+        assert _plain(view_rows(mine)) == _plain(view_rows(theirs)), kind.tracking_name
+
+
+def test_a_defect_in_a_read_model_sharing_state_stops_the_one_it_shares_with(tmp_path):
+    """The reconciliation borrows the judge's reconciler: half a fact applied to it leaves both
+    with that state, so both stop, and both are judged again from their last write."""
+    store = _stored(StoreConfig.sqlite(tmp_path / "s.sqlite"))
+    models = [FindingsProjection(store), BrokenReconciliation(store), HandHistoryProjection(store)]
+    with pytest.raises(ReadModelDefect) as raised:
+        catch_up_together(models, batch=200)
+    assert set(raised.value.errors) == {
+        FindingsProjection.tracking_name,
+        ReconciliationProjection.tracking_name,
+    }
+    last = store.last_notification_id()
+    assert HandHistoryProjection(store).position == last
+    assert FindingsProjection(store).position == ReconciliationProjection(store).position < 500
