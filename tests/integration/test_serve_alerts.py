@@ -237,3 +237,36 @@ def test_a_service_delivers_no_alert_while_another_process_holds_the_store_s_ale
         other.release()
     assert hook.accepted() == expected  # each once
     assert service.alerts_held is None
+
+
+def test_a_service_that_loses_the_store_lets_its_alerts_go_to_the_one_that_judges(
+    store_config, shift, hook
+):
+    """A service standing by (its PostgreSQL lease gone with its connection, another taking
+    the store) must not keep the alerts lease: the service that now judges delivers."""
+    store = FactStore(store_config)
+    ingest(store, shift)
+    alerter = Alerter(FindingsProjection(store).view, None, "unused",
+                      Webhook(hook.url, retries=0), hold_webhook_failures=True)  # fmt: skip
+    lease = StoreLease(store)
+    assert lease.try_acquire()
+    service = Service(store, alerter=alerter, lease=lease)
+    other = StoreLease(FactStore(store_config), ALERTS)
+    stop = threading.Event()
+    runner = threading.Thread(target=service._deliver_until, args=(stop.is_set, 0.02))
+    runner.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not service.alerts_lease.held():
+            assert time.monotonic() < deadline, "the service never took the alerts lease"
+            time.sleep(0.01)
+        assert not other.try_acquire()  # the judging service delivers
+        service.leased = False  # as its passes find the store's lease gone
+        while not other.try_acquire():
+            assert time.monotonic() < deadline, "the standby kept the alerts lease"
+            time.sleep(0.01)
+    finally:
+        stop.set()
+        runner.join(timeout=30)
+        other.release()
+        lease.release()
