@@ -130,6 +130,7 @@ class Service:
         self.registry = registry or CollectorRegistry()
         self.read_models: Sequence[FactProjection] = self._open()
         self.registry.register(StoredLag(self))
+        self.registry.register(StoppedReadModels(self))
         self._rows = Counter("tablewatch_read_model_rows_written", "rows the read models wrote",
                              registry=self.registry)  # fmt: skip
         self._passes = Counter("tablewatch_serve_passes", "catch-up passes", ["outcome"],
@@ -431,6 +432,29 @@ class StoredLag(Collector):
             return
         for name, lag in lags.items():
             family.add_metric([name], lag)
+        yield family
+
+
+class StoppedReadModels(Collector):
+    """``tablewatch_read_model_stopped``: 1 for a read model a defect stopped (the others go on:
+    ``Service.benched``), 0 for the rest; what a Prometheus alert on a broken view reads."""
+
+    NAME = "tablewatch_read_model_stopped"
+    HELP = "1 while a defect keeps this read model stopped (tried again with a back-off)"
+
+    def __init__(self, service: Service) -> None:
+        self.service = service
+
+    def describe(self) -> Iterator[GaugeMetricFamily]:
+        """Name the metric."""
+        yield GaugeMetricFamily(self.NAME, self.HELP, labels=["read_model"])
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        """Say, for each read model, whether it is stopped."""
+        family = GaugeMetricFamily(self.NAME, self.HELP, labels=["read_model"])
+        stopped = dict(self.service.benched)  # a copy: the passes' thread writes it
+        for model in self.service.read_models:
+            family.add_metric([model.tracking_name], 1.0 if model.tracking_name in stopped else 0.0)
         yield family
 
 

@@ -219,6 +219,9 @@ def test_a_defect_stops_its_read_model_alone_and_the_service_says_so_until_it_go
             time.sleep(0.01)
         stopped_at = HandHistoryProjection(store).position
         assert stopped_at < last
+        scraped = generate_latest(service.registry).decode()
+        assert 'tablewatch_read_model_stopped{read_model="hand-history<-tablewatch"} 1.0' in scraped
+        assert 'tablewatch_read_model_stopped{read_model="findings<-tablewatch"} 0.0' in scraped
         assert {kind(store).position for kind in READ_MODELS} == {stopped_at, last}
         monkeypatch.setattr(HandHistoryProjection, "apply", apply)  # mended
         while not service.health.ready:
@@ -229,6 +232,7 @@ def test_a_defect_stops_its_read_model_alone_and_the_service_says_so_until_it_go
         runner.join(timeout=30)
     metrics = generate_latest(service.registry).decode()
     assert 'tablewatch_serve_passes_total{outcome="defect"}' in metrics
+    assert 'tablewatch_read_model_stopped{read_model="hand-history<-tablewatch"} 0.0' in metrics
     assert _positions(store) == [store.last_notification_id()] * len(READ_MODELS)
     rebuilt_store = FactStore(StoreConfig.sqlite(tmp_path / "rebuilt.sqlite"))
     again = Feed(rebuilt_store)
