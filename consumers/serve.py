@@ -130,7 +130,6 @@ class Service:
         self.registry = registry or CollectorRegistry()
         self.read_models: Sequence[FactProjection] = self._open()
         self.registry.register(StoredLag(self))
-        self.registry.register(StoppedReadModels(self))
         self._rows = Counter("tablewatch_read_model_rows_written", "rows the read models wrote",
                              registry=self.registry)  # fmt: skip
         self._passes = Counter("tablewatch_serve_passes", "catch-up passes", ["outcome"],
@@ -401,7 +400,9 @@ class Service:
 
 class StoredLag(Collector):
     """``tablewatch_read_model_lag``, read from the store at each scrape: the stored events after
-    each read model's stored position.
+    each read model's stored position; and ``tablewatch_read_model_stopped``, 1 for a read model
+    a defect keeps stopped (``Service.benched``: the others go on), what an alert on a broken
+    view reads.
 
     A read model writes its position with every batch, in this process or in a split pass's
     second one, so during a long pass (a rebuild, a backlog after an outage: hours on a large
@@ -412,18 +413,27 @@ class StoredLag(Collector):
 
     NAME = "tablewatch_read_model_lag"
     HELP = "stored events a read model has yet to apply (its stored position, at the scrape)"
+    STOPPED = "tablewatch_read_model_stopped"
+    STOPPED_HELP = "1 while a defect keeps this read model stopped (tried again with a back-off)"
 
     def __init__(self, service: Service) -> None:
         self.service = service
 
     def describe(self) -> Iterator[GaugeMetricFamily]:
-        """Name the metric without reading the store (the registry asks at registration)."""
+        """Name the metrics without reading the store (the registry asks at registration)."""
         yield GaugeMetricFamily(self.NAME, self.HELP, labels=["read_model"])
+        yield GaugeMetricFamily(self.STOPPED, self.STOPPED_HELP, labels=["read_model"])
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
-        """Read each read model's stored position and the last stored event."""
-        family = GaugeMetricFamily(self.NAME, self.HELP, labels=["read_model"])
+        """Say which read models are stopped; read each one's stored position and the last
+        stored event."""
         models = self.service.read_models
+        stopped = GaugeMetricFamily(self.STOPPED, self.STOPPED_HELP, labels=["read_model"])
+        benched = dict(self.service.benched)  # a copy: the passes' thread writes it
+        for model in models:
+            stopped.add_metric([model.tracking_name], float(model.tracking_name in benched))
+        yield stopped
+        family = GaugeMetricFamily(self.NAME, self.HELP, labels=["read_model"])
         try:
             lags = stored_lags(
                 self.service.store, models[0].view, [m.tracking_name for m in models]
@@ -432,29 +442,6 @@ class StoredLag(Collector):
             return
         for name, lag in lags.items():
             family.add_metric([name], lag)
-        yield family
-
-
-class StoppedReadModels(Collector):
-    """``tablewatch_read_model_stopped``: 1 for a read model a defect stopped (the others go on:
-    ``Service.benched``), 0 for the rest; what a Prometheus alert on a broken view reads."""
-
-    NAME = "tablewatch_read_model_stopped"
-    HELP = "1 while a defect keeps this read model stopped (tried again with a back-off)"
-
-    def __init__(self, service: Service) -> None:
-        self.service = service
-
-    def describe(self) -> Iterator[GaugeMetricFamily]:
-        """Name the metric."""
-        yield GaugeMetricFamily(self.NAME, self.HELP, labels=["read_model"])
-
-    def collect(self) -> Iterator[GaugeMetricFamily]:
-        """Say, for each read model, whether it is stopped."""
-        family = GaugeMetricFamily(self.NAME, self.HELP, labels=["read_model"])
-        stopped = dict(self.service.benched)  # a copy: the passes' thread writes it
-        for model in self.service.read_models:
-            family.add_metric([model.tracking_name], 1.0 if model.tracking_name in stopped else 0.0)
         yield family
 
 

@@ -146,6 +146,19 @@ def _running(pid: int) -> bool:
 
 
 # Each database once and each way of running a pass once, kept to two runs for the suite's time.
+def _assert_views_as_rebuilt(store: FactStore, tmp_path: Path) -> None:
+    """Every view of ``store`` (gaming days 0 and 1, seeds 20 and 21) as a rebuild from zero."""
+    rebuilt_store = FactStore(StoreConfig.sqlite(tmp_path / "rebuilt.sqlite"))
+    again = Feed(rebuilt_store)
+    again(gaming_day(0, seed=20))
+    again(gaming_day(1, seed=21))
+    rebuilt = [kind(rebuilt_store) for kind in READ_MODELS]
+    catch_up_together(rebuilt)
+    for mine, theirs in zip([kind(store) for kind in READ_MODELS], rebuilt, strict=True):
+        assert mine.position == store.last_notification_id()
+        assert _plain(view_rows(mine)) == _plain(view_rows(theirs)), mine.tracking_name
+
+
 def test_a_view_another_process_wrote_past_the_service_is_kept_and_the_service_goes_on(
     tmp_path,
 ):
@@ -170,15 +183,7 @@ def test_a_view_another_process_wrote_past_the_service_is_kept_and_the_service_g
     metrics = generate_latest(service.registry).decode()
     assert 'tablewatch_serve_passes_total{outcome="moved"} 1.0' in metrics
     assert service.health.ready
-    rebuilt_store = FactStore(StoreConfig.sqlite(tmp_path / "rebuilt.sqlite"))
-    again = Feed(rebuilt_store)
-    again(gaming_day(0, seed=20))
-    again(gaming_day(1, seed=21))
-    rebuilt = [kind(rebuilt_store) for kind in READ_MODELS]
-    catch_up_together(rebuilt)
-    for mine, theirs in zip([kind(store) for kind in READ_MODELS], rebuilt, strict=True):
-        assert mine.position == store.last_notification_id()
-        assert _plain(view_rows(mine)) == _plain(view_rows(theirs)), mine.tracking_name
+    _assert_views_as_rebuilt(store, tmp_path)
 
 
 def test_a_defect_stops_its_read_model_alone_and_the_service_says_so_until_it_goes_through(
@@ -234,14 +239,7 @@ def test_a_defect_stops_its_read_model_alone_and_the_service_says_so_until_it_go
     assert 'tablewatch_serve_passes_total{outcome="defect"}' in metrics
     assert 'tablewatch_read_model_stopped{read_model="hand-history<-tablewatch"} 0.0' in metrics
     assert _positions(store) == [store.last_notification_id()] * len(READ_MODELS)
-    rebuilt_store = FactStore(StoreConfig.sqlite(tmp_path / "rebuilt.sqlite"))
-    again = Feed(rebuilt_store)
-    again(gaming_day(0, seed=20))
-    again(gaming_day(1, seed=21))
-    rebuilt = [kind(rebuilt_store) for kind in READ_MODELS]
-    catch_up_together(rebuilt)
-    for mine, theirs in zip([kind(store) for kind in READ_MODELS], rebuilt, strict=True):
-        assert _plain(view_rows(mine)) == _plain(view_rows(theirs)), mine.tracking_name
+    _assert_views_as_rebuilt(store, tmp_path)
 
 
 @pytest.mark.parametrize(
