@@ -122,6 +122,8 @@ def database_error_line(error: Exception) -> str | None:
     """Return the one line for a database that refused or went away, or None for anything
     else (a defect, shown whole). Imported here, not at the start: only a command that opened
     a store can raise these, and it has imported both libraries already."""
+    import sqlite3
+
     import psycopg
     from eventsourcing.persistence import ProgrammingError
 
@@ -133,7 +135,17 @@ def database_error_line(error: Exception) -> str | None:
                 "and deploy/README.md, \"Database roles\")")  # fmt: skip
     if isinstance(error, psycopg.OperationalError):
         return f"tablewatch: database unreachable: {str(error).strip()}"
+    sqlite = error if isinstance(error, sqlite3.OperationalError) else error.__cause__
+    if isinstance(sqlite, sqlite3.OperationalError):
+        reason = str(sqlite).strip()
+        if any(said in reason for said in SQLITE_FILE_FAULTS):  # not SQL a defect got wrong
+            return f"tablewatch: the SQLite store failed: {reason} (TABLEWATCH_DATA_DIR)"
     return None
+
+
+SQLITE_FILE_FAULTS = ("readonly", "locked", "unable to open", "disk I/O", "disk is full")
+"""What SQLite says of its file or its directory (a read-only copy, a full disk), rather than of
+a statement: each a fault a person can mend, said in one line."""
 
 
 if __name__ == "__main__":

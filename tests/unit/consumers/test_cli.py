@@ -7,6 +7,7 @@ import importlib
 import json
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -122,3 +123,28 @@ def test_no_command_module_imports_another_but_run_its_report():
                 imported |= {alias.name for alias in node.names}
         others = {m.removeprefix("consumers.") for m in imported} & (modules - {name})
         assert {(name, other) for other in others} <= allowed, name
+
+
+def test_a_sqlite_store_that_cannot_be_written_is_one_line_and_a_bad_statement_is_not(
+    monkeypatch, capsys
+):
+    """A read-only copy of a store (or a full disk) is the user's to mend: one line, exit 2.
+    SQL a defect got wrong is shown whole, as any defect is."""
+    from consumers import findings_cli
+
+    def read_only(settings):
+        raise sqlite3.OperationalError("attempt to write a readonly database")
+
+    monkeypatch.setattr(findings_cli, "open_store", read_only)
+    assert main(["findings"]) == 2
+    assert capsys.readouterr().err == (
+        "tablewatch: the SQLite store failed: attempt to write a readonly database "
+        "(TABLEWATCH_DATA_DIR)\n"
+    )
+
+    def bad_sql(settings):
+        raise sqlite3.OperationalError("no such column: nope")
+
+    monkeypatch.setattr(findings_cli, "open_store", bad_sql)
+    with pytest.raises(sqlite3.OperationalError):
+        main(["findings"])
