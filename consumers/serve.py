@@ -110,10 +110,10 @@ class Service:
         self.store = store
         self.lease = lease
         self.leased = lease is None or lease.held()
-        self.rebuild_pending = rebuild_views
-        """Whether the views are still to be emptied (``serve --rebuild-views``)."""
         """Whether the lease was held at the passes' last look: the alerts' thread delivers only
         then (written by the passes' thread only)."""
+        self.rebuild_pending = rebuild_views
+        """Whether the views are still to be emptied (``serve --rebuild-views``)."""
         self.alerter = alerter
         self.alerts_lease = None if alerter is None or lease is None else StoreLease(store, ALERTS)
         """Held by the alerts' thread while it delivers: one deliverer of a store's alerts."""
