@@ -115,6 +115,11 @@ class StoreLease:
         if self._file is not None:
             self._file.close()  # closing the file releases its flock
             self._file = None
+        if self._conn is not None and self._locked:
+            # Unlocked before the connection closes: the server lets a closed session's locks go
+            # only once its backend has ended, a moment a standby asking at once would miss.
+            with contextlib.suppress(psycopg.Error):
+                self._conn.execute("SELECT pg_advisory_unlock(%s)", (self.kind.key,))
         self._drop_connection()
 
     def _drop_connection(self) -> None:
