@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from audit.events.catalogue import parse_event
 from audit.store.ingest import Accepted, Ingestor
@@ -31,7 +32,8 @@ def sign_in(page, name: str) -> None:
     page.fill("input[name=name]", name)
     page.fill("input[name=password]", PASSWORD)
     page.click("button[type=submit]")
-    page.wait_for_load_state()
+    # the form posts to /login and is sent on: wait for the page it lands on, not the old one
+    page.wait_for_url(lambda url: not url.split("?", 1)[0].endswith("/login"))
 
 
 def test_an_analyst_opens_a_finding_steps_through_its_replay_and_works_a_case(page, shoot, app):
@@ -41,7 +43,7 @@ def test_an_analyst_opens_a_finding_steps_through_its_replay_and_works_a_case(pa
     page.fill("input[name=code_prefix]", "PG-SETTLE")
     page.click("text=Filter")
     row = page.locator('tr.finding-row[data-code="PG-SETTLE-PAYOUT"]')
-    assert row.count() == 1
+    expect(row).to_have_count(1)  # waits for the filtered page, not the one it replaces
     row.locator("a").click()
     page.wait_for_url(re.compile(r"/findings/[0-9a-f-]{36}$"))
     finding_id = page.url.rsplit("/", 1)[1]
@@ -63,7 +65,7 @@ def test_an_analyst_opens_a_finding_steps_through_its_replay_and_works_a_case(pa
     for _ in range(3):
         page.click("#next-step")
     deal = page.locator("section.step[data-kind=deal]")
-    assert deal.is_visible()
+    expect(deal).to_be_visible()
     tiles = deal.locator("svg.tile")
     assert tiles.count() >= 16
     box = tiles.first.bounding_box()
@@ -72,8 +74,8 @@ def test_an_analyst_opens_a_finding_steps_through_its_replay_and_works_a_case(pa
     assert box["height"] > 40
     shoot(page, "04-replay-deal")
     page.click("#next-step")
-    assert page.locator("section.step[data-kind=hands]").is_visible()
-    assert not deal.is_visible()
+    expect(page.locator("section.step[data-kind=hands]")).to_be_visible()
+    expect(deal).to_be_hidden()
 
     # Back to the finding: open a case from it, note it, link a round, close it.
     page.goto(f"/findings/{finding_id}")
@@ -81,24 +83,23 @@ def test_an_analyst_opens_a_finding_steps_through_its_replay_and_works_a_case(pa
     page.click("#open-case")
     page.wait_for_url(re.compile(r"/cases/C-\d{5}$"))
     case_id = page.url.rsplit("/", 1)[1]
-    assert page.locator("#case-status").inner_text() == "open"
+    expect(page.locator("#case-status")).to_have_text("open")
     page.fill("#note-form textarea[name=text]", "dealer spoken to; tape reviewed")
     page.click("#note-form button")
     page.fill("#round-form input[name=round_id]", round_id)
     page.click("#round-form button")
-    assert page.locator("ul.rounds a").inner_text() == round_id
+    expect(page.locator("ul.rounds a")).to_have_text(round_id)
     shoot(page, "05-case-open")
     page.select_option("#close-form select[name=disposition]", "procedure_violation")
     page.fill("#close-form input[name=note]", "retraining booked")
     page.click("#close-form button")
-    page.wait_for_load_state()
-    assert page.locator("#case-status").inner_text() == "closed"
+    expect(page.locator("#case-status")).to_have_text("closed")
     assert page.locator("#disposition").inner_text().startswith("procedure_violation")
     assert page.locator("#close-form").count() == 0
     assert page.locator("ul.notes li").count() == 2
     shoot(page, "06-case-closed")
     page.click("header nav >> text=Cases")
-    assert page.locator(f'tr.case-row[data-case="{case_id}"]').count() == 1
+    expect(page.locator(f'tr.case-row[data-case="{case_id}"]')).to_have_count(1)
 
     views = [(a.kind, a.ref) for a in read_access(app.state.db, user="ann")]
     assert ("finding", finding_id) in views
