@@ -19,7 +19,10 @@ finding about a fact at or before its horizon is passed over (``consumers/alerts
 out before, or it re-judges the past, which belongs in the queue, not in an alert as if the
 table were in play. One about a later fact goes out as it would have, so an alert that was
 still waiting is not lost. Passed over, a finding stays in the queue. A horizon only rises: a
-rebuild begun again before the last was delivered past keeps the higher.
+rebuild begun again before the last was delivered past keeps the higher. A horizon counts only
+the alerts whose positions are written, so the views are emptied while no alert is being
+delivered: ``serve`` waits for its own delivery, and for a ``tablewatch alerts --follow`` to let
+the store's alerts lease go (``Service._rebuild``).
 """
 
 from __future__ import annotations

@@ -119,6 +119,9 @@ class Service:
         """Held by the alerts' thread while it delivers: one deliverer of a store's alerts."""
         self.alerts_held: str | None = None
         """Why an alert leg is held (None while every leg delivers)."""
+        self._delivering = threading.RLock()
+        """Held by a delivery from start to its positions written, and by a rebuild of the
+        views: a rebuild's horizons must see every alert already sent (``_rebuild``)."""
         self.benched: dict[str, tuple[float, int, str]] = {}
         """Read models a defect stopped, by tracking name: when each is tried again (monotonic
         seconds), how many times it failed running, and what it raised."""
@@ -211,7 +214,8 @@ class Service:
         if alerter is None:
             return
         try:
-            alerter.publish_new()
+            with self._delivering:
+                alerter.publish_new()
         except Exception as error:  # held and said, on a thread of its own that must not end
             log.exception("alerts: delivery failed; tried again in a moment")
             self.alerts_held = f"{type(error).__name__}: {error}"
@@ -225,10 +229,11 @@ class Service:
         # never the read models' passes.
         try:
             while not stopped():
-                if self.leased and self._may_deliver():
-                    self.deliver_alerts()
-                elif not self.leased and self.alerts_lease is not None:
-                    self.alerts_lease.release()  # a standby's: the judging service delivers
+                with self._delivering:
+                    if self.leased and self._may_deliver():
+                        self.deliver_alerts()
+                    elif not self.leased and self.alerts_lease is not None:
+                        self.alerts_lease.release()  # a standby's: the judging service delivers
                 _sleep_unless(stopped, poll_s)
         finally:
             if self.alerts_lease is not None:
@@ -293,8 +298,9 @@ class Service:
                 _sleep_unless(stopped, poll_s)
                 continue
             try:
-                if self.rebuild_pending:
-                    self._rebuild()
+                if self.rebuild_pending and not self._rebuild():
+                    _sleep_unless(stopped, poll_s)  # another process delivers: no pass yet
+                    continue
                 self.run_pass(stopped)
                 failures = 0
                 delay = poll_s
@@ -338,9 +344,32 @@ class Service:
         if delivery is not None:
             delivery.join(timeout=60)  # the alert in flight, if any, is sent or held
 
-    def _rebuild(self) -> None:
-        """Empty every view, under the lease, and open the read models afresh from zero."""
-        emptied = rebuild_views(self.store)
+    def _rebuild(self) -> bool:
+        """Empty every view, under the lease, and open the read models afresh from zero; return
+        whether it was done.
+
+        Only while no alert is being delivered: a delivery sends its alerts, then writes its
+        leg's position, and a horizon read between the two would not count them, so each would
+        go out again once rebuilt. This service's own delivery is waited for; while another
+        process holds the store's alerts lease (``tablewatch alerts --follow``), the views are
+        not emptied and nothing is judged, and ``/readyz`` says why, until it stops."""
+        with self._delivering:
+            lease = self.alerts_lease
+            if lease is None and self.lease is not None:  # no delivery here: kept for a moment
+                lease = StoreLease(self.store, ALERTS)
+            try:
+                if lease is not None and not lease.try_acquire():
+                    reason = (f"the views wait to be rebuilt: {ALERTS.holder} holds this "
+                              f"store's alerts ({lease.describe()}); stop it, and the rebuild "
+                              "begins")  # fmt: skip
+                    if self.passes.reason != reason:  # said once, not at every poll
+                        log.warning("serve: %s", reason)
+                    self.passes = Health(ready=False, reason=reason)
+                    return False
+                emptied = rebuild_views(self.store)
+            finally:
+                if lease is not None and lease is not self.alerts_lease:
+                    lease.release()
         legs = ", ".join(f"{leg} to fact {at:,}" for leg, at in emptied.horizons.items())
         alerts = f"; alerts pass over what they had delivered ({legs})" if legs else ""
         log.warning("views emptied (%d read models, tables %s): judging %s stored events "
@@ -348,6 +377,7 @@ class Service:
                     f"{emptied.stored:,}", alerts)  # fmt: skip
         self.read_models = self._open()
         self.rebuild_pending = False
+        return True
 
     def _leased(self) -> bool:
         """Return whether this service may write: it holds the store's lease (or runs without

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from prometheus_client import CollectorRegistry
 
 from audit.store.application import FactStore, StoreConfig
 from consumers.alerts import (
@@ -23,6 +24,7 @@ from consumers.alerts import (
 )
 from consumers.rebuild_views import rebuild_views
 from consumers.serve import Service
+from consumers.store_lease import ALERTS, StoreLease
 from projections.findings import FindingsProjection
 from projections.read_models import READ_MODELS
 from tests.builders.alerts import ingest, warnings
@@ -105,6 +107,81 @@ def test_a_second_rebuild_before_the_first_was_delivered_past_keeps_its_horizon(
     sent = hook.accepted()
     _served(store, hook)
     assert hook.accepted() == sent
+
+
+def _until(condition, what, within_s=30.0):
+    deadline = time.monotonic() + within_s
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.01)
+
+
+def _ok_passes(registry):
+    return registry.get_sample_value("tablewatch_serve_passes_total", {"outcome": "ok"}) or 0
+
+
+def test_a_rebuild_asked_mid_delivery_waits_for_it_so_nothing_goes_out_twice(tmp_path, shift, hook):
+    """The webhook answers the first alert slowly; the rebuild asked meanwhile must count it,
+    and the others that delivery sends, as delivered: a horizon read before their positions
+    were written would send each again once rebuilt."""
+    store = FactStore(StoreConfig.sqlite(tmp_path / "s.sqlite"))
+    ingest(store, shift)
+    view = FindingsProjection(store).view
+    registry = CollectorRegistry()
+    alerter = Alerter(view, None, "unused", Webhook(hook.url, retries=0))
+    service = Service(store, registry=registry, alerter=alerter, rebuild_views=True)
+    service.run_pass()
+    everything = [f["finding_id"] for f in warnings(view)]
+    assert len(everything) >= 2
+    hook.answer(200, delay_s=0.5)
+    delivering = threading.Thread(target=service.deliver_alerts)
+    delivering.start()
+    _until(lambda: hook.requests, "the first alert never reached the webhook")
+
+    service.run(lambda: _ok_passes(registry) >= 2, poll_s=0.05)  # the rebuild, then a pass
+    delivering.join(timeout=30)
+    service.deliver_alerts()
+
+    assert not service.rebuild_pending
+    assert [f["finding_id"] for f in warnings(view)] == everything  # judged again, the same
+    assert hook.accepted() == everything  # each once
+
+
+def test_serve_rebuild_views_waits_while_another_process_delivers_the_alerts(tmp_path, shift):
+    """``alerts --follow`` holds the store's alerts lease: its deliveries are out of the
+    service's sight, so the views are emptied only once it stops, and ``/readyz`` says so."""
+    store = FactStore(StoreConfig.sqlite(tmp_path / "s.sqlite"))
+    ingest(store, shift)
+    Service(store).run_pass()
+    judged = _rows(store)
+    follower = StoreLease(store, ALERTS)
+    assert follower.try_acquire()
+    lease = StoreLease(store)
+    assert lease.try_acquire()
+    registry = CollectorRegistry()
+    service = Service(store, registry=registry, lease=lease, rebuild_views=True)
+    stop = threading.Event()
+    runner = threading.Thread(target=service.run, args=(stop.is_set, 0.05))
+    runner.start()
+    try:
+        _until(lambda: "wait to be rebuilt" in service.health.reason, "never said it waits")
+        assert not service.health.ready
+        assert "alerts-lock" in service.health.reason  # where the holder's lease is kept
+        time.sleep(0.2)  # polls go by: still nothing emptied, nothing judged
+        assert service.rebuild_pending
+        assert _ok_passes(registry) == 0
+        assert _rows(store) == judged
+
+        follower.release()
+        _until(lambda: _ok_passes(registry) >= 1, "the views were never rebuilt")
+    finally:
+        stop.set()
+        runner.join(timeout=30)
+        lease.release()
+    assert not service.rebuild_pending
+    assert service.health.ready
+    assert _rows(store) == judged
+    assert StoreLease(store, ALERTS).try_acquire()  # the rebuild kept it for its moment only
 
 
 def test_every_table_a_read_model_makes_is_one_it_names(tmp_path):
