@@ -61,7 +61,7 @@ from audit.store.application import FactStore
 from consumers.alerts import Alerter
 from consumers.health import serve_health
 from consumers.rebuild_views import rebuild_views
-from consumers.store_lease import ALERTS, StoreLease
+from consumers.store_lease import ALERTS, SERVE, StoreLease
 from projections.fact_projection import FactProjection
 from projections.read_models import KEPT_HERE, READ_MODELS, stored_lags
 from projections.split import DATABASE_FAULTS, SPLIT_BACKLOG, VIEW_CONFLICTS, catch_up_split
@@ -397,10 +397,10 @@ class Service:
             self.leased = True
             return True
         if self.leased:  # said once, not at every poll
-            log.error("serve: the store's lease (%s) was lost to another tablewatch serve; "
-                      "no pass until it is free", self.lease.describe())  # fmt: skip
+            log.error("serve: the store's lease (%s) was lost to %s; no pass until it is free",
+                      self.lease.describe(), SERVE.holder)  # fmt: skip
         self.leased = False
-        self.passes = Health(ready=False, reason="another tablewatch serve holds this store")
+        self.passes = Health(ready=False, reason=f"{SERVE.holder} holds this store")
         return False
 
     def rest(self) -> int:

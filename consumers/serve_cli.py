@@ -12,7 +12,7 @@ from prometheus_client import CollectorRegistry
 from consumers.alerts import WEBHOOK_ENV, serve_alerter
 from consumers.serve import Service
 from consumers.settings import Settings
-from consumers.store_lease import StoreLease
+from consumers.store_lease import SERVE, StoreLease
 from consumers.wiring import open_store
 
 
@@ -53,7 +53,7 @@ def _serve(args: argparse.Namespace) -> int:
     print(f"store: {store.config.describe()}", file=sys.stderr)
     lease = StoreLease(store)
     if not lease.try_acquire():  # a standby: it serves the console on the other's views
-        print(f"waiting: another tablewatch serve holds this store ({lease.describe()}); "
+        print(f"waiting: {SERVE.holder} holds this store ({lease.describe()}); "
               "this one serves the console and the API on its views, and judges when it "
               "stops", file=sys.stderr)  # fmt: skip
     with contextlib.ExitStack() as stack:

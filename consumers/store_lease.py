@@ -47,7 +47,9 @@ class LeaseKind:
     """Who holds it, as a process that cannot take it says so."""
 
 
-SERVE = LeaseKind("serve", LEASE_KEY, "another tablewatch serve")
+SERVE = LeaseKind(
+    "serve", LEASE_KEY, "another tablewatch serve (or a command catching the views up)"
+)
 """Judging: writing the views (``serve``, or a command catching them up)."""
 ALERTS = LeaseKind("alerts", 0x7477_616C_6572_7431, "another tablewatch process delivering alerts")
 """Delivering the alerts ("twalert1")."""

@@ -18,7 +18,7 @@ from audit.store.application import FactStore
 from consumers.alerts import serve_alerter
 from consumers.serve import Service
 from consumers.settings import Settings
-from consumers.store_lease import StoreLease
+from consumers.store_lease import SERVE, StoreLease
 from consumers.web.api.users import generated_password
 from consumers.web.app import create_app
 from consumers.web.auth import add_user, list_users
@@ -51,7 +51,7 @@ def serve_run(settings: Settings, store: FactStore, port: int, out: TextIO) -> N
         alerter = serve_alerter(settings, store, stack, registry, unset_level=logging.INFO)
         lease = StoreLease(store)
         if not lease.try_acquire():  # a deployed serve keeps this store: the console reads it
-            print(f"another tablewatch serve keeps this store's views ({lease.describe()}): "
+            print(f"{SERVE.holder} keeps this store's views ({lease.describe()}): "
                   "the console reads them, and this run judges nothing until it stops",
                   file=out)  # fmt: skip
         service = Service(store, registry=registry, alerter=alerter, lease=lease)

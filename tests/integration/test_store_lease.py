@@ -16,7 +16,7 @@ from prometheus_client import generate_latest
 from audit.store.application import FactStore, StoreConfig
 from consumers import store_lease
 from consumers.serve import Service
-from consumers.store_lease import LEASE_KEY, StoreLease
+from consumers.store_lease import LEASE_KEY, SERVE, StoreLease
 from projections.read_models import READ_MODELS
 from tests.builders.alerts import ingest
 from tests.builders.net import free_port
@@ -56,7 +56,7 @@ def test_a_postgres_lease_ends_with_its_connection_and_a_service_then_waits(pg_u
     polls = iter(range(3))
     service.run(lambda: next(polls, None) is None, poll_s=0.01)
     assert [kind(store).position for kind in READ_MODELS] == [0] * len(READ_MODELS)  # no pass
-    assert service.health.reason == "another tablewatch serve holds this store"
+    assert service.health.reason == f"{SERVE.holder} holds this store"
     assert "tablewatch_serve_lease_held 0.0" in generate_latest(service.registry).decode()
     other.release()
     polls = iter(range(2))
@@ -110,13 +110,13 @@ def test_a_second_serve_on_a_store_stands_by_until_the_first_stops(tmp_path, shi
         second = started[1]
         assert second.stderr is not None
         said = [second.stderr.readline(), second.stderr.readline()]
-        assert said[1].startswith("waiting: another tablewatch serve holds this store"), said
+        assert said[1].startswith(f"waiting: {SERVE.holder} holds this store"), said
         deadline = time.monotonic() + 60
         while _get(ports[1], "/healthz")[0] != 200:  # a standby: it serves, it does not judge
             assert second.poll() is None
             assert time.monotonic() < deadline, "the standby never served"
             time.sleep(0.1)
-        assert _get(ports[1], "/readyz") == (503, "another tablewatch serve holds this store\n")
+        assert _get(ports[1], "/readyz") == (503, f"{SERVE.holder} holds this store\n")
         started[0].send_signal(signal.SIGKILL)  # the first dies: its lease goes with it
         started[0].wait(timeout=30)
         deadline = time.monotonic() + 60
