@@ -147,10 +147,10 @@ def test_a_rebuild_asked_mid_delivery_waits_for_it_so_nothing_goes_out_twice(tmp
     assert hook.accepted() == everything  # each once
 
 
-def test_serve_rebuild_views_waits_while_another_process_delivers_the_alerts(tmp_path, shift):
+def test_serve_rebuild_views_waits_while_another_process_delivers_the_alerts(store_config, shift):
     """``alerts --follow`` holds the store's alerts lease: its deliveries are out of the
     service's sight, so the views are emptied only once it stops, and ``/readyz`` says so."""
-    store = FactStore(StoreConfig.sqlite(tmp_path / "s.sqlite"))
+    store = FactStore(store_config)
     ingest(store, shift)
     Service(store).run_pass()
     judged = _rows(store)
@@ -166,7 +166,7 @@ def test_serve_rebuild_views_waits_while_another_process_delivers_the_alerts(tmp
     try:
         _until(lambda: "wait to be rebuilt" in service.health.reason, "never said it waits")
         assert not service.health.ready
-        assert "alerts-lock" in service.health.reason  # where the holder's lease is kept
+        assert follower.describe() in service.health.reason  # where the holder's lease is kept
         time.sleep(0.2)  # polls go by: still nothing emptied, nothing judged
         assert service.rebuild_pending
         assert _ok_passes(registry) == 0
@@ -178,10 +178,13 @@ def test_serve_rebuild_views_waits_while_another_process_delivers_the_alerts(tmp
         stop.set()
         runner.join(timeout=30)
         lease.release()
+        follower.release()
     assert not service.rebuild_pending
     assert service.health.ready
     assert _rows(store) == judged
-    assert StoreLease(store, ALERTS).try_acquire()  # the rebuild kept it for its moment only
+    again = StoreLease(store, ALERTS)
+    assert again.try_acquire()  # the rebuild kept it for its moment only
+    again.release()
 
 
 def test_every_table_a_read_model_makes_is_one_it_names(tmp_path):
