@@ -29,6 +29,7 @@ from eventsourcing.sqlite import SQLiteTrackingRecorder
 from audit.findings.finding import Finding, Money, Severity
 from audit.findings.severities import RULE_SET_SEVERITIES
 from audit.floor.catalogue import KINDS_BY_CODE
+from audit.store.rows import fetch_rows, plain_rows
 from projections.checkpoint import Checkpoint, Checkpoints
 
 _COLUMNS = (
@@ -304,7 +305,7 @@ def _as_dict(row: Sequence[Any], names: Sequence[str]) -> dict[str, Any]:
 def found_after_sql(
     p: str, after_row: int, min_severity: Severity, limit: int
 ) -> tuple[str, list[Any]]:
-    """Return the alerts' read (:meth:`_ShiftReads.found_after`) and its parameters.
+    """Return the alerts' read (:meth:`_Reads.found_after`) and its parameters.
 
     ``severity || ''`` keeps SQLite, which keeps no statistics here, off the severity index:
     through it, every warning and critical in history would be read and sorted on every poll
@@ -320,12 +321,18 @@ def found_after_sql(
     return sql, [after_row, *alerting]
 
 
-class _ShiftReads:
-    """A shift's findings, and the alerts' reads, alike from either database (rows as tuples
-    or dicts)."""
+class _Reads:
+    """The view's reads, alike from either database (SQL in its placeholder)."""
 
     datastore: Any
     placeholder: str
+
+    def select(self, query: FindingFilter) -> list[dict[str, Any]]:
+        """Return the findings the filter asks for, as found or (``by_time``) as they occurred."""
+        where, params = _where(query, self.placeholder)
+        names = ("row_number", *_COLUMNS)
+        sql = f"SELECT {', '.join(names)} FROM findings WHERE {where} ORDER BY {query.order()}"
+        return [_as_dict(row, names) for row in fetch_rows(self.datastore, sql, params)]
 
     def found_after(
         self, after_row: int, min_severity: Severity, limit: int
@@ -334,13 +341,7 @@ class _ShiftReads:
         ``after_row``, in row order: what the alerts deliver, a batch at a time."""
         sql, params = found_after_sql(self.placeholder, after_row, min_severity, limit)
         names = ("row_number", *_COLUMNS)
-        with self.datastore.transaction(commit=False) as cursor:
-            cursor.execute(sql, params)
-            rows = cursor.fetchall()
-        return [
-            _as_dict([row[n] for n in names] if isinstance(row, dict) else row, names)
-            for row in rows
-        ]
+        return [_as_dict(row, names) for row in fetch_rows(self.datastore, sql, params)]
 
     def select_shift(
         self,
@@ -355,17 +356,26 @@ class _ShiftReads:
         names = ("row_number", *_COLUMNS)
         queries = _shift_queries(table_id, round_ids, start, end, self.placeholder, gaming_day)
         found = []
-        with self.datastore.transaction(commit=False) as cursor:
+        with self.datastore.transaction(commit=False) as cursor:  # one snapshot for them all
             for sql, params in queries:
                 cursor.execute(sql, params)
-                found += [
-                    _as_dict([row[n] for n in names] if isinstance(row, dict) else row, names)
-                    for row in cursor.fetchall()
-                ]
+                found += [_as_dict(row, names) for row in plain_rows(cursor.fetchall())]
         return sorted(found, key=lambda row: row["row_number"])
 
+    def replay_contexts(self, table_id: str, first: int, last: int) -> list[ReplayContext]:
+        """Return a table's replay contexts at positions from ``first`` to ``last``."""
+        sql = _CONTEXTS_SELECT.format(p=self.placeholder)
+        return [_context(row) for row in fetch_rows(self.datastore, sql, (table_id, first, last))]
 
-class SQLiteFindingsView(_ShiftReads, Checkpoints, SQLiteTrackingRecorder):
+    def day_opening(self, table_id: str, position: int) -> int | None:
+        """Return the table's first replay point of the gaming day of its last point at or
+        before ``position`` (None if it has none)."""
+        sql = _CONTEXTS_OPENING.format(p=self.placeholder)
+        rows = fetch_rows(self.datastore, sql, (table_id, table_id, position))
+        return None if not rows or rows[0][0] is None else int(rows[0][0])
+
+
+class SQLiteFindingsView(_Reads, Checkpoints, SQLiteTrackingRecorder):
     """The findings view in the embedded SQLite store."""
 
     placeholder = "?"
@@ -420,33 +430,8 @@ class SQLiteFindingsView(_ShiftReads, Checkpoints, SQLiteTrackingRecorder):
             self._insert_tracking(cursor, tracking)
             self._insert_checkpoint(cursor, tracking.application_name, checkpoint)
 
-    def select(self, query: FindingFilter) -> list[dict[str, Any]]:
-        """Return the findings the filter asks for, as found or (``by_time``) as they occurred."""
-        where, params = _where(query, "?")
-        names = ("row_number", *_COLUMNS)
-        with self.datastore.transaction(commit=False) as cursor:
-            cursor.execute(
-                f"SELECT {', '.join(names)} FROM findings WHERE {where} ORDER BY {query.order()}",
-                params,
-            )
-            return [_as_dict(tuple(row), names) for row in cursor.fetchall()]
 
-    def replay_contexts(self, table_id: str, first: int, last: int) -> list[ReplayContext]:
-        """Return a table's replay contexts at positions from ``first`` to ``last``."""
-        with self.datastore.transaction(commit=False) as cursor:
-            cursor.execute(_CONTEXTS_SELECT.format(p="?"), (table_id, first, last))
-            return [_context(tuple(row)) for row in cursor.fetchall()]
-
-    def day_opening(self, table_id: str, position: int) -> int | None:
-        """Return the table's first replay point of the gaming day of its last point at or
-        before ``position`` (None if it has none)."""
-        with self.datastore.transaction(commit=False) as cursor:
-            cursor.execute(_CONTEXTS_OPENING.format(p="?"), (table_id, table_id, position))
-            row = cursor.fetchone()
-        return None if row is None or row[0] is None else int(row[0])
-
-
-class PostgresFindingsView(_ShiftReads, Checkpoints, PostgresTrackingRecorder):
+class PostgresFindingsView(_Reads, Checkpoints, PostgresTrackingRecorder):
     """The findings view in PostgreSQL."""
 
     placeholder = "%s"
@@ -505,33 +490,6 @@ class PostgresFindingsView(_ShiftReads, Checkpoints, PostgresTrackingRecorder):
                 cursor.execute(_CONTEXTS_PRUNE.format(p="%s"), prune)
             self._insert_tracking(cursor, tracking)
             self._insert_checkpoint(cursor, tracking.application_name, checkpoint)
-
-    def select(self, query: FindingFilter) -> list[dict[str, Any]]:
-        """Return the findings the filter asks for, as found or (``by_time``) as they occurred."""
-        where, params = _where(query, "%s")
-        names = ("row_number", *_COLUMNS)
-        with self.datastore.transaction(commit=False) as cursor:
-            cursor.execute(
-                f"SELECT {', '.join(names)} FROM findings WHERE {where} ORDER BY {query.order()}",
-                params,
-            )
-            rows = cursor.fetchall()
-        return [_as_dict([row[name] for name in names], names) for row in rows]
-
-    def replay_contexts(self, table_id: str, first: int, last: int) -> list[ReplayContext]:
-        """Return a table's replay contexts at positions from ``first`` to ``last``."""
-        with self.datastore.transaction(commit=False) as cursor:
-            cursor.execute(_CONTEXTS_SELECT.format(p="%s"), (table_id, first, last))
-            return [_context(tuple(row.values())) for row in cursor.fetchall()]
-
-    def day_opening(self, table_id: str, position: int) -> int | None:
-        """Return the table's first replay point of the gaming day of its last point at or
-        before ``position`` (None if it has none)."""
-        with self.datastore.transaction(commit=False) as cursor:
-            cursor.execute(_CONTEXTS_OPENING.format(p="%s"), (table_id, table_id, position))
-            row = cursor.fetchone()
-        found = None if row is None else next(iter(row.values()))
-        return None if found is None else int(found)
 
 
 FindingsView = SQLiteFindingsView | PostgresFindingsView

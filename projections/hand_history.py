@@ -49,6 +49,7 @@ from audit.games.paigow.rulesets import RuleSet
 from audit.games.paigow.settlement import BankingMode
 from audit.games.paigow.tiles import parse_tile
 from audit.store.application import FactStore
+from audit.store.rows import fetch_rows
 from audit.verification.paigow import RoundView, TableContext, banking, view_round
 from projections.baccarat21_hands import Baccarat21Hands
 from projections.checkpoint import Checkpoint, Checkpoints
@@ -260,8 +261,33 @@ def _query(filters: dict[str, Any], limit: int | None, placeholder: str) -> tupl
     return sql, params
 
 
-class SQLiteHandHistoryView(Checkpoints, SQLiteTrackingRecorder):
+class _Reads:
+    """Reads alike from either database (SQL in its placeholder)."""
+
+    datastore: Any
+    placeholder: str
+
+    def select(
+        self,
+        table_id: str | None = None,
+        round_id: str | None = None,
+        dealer_id: str | None = None,
+        limit: int | None = None,
+        player_id: str | None = None,
+    ) -> list[dict[str, Any]]:
+        """Return hand rows, by table, round and position."""
+        filters = {
+            "table_id": table_id, "round_id": round_id, "dealer_id": dealer_id,
+            "player_id": player_id,
+        }  # fmt: skip
+        sql, params = _query(filters, limit, self.placeholder)
+        return [_as_dict(row) for row in fetch_rows(self.datastore, sql, params)]
+
+
+class SQLiteHandHistoryView(_Reads, Checkpoints, SQLiteTrackingRecorder):
     """The hand-history view in the embedded SQLite store."""
+
+    placeholder = "?"
 
     def create_table(self) -> None:
         """Create the tracking table and the hand-history table."""
@@ -293,27 +319,11 @@ class SQLiteHandHistoryView(Checkpoints, SQLiteTrackingRecorder):
             self._insert_tracking(cursor, tracking)
             self._insert_checkpoint(cursor, tracking.application_name, checkpoint)
 
-    def select(
-        self,
-        table_id: str | None = None,
-        round_id: str | None = None,
-        dealer_id: str | None = None,
-        limit: int | None = None,
-        player_id: str | None = None,
-    ) -> list[dict[str, Any]]:
-        """Return hand rows, by table, round and position."""
-        filters = {
-            "table_id": table_id, "round_id": round_id, "dealer_id": dealer_id,
-            "player_id": player_id,
-        }  # fmt: skip
-        sql, params = _query(filters, limit, "?")
-        with self.datastore.transaction(commit=False) as cursor:
-            cursor.execute(sql, params)
-            return [_as_dict(tuple(row)) for row in cursor.fetchall()]
 
-
-class PostgresHandHistoryView(Checkpoints, PostgresTrackingRecorder):
+class PostgresHandHistoryView(_Reads, Checkpoints, PostgresTrackingRecorder):
     """The hand-history view in PostgreSQL."""
+
+    placeholder = "%s"
 
     def create_table(self) -> None:
         """Create the tracking table and the hand-history table."""
@@ -343,25 +353,6 @@ class PostgresHandHistoryView(Checkpoints, PostgresTrackingRecorder):
                 )
             self._insert_tracking(cursor, tracking)
             self._insert_checkpoint(cursor, tracking.application_name, checkpoint)
-
-    def select(
-        self,
-        table_id: str | None = None,
-        round_id: str | None = None,
-        dealer_id: str | None = None,
-        limit: int | None = None,
-        player_id: str | None = None,
-    ) -> list[dict[str, Any]]:
-        """Return hand rows, by table, round and position."""
-        filters = {
-            "table_id": table_id, "round_id": round_id, "dealer_id": dealer_id,
-            "player_id": player_id,
-        }  # fmt: skip
-        sql, params = _query(filters, limit, "%s")
-        with self.datastore.transaction(commit=False) as cursor:
-            cursor.execute(sql, params)
-            rows = cursor.fetchall()
-        return [_as_dict([row[name] for name in COLUMNS]) for row in rows]
 
 
 HandHistoryView = SQLiteHandHistoryView | PostgresHandHistoryView

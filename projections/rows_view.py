@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from eventsourcing.persistence import Tracking
 
 from audit.store.application import FactStore
+from audit.store.rows import fetch_rows
 from projections.checkpoint import Checkpoint, Checkpoints
 
 
@@ -51,10 +52,8 @@ class RowsView(Checkpoints):
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """Return the rows of a read (``{p}`` for each placeholder) as plain tuples."""
-        with self.datastore.transaction(commit=False) as cursor:  # type: ignore[attr-defined]
-            cursor.execute(sql.format(p=self.placeholder), list(params))
-            rows = cursor.fetchall()
-        return [tuple(row.values()) if isinstance(row, dict) else tuple(row) for row in rows]
+        datastore = self.datastore  # type: ignore[attr-defined]
+        return fetch_rows(datastore, sql.format(p=self.placeholder), params)
 
 
 def open_view(store: FactStore, sqlite_class: type[Any], postgres_class: type[Any]) -> Any:

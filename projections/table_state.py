@@ -16,7 +16,6 @@ rotation carry over from one gaming day to the next, so no single day rebuilds t
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -30,6 +29,7 @@ from audit.events.envelope import Event
 from audit.events.games import DEFAULT_GAME
 from audit.events.table import TableOpened
 from audit.store.application import FactStore
+from audit.store.rows import fetch_rows
 from audit.verification.paigow import TableContext, after_round, view_round
 from projections.checkpoint import Checkpoint, Checkpoints
 from projections.fact_projection import FactProjection, fact_kind
@@ -135,12 +135,15 @@ def _age(since: str | None, now: datetime) -> timedelta | None:
     return None if since is None else now - datetime.fromisoformat(since)
 
 
-class _Queries(ABC):
+class _Queries:
     """Reads shared by both databases."""
 
-    @abstractmethod
+    datastore: Any
+
     def select(self) -> list[dict[str, Any]]:
         """Return every table's row, by table id."""
+        sql = f"SELECT {', '.join(COLUMNS)} FROM table_state ORDER BY table_id"
+        return [_as_dict(row) for row in fetch_rows(self.datastore, sql)]
 
     def ages(self, now: datetime) -> dict[str, dict[str, timedelta | None]]:
         """Return each table's tile-set and dice ages at ``now`` (aware), None where unknown."""
@@ -181,12 +184,6 @@ class SQLiteTableStateView(_Queries, Checkpoints, SQLiteTrackingRecorder):
             self._insert_tracking(cursor, tracking)
             self._insert_checkpoint(cursor, tracking.application_name, checkpoint)
 
-    def select(self) -> list[dict[str, Any]]:
-        """Return every table's row, by table id."""
-        with self.datastore.transaction(commit=False) as cursor:
-            cursor.execute(f"SELECT {', '.join(COLUMNS)} FROM table_state ORDER BY table_id")
-            return [_as_dict(tuple(row)) for row in cursor.fetchall()]
-
 
 class PostgresTableStateView(_Queries, Checkpoints, PostgresTrackingRecorder):
     """The table-state view in PostgreSQL."""
@@ -212,13 +209,6 @@ class PostgresTableStateView(_Queries, Checkpoints, PostgresTrackingRecorder):
                 cursor.executemany(_upsert("%s"), list(rows))
             self._insert_tracking(cursor, tracking)
             self._insert_checkpoint(cursor, tracking.application_name, checkpoint)
-
-    def select(self) -> list[dict[str, Any]]:
-        """Return every table's row, by table id."""
-        with self.datastore.transaction(commit=False) as cursor:
-            cursor.execute(f"SELECT {', '.join(COLUMNS)} FROM table_state ORDER BY table_id")
-            rows = cursor.fetchall()
-        return [_as_dict([row[name] for name in COLUMNS]) for row in rows]
 
 
 TableStateView = SQLiteTableStateView | PostgresTableStateView

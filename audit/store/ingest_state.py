@@ -39,6 +39,7 @@ from audit.events.table import TableOpened
 from audit.facts import received
 from audit.facts.chain import GENESIS, digest
 from audit.facts.received import Received
+from audit.store.rows import fetch_rows
 
 if TYPE_CHECKING:
     from audit.store.application import StoredFact
@@ -243,11 +244,7 @@ class IngestState:
                     cursor.execute(statement)
 
     def _rows(self, statement: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        with self._datastore.transaction(commit=False) as cursor:
-            cursor.execute(statement, params)
-            rows = cursor.fetchall()
-        # PostgreSQL's rows come as dicts (eventsourcing's row factory), SQLite's as rows.
-        return [tuple(row.values()) if isinstance(row, dict) else tuple(row) for row in rows]
+        return fetch_rows(self._datastore, statement, params)
 
     def heads(self) -> list[TableHead]:
         """Return every table's head: one row per table, whatever the history."""

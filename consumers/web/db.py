@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from audit.store.application import FactStore
+from audit.store.rows import fetch_rows
 
 USERS = "web_users"
 SESSIONS = "web_sessions"
@@ -103,7 +104,4 @@ class WebDB:
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """Return a read's rows as plain tuples."""
-        with self.datastore.transaction(commit=False) as cursor:
-            cursor.execute(sql.format(p=self.placeholder), list(params))
-            rows = cursor.fetchall()
-        return [tuple(row.values()) if isinstance(row, dict) else tuple(row) for row in rows]
+        return fetch_rows(self.datastore, sql.format(p=self.placeholder), params)
