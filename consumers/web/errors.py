@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -66,6 +67,24 @@ def field_errors(exc: RequestValidationError) -> list[dict[str, str]]:
     return found
 
 
+_SAID_AS_THEY_ARE: dict[type[Exception], int] = {
+    ForbiddenError: 403,
+    CsrfError: 403,
+    BadRequestError: 400,
+    CaseNotFoundError: 404,
+    CaseError: 409,
+    NotFoundError: 404,
+}
+"""Exceptions answered with their own message, and the status each is answered with."""
+
+
+def _answering(status: int) -> Callable[[Request, Exception], Awaitable[Response]]:
+    async def handler(request: Request, exc: Exception) -> Response:
+        return error_response(request, status, str(exc))
+
+    return handler
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Make every error a message: JSON under /api/, a page elsewhere."""
 
@@ -82,35 +101,14 @@ def install_error_handlers(app: FastAPI) -> None:
         target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
         return RedirectResponse(f"/login?next={_quote(target)}", status_code=303)
 
-    @app.exception_handler(ForbiddenError)
-    async def forbidden(request: Request, exc: ForbiddenError) -> Response:
-        return error_response(request, 403, str(exc))
-
-    @app.exception_handler(CsrfError)
-    async def csrf(request: Request, exc: CsrfError) -> Response:
-        return error_response(request, 403, str(exc))
+    for kind, status in _SAID_AS_THEY_ARE.items():  # the message is the exception's own
+        app.add_exception_handler(kind, _answering(status))
 
     @app.exception_handler(BadInputError)
     async def bad_input(request: Request, exc: BadInputError) -> Response:
         return error_response(
             request, 422, str(exc), errors=[{"field": exc.field, "message": exc.message}]
         )
-
-    @app.exception_handler(BadRequestError)
-    async def bad_request(request: Request, exc: BadRequestError) -> Response:
-        return error_response(request, 400, str(exc))
-
-    @app.exception_handler(CaseNotFoundError)
-    async def no_case(request: Request, exc: CaseNotFoundError) -> Response:
-        return error_response(request, 404, str(exc))
-
-    @app.exception_handler(CaseError)
-    async def case_conflict(request: Request, exc: CaseError) -> Response:
-        return error_response(request, 409, str(exc))
-
-    @app.exception_handler(NotFoundError)
-    async def not_found(request: Request, exc: NotFoundError) -> Response:
-        return error_response(request, 404, str(exc))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
