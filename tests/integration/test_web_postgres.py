@@ -7,6 +7,7 @@ import psycopg
 import pytest
 from fastapi.testclient import TestClient
 
+from audit.findings.finding import Severity
 from audit.simulation.irregularities import careless_shift
 from audit.simulation.shift import ShiftConfig
 from audit.store.application import FactStore, StoreConfig
@@ -58,3 +59,14 @@ def test_the_serving_role_keeps_cases_and_the_access_log_but_cannot_alter_it(
     owner = psycopg.connect(roles["owner"], autocommit=True)
     with owner, pytest.raises(psycopg.errors.RaiseException, match="append-only"):
         owner.execute("DELETE FROM web_access_log")  # even the owner, by trigger
+
+    # The floor's alert counts, grouped in SQL, read from PostgreSQL's rows as from SQLite's.
+    alerts = app.state.views.findings.select(FindingFilter(min_severity=Severity.WARNING))
+    floor = client.get("/api/floor").json()
+    assert floor["alerts"] == len(alerts) > 0
+    for table in floor["tables"]:
+        mine = [a for a in alerts if a["table_id"] == table["table_id"]]
+        assert (table["alerts"], table["critical"]) == (
+            len(mine),
+            sum(a["severity"] == "critical" for a in mine),
+        )

@@ -15,11 +15,11 @@ from fastapi import APIRouter, Depends, Path, Request
 from pydantic import BaseModel
 
 from audit.findings.finding import Severity
+from audit.store.rows import fetch_rows
 from consumers.web.access_log import record_access
 from consumers.web.api.views import Views, views_of
 from consumers.web.auth import User, require
 from consumers.web.errors import NotFoundError
-from projections.findings_view import PostgresFindingsView
 
 router = APIRouter(prefix="/api", tags=["tables"])
 Analyst = Annotated[User, Depends(require("analyst"))]
@@ -95,7 +95,7 @@ def _alerts_by_table(views: Views, days: dict[str, str]) -> dict[str, tuple[int,
     if not days:
         return {}
     view = views.findings
-    p = "%s" if isinstance(view, PostgresFindingsView) else "?"
+    p = view.placeholder
     wanted = sorted(set(days.values()))
     sql = (
         "SELECT table_id, gaming_day, COUNT(*) AS n, "
@@ -104,16 +104,8 @@ def _alerts_by_table(views: Views, days: dict[str, str]) -> dict[str, tuple[int,
         f"AND severity IN ({p}, {p}) GROUP BY table_id, gaming_day"
     )
     params = [Severity.CRITICAL.value, *wanted, Severity.WARNING.value, Severity.CRITICAL.value]
-    with view.datastore.transaction(commit=False) as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
     found = {}
-    for row in rows:
-        table, day, n, critical, last = (
-            (row["table_id"], row["gaming_day"], row["n"], row["c"], row["last"])
-            if isinstance(row, dict)
-            else row
-        )
+    for table, day, n, critical, last in fetch_rows(view.datastore, sql, params):
         if days.get(table) == day:
             found[table] = (int(n), int(critical or 0), last)
     return found
