@@ -75,6 +75,8 @@ from projections.together import (
 log = logging.getLogger(__name__)
 
 MAX_BACKOFF_S = 30.0
+DELIVERY_WAIT_S = 1.0
+"""How long a rebuild waits at a time for this service's alert delivery in flight."""
 
 
 @dataclass
@@ -353,23 +355,23 @@ class Service:
         go out again once rebuilt. This service's own delivery is waited for; while another
         process holds the store's alerts lease (``tablewatch alerts --follow``), the views are
         not emptied and nothing is judged, and ``/readyz`` says why, until it stops."""
-        with self._delivering:
-            lease = self.alerts_lease
+        # Waited for a second at a time, so that a stop is heard while a webhook is slow.
+        if not self._delivering.acquire(timeout=DELIVERY_WAIT_S):
+            self._waiting("this service is delivering alerts; the rebuild begins once it is done")
+            return False
+        lease = self.alerts_lease
+        try:
             if lease is None and self.lease is not None:  # no delivery here: kept for a moment
                 lease = StoreLease(self.store, ALERTS)
-            try:
-                if lease is not None and not lease.try_acquire():
-                    reason = (f"the views wait to be rebuilt: {ALERTS.holder} holds this "
-                              f"store's alerts ({lease.describe()}); stop it, and the rebuild "
-                              "begins")  # fmt: skip
-                    if self.passes.reason != reason:  # said once, not at every poll
-                        log.warning("serve: %s", reason)
-                    self.passes = Health(ready=False, reason=reason)
-                    return False
-                emptied = rebuild_views(self.store)
-            finally:
-                if lease is not None and lease is not self.alerts_lease:
-                    lease.release()
+            if lease is not None and not lease.try_acquire():
+                self._waiting(f"{ALERTS.holder} holds this store's alerts ({lease.describe()}); "
+                              "stop it, and the rebuild begins")  # fmt: skip
+                return False
+            emptied = rebuild_views(self.store)
+        finally:
+            if lease is not None and lease is not self.alerts_lease:
+                lease.release()
+            self._delivering.release()
         legs = ", ".join(f"{leg} to fact {at:,}" for leg, at in emptied.horizons.items())
         alerts = f"; alerts pass over what they had delivered ({legs})" if legs else ""
         log.warning("views emptied (%d read models, tables %s): judging %s stored events "
@@ -378,6 +380,13 @@ class Service:
         self.read_models = self._open()
         self.rebuild_pending = False
         return True
+
+    def _waiting(self, why: str) -> None:
+        """Say, once and on ``/readyz``, why the views are not emptied yet."""
+        reason = f"the views wait to be rebuilt: {why}"
+        if self.passes.reason != reason:  # said once, not at every poll
+            log.warning("serve: %s", reason)
+        self.passes = Health(ready=False, reason=reason)
 
     def _leased(self) -> bool:
         """Return whether this service may write: it holds the store's lease (or runs without

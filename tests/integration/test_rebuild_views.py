@@ -133,12 +133,16 @@ def test_a_rebuild_asked_mid_delivery_waits_for_it_so_nothing_goes_out_twice(tmp
     service.run_pass()
     everything = [f["finding_id"] for f in warnings(view)]
     assert len(everything) >= 2
-    hook.answer(200, delay_s=0.5)
+    hook.answer(200, delay_s=2.0)
     delivering = threading.Thread(target=service.deliver_alerts)
     delivering.start()
     _until(lambda: hook.requests, "the first alert never reached the webhook")
 
-    service.run(lambda: _ok_passes(registry) >= 2, poll_s=0.05)  # the rebuild, then a pass
+    runner = threading.Thread(target=service.run, args=(lambda: _ok_passes(registry) >= 2, 0.05))
+    runner.start()  # the rebuild, then a pass
+    _until(lambda: "this service is delivering alerts" in service.health.reason, "never said")
+    assert service.rebuild_pending  # nothing emptied under the delivery
+    runner.join(timeout=60)
     delivering.join(timeout=30)
     service.deliver_alerts()
 
