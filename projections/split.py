@@ -66,8 +66,6 @@ SPLIT_BACKLOG = 50_000
 a pass (``TABLEWATCH_SPLIT_BACKLOG``): about 1,200 rounds, a pass of several seconds, against
 about a second to start the process."""
 
-"""Errors of a database that went away: retried. Anything else is a defect and stops."""
-
 ReadModelKind = Callable[[FactStore], FactProjection]
 _PR_SET_PDEATHSIG = 1
 
