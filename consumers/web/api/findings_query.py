@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from audit.findings.finding import Severity
+from audit.store.rows import fetch_rows
 from projections import findings_view
 from projections.findings_view import FindingFilter, FindingsView
 
@@ -77,10 +78,6 @@ class Page:
     """Where the next page starts, or None when this one is the last."""
 
 
-def _placeholder(view: FindingsView) -> str:
-    return "%s" if isinstance(view, findings_view.PostgresFindingsView) else "?"
-
-
 Run = tuple[str, list[Any]]
 """A further clause (and its parameters) that keeps one run of the order."""
 
@@ -107,26 +104,22 @@ def stored_codes(view: FindingsView, prefix: str) -> list[str]:
     """Return the codes stored that start with ``prefix``, in order: one seek down the code
     index per code (the catalogue has under a hundred), so a stored code the catalogue no
     longer names is found too."""
-    p, found = _placeholder(view), list[str]()
+    p, found = view.placeholder, list[str]()
     rows = _run(view, f"SELECT min(code) AS c FROM findings WHERE code >= {p}", [prefix])
     while True:
-        first = rows[0]
-        code = first["c"] if isinstance(first, dict) else first[0]
+        code = rows[0][0]
         if code is None or not str(code).startswith(prefix):
             return found
         found.append(str(code))
         rows = _run(view, f"SELECT min(code) AS c FROM findings WHERE code > {p}", [code])
 
 
-def _run(view: FindingsView, sql: str, params: list[Any]) -> list[Any]:
-    with view.datastore.transaction(commit=False) as cursor:
-        cursor.execute(sql, params)
-        return list(cursor.fetchall())
+def _run(view: FindingsView, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
+    return fetch_rows(view.datastore, sql, params)
 
 
-def _as_dict(row: Any) -> dict[str, Any]:
-    values = [row[name] for name in NAMES] if isinstance(row, dict) else list(row)
-    return findings_view._as_dict(values, NAMES)
+def _as_dict(row: tuple[Any, ...]) -> dict[str, Any]:
+    return findings_view._as_dict(row, NAMES)
 
 
 def select_page(
@@ -141,7 +134,7 @@ def select_page(
 ) -> Page:
     """Return the findings the filter matches, ``limit`` from ``offset`` or after ``after``,
     as they occurred, with where the next page starts."""
-    p = _placeholder(view)
+    p = view.placeholder
     codes = None if code_prefix is None else stored_codes(view, code_prefix)
     where, params = _clauses(query, round_id, codes, p)
     cap = COUNT_CAP
@@ -150,8 +143,7 @@ def select_page(
         f"SELECT COUNT(*) AS n FROM (SELECT 1 FROM findings WHERE {where} LIMIT {cap + 1}) AS m",
         params,
     )
-    first = total_rows[0]
-    counted = int(first["n"] if isinstance(first, dict) else first[0])
+    counted = int(total_rows[0][0])
     wanted = int(limit) + 1  # one more than shown: whether a next page starts after it
     if after is None:
         rows = _run(view, *_page_sql(query, round_id, codes, p, wanted, int(offset)))
@@ -238,7 +230,7 @@ def _page_sql(
 
 def select_one(view: FindingsView, finding_id: str) -> dict[str, Any] | None:
     """Return one finding by its stable id, or None."""
-    p = _placeholder(view)
+    p = view.placeholder
     rows = _run(
         view, f"SELECT {', '.join(NAMES)} FROM findings WHERE finding_id = {p}", [finding_id]
     )
